@@ -1,0 +1,209 @@
+"""User hooks: C code spliced into the wrappers, written as Jinja2 macros.
+
+A hook file defines macros named after where they apply::
+
+    {% macro before_MPI_Send(ctx) %} ... {% endmacro %}   one function
+    {% macro after_send(ctx) %} ... {% endmacro %}        a category
+    {% macro before_all(ctx) %} ... {% endmacro %}        every function
+    {% macro prelude() %} ... {% endmacro %}              file-scope C code
+
+For each wrapper and each phase the most specific macro wins (function,
+then category, then all). Macros receive a HookContext whose attributes are
+C expressions resolved from the parameters' roles (ctx.count, ctx.peer,
+ctx.send.count, ctx.bytes, ctx.arg.buf, ctx.ret...). See docs/hooks.md.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import textwrap
+from typing import Iterable
+
+import jinja2
+from jinja2 import nodes
+
+from .errors import GenError
+from .reconcile import Wrapper
+from .roles import CATEGORIES, SIDES
+
+PHASES = ("before", "after")
+_MACRO_RE = re.compile(r"^(before|after)_(.+)$")
+
+
+class HookValueError(GenError):
+    """A hook asked for a value the function does not have."""
+
+
+class _Values:
+    """Attribute access over a dict of names to C expressions, with clear errors."""
+
+    def __init__(self, owner: str, label: str, values: dict[str, str],
+                 ambiguous: dict[str, list[str]]) -> None:
+        self._owner = owner
+        self._label = label
+        self._values = values
+        self._ambiguous = ambiguous
+
+    def has(self, name: str) -> bool:
+        """True when the value exists (use in {% if %} before asking for it)."""
+        return name in self._values
+
+    def __getattr__(self, name: str) -> str:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if name in self._values:
+            return self._values[name]
+        if name in self._ambiguous:
+            choices = " or ".join(self._ambiguous[name])
+            raise HookValueError(f"{self._owner} has several '{name}' values: use {choices}")
+        known = ", ".join(sorted(self._values)) or "none"
+        raise HookValueError(f"{self._owner} has no value '{self._label}{name}' (it has: {known})")
+
+
+def _bytes_expression(values: dict[str, str], params: dict[str, object]) -> str | None:
+    """``count * size of datatype`` when both are single values, else None."""
+    count, datatype = values.get("count"), values.get("datatype")
+    if count is None or datatype is None:
+        return None
+    if getattr(params[count], "length", None) or getattr(params[datatype], "length", None):
+        return None
+    return f"((long long)({count}) * mpiwatch_type_size({datatype}))"
+
+
+def _role_values(wrapper: Wrapper, side: str | None) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """Unique role -> parameter name, and roles held by several parameters."""
+    by_role: dict[str, list[str]] = {}
+    specs: dict[str, object] = {}
+    for param in wrapper.params:
+        if param.spec is None or (side is not None and param.spec.side != side):
+            continue
+        by_role.setdefault(param.spec.role, []).append(param.name)
+        specs[param.name] = param.spec
+    values = {role: names[0] for role, names in by_role.items() if len(names) == 1}
+    ambiguous: dict[str, list[str]] = {}
+    for role, names in by_role.items():
+        if len(names) > 1:
+            sides = [p.spec.side for p in wrapper.params
+                     if p.spec is not None and p.spec.role == role and p.spec.side]
+            ambiguous[role] = [f"ctx.{s}.{role}" for s in sides] or [f"ctx.arg.{n}" for n in names]
+    size = _bytes_expression(values, specs)
+    if size is not None:
+        values["bytes"] = size
+    return values, ambiguous
+
+
+class HookContext(_Values):
+    """The named values a hook macro sees for one wrapper and phase."""
+
+    def __init__(self, wrapper: Wrapper, phase: str) -> None:
+        values, ambiguous = _role_values(wrapper, None)
+        values.update({
+            "name": wrapper.name,
+            "id": wrapper.id,
+            "category": wrapper.category,
+        })
+        if phase == "after" and wrapper.returns_value:
+            values["ret"] = "ret"
+        super().__init__(wrapper.name, "", values, ambiguous)
+        self.arg = _Values(wrapper.name, "arg.", {p.name: p.name for p in wrapper.params}, {})
+        for side in SIDES:
+            side_values, side_ambiguous = _role_values(wrapper, side)
+            setattr(self, side, _Values(wrapper.name, f"{side}.", side_values, side_ambiguous))
+
+
+def _hook_line(path: str, tb: object) -> int | None:
+    """The hook file's line in a traceback (Jinja2 maps frames to template lines)."""
+    line = None
+    real = os.path.realpath(path)
+    while tb is not None:
+        code = tb.tb_frame.f_code  # type: ignore[attr-defined]
+        if os.path.realpath(code.co_filename) == real:
+            line = tb.tb_lineno  # type: ignore[attr-defined]
+        tb = tb.tb_next  # type: ignore[attr-defined]
+    return line
+
+
+class HookFile:
+    """One user hook file, parsed and checked against the known names."""
+
+    def __init__(self, path: str, function_names: Iterable[str]) -> None:
+        self.path = path
+        try:
+            with open(path, encoding="utf-8") as src:
+                source = src.read()
+        except OSError as err:
+            raise GenError(f"cannot read the hook file: {err.strerror}", path) from None
+        except UnicodeDecodeError:
+            raise GenError("the hook file is not UTF-8 text", path) from None
+        folder, base = os.path.split(os.path.abspath(path))
+        self._env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(folder), undefined=jinja2.StrictUndefined,
+            trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, autoescape=False)
+        try:
+            tree = self._env.parse(source, name=base, filename=path)
+            self._check(tree, set(function_names))
+            self._module = self._env.get_template(base).module
+        except jinja2.TemplateSyntaxError as err:
+            raise GenError(f"template syntax error: {err.message}", f"{path}:{err.lineno}") from None
+        except jinja2.TemplateError as err:
+            line = _hook_line(path, sys.exc_info()[2])
+            raise GenError(f"template error: {err}", f"{path}:{line or 1}") from None
+
+    def _check(self, tree: nodes.Template, functions: set[str]) -> None:
+        """Every macro must name a phase and a known function or category."""
+        self.macros: dict[str, int] = {}
+        for node in tree.body:
+            if isinstance(node, nodes.Output) and any(
+                    not isinstance(n, nodes.TemplateData) or n.data.strip() for n in node.nodes):
+                raise GenError("text outside a macro is not used; put C code for the top of "
+                               "the file in {% macro prelude() %}", f"{self.path}:{node.lineno}")
+        for macro in tree.find_all(nodes.Macro):
+            self.macros[macro.name] = macro.lineno
+            if macro.name == "prelude" or macro.name.startswith("_"):
+                continue
+            match = _MACRO_RE.match(macro.name)
+            where = f"{self.path}:{macro.lineno}"
+            if match is None:
+                raise GenError(f"macro '{macro.name}' is not a hook: name hooks before_X or "
+                               "after_X, X a function, a category or 'all'", where)
+            target = match.group(2)
+            if target != "all" and target not in CATEGORIES and target not in functions:
+                kind = "function" if target.startswith(("MPI_", "MPIX_")) else "category"
+                raise GenError(f"hook '{macro.name}' names an unknown {kind} '{target}' "
+                               f"(categories: {', '.join(CATEGORIES)})", where)
+
+    def _call(self, macro_name: str, *args: object) -> str:
+        """Render one macro; errors are located in the hook file."""
+        try:
+            return str(getattr(self._module, macro_name)(*args))
+        except GenError as err:
+            line = _hook_line(self.path, sys.exc_info()[2]) or self.macros.get(macro_name, 1)
+            raise GenError(f"{err.message} (in {macro_name})", f"{self.path}:{line}") from None
+        except jinja2.TemplateError as err:
+            line = _hook_line(self.path, sys.exc_info()[2]) or self.macros.get(macro_name, 1)
+            raise GenError(f"{err} (in {macro_name})", f"{self.path}:{line}") from None
+
+    def prelude(self) -> str:
+        """File-scope C code the hook file asks for, or ''."""
+        return self._call("prelude").strip() if "prelude" in self.macros else ""
+
+    def code_for(self, wrapper: Wrapper, phase: str) -> str:
+        """The hook code for one wrapper and phase, indented for a function body."""
+        for target in (wrapper.name, wrapper.category, "all"):
+            name = f"{phase}_{target}"
+            if name in self.macros:
+                code = self._call(name, HookContext(wrapper, phase))
+                code = textwrap.dedent(code).strip("\n")
+                return textwrap.indent(code, "    ") if code.strip() else ""
+        return ""
+
+
+def apply_hooks(hook_files: list[HookFile], wrappers: list[Wrapper]) -> str:
+    """Fill each wrapper's before/after code; return the combined prelude."""
+    for wrapper in wrappers:
+        for phase in PHASES:
+            code = "\n".join(c for c in (h.code_for(wrapper, phase) for h in hook_files) if c)
+            setattr(wrapper, phase, code)
+    return "\n\n".join(p for p in (h.prelude() for h in hook_files) if p)

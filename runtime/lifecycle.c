@@ -1,0 +1,106 @@
+/* The runtime's life: load-time set-up, MPI_Init, MPI_Pcontrol, and the
+ * report at MPI_Finalize (built before PMPI_Finalize, while MPI still works). */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mw_clock.h"
+#include "mw_report.h"
+#include "mw_state.h"
+#include "mw_wrap.h"
+#include "mw_warn.h"
+
+mw_process_state mw_state = {.world_rank = -1, .comm = MPI_COMM_NULL};
+int mw_level = 1;
+_Thread_local int mw_depth;
+
+/* Runs when the library is loaded: configuration and clock, no MPI. */
+__attribute__((constructor)) static void mw_load(void)
+{
+    mw_config_load(&mw_state.config, 0);
+    mw_level = mw_state.config.initial_level;
+    mw_clock_init(mw_state.config.timer);
+}
+
+static void warn_if_unfinished(void)
+{
+    if (mw_state.started && !mw_state.finished)
+        mw_warn("the program ended without calling MPI_Finalize; no report was written");
+}
+
+void mw_on_init(void)
+{
+    if (mw_state.started)
+        return;
+    mw_state.started = 1;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &mw_state.world_rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &mw_state.world_size);
+    mw_config_load(&mw_state.config, mw_state.world_rank == 0);
+    /* Our own collectives run on a private communicator, so they can never
+     * match the application's messages, and return errors instead of
+     * aborting the job. */
+    if (PMPI_Comm_dup(MPI_COMM_WORLD, &mw_state.comm) == MPI_SUCCESS)
+        PMPI_Comm_set_errhandler(mw_state.comm, MPI_ERRORS_RETURN);
+    else
+        mw_state.comm = MPI_COMM_NULL;
+    mw_state.init_ticks = mw_now();
+    atexit(warn_if_unfinished);
+}
+
+/* The executable's base name, reduced to characters safe in a file name. */
+static void program_name(char *out, size_t size)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    const char *base = "program";
+    if (n > 0) {
+        exe[n] = '\0';
+        base = strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe;
+    }
+    size_t i = 0;
+    for (; base[i] && i + 1 < size; i++) {
+        char c = base[i];
+        int safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                   c == '.' || c == '_' || c == '-';
+        out[i] = safe ? c : '_';
+    }
+    out[i] = '\0';
+}
+
+void mw_on_finalize(void)
+{
+    static mw_fn_stats local[MW_FN_COUNT];
+    static mw_job_summary job;
+    static char program[256];
+    int initialized = 0;
+
+    if (mw_state.finished)
+        return;
+    mw_state.finished = 1;
+    if (!mw_state.started && PMPI_Initialized(&initialized) == MPI_SUCCESS && initialized)
+        mw_on_init();   /* MPI was initialised behind our back (e.g. from Fortran) */
+    if (mw_state.comm == MPI_COMM_NULL) {
+        mw_warn("no private communicator; no report is written");
+        return;
+    }
+    double app_time = mw_clock_seconds(mw_now() - mw_state.init_ticks);
+    mw_stats_merge(local);
+    int rc = mw_report_reduce(local, app_time, &job);
+    if (rc != MPI_SUCCESS) {
+        mw_warn("gathering the profile failed (MPI error %d); no report is written", rc);
+    } else if (mw_state.world_rank == 0) {
+        program_name(program, sizeof program);
+        job.program = program;
+        job.timer = mw_clock_name();
+        mw_report_write_json(&job, mw_state.config.outdir);
+    }
+    PMPI_Comm_free(&mw_state.comm);
+}
+
+void mw_on_pcontrol(int level)
+{
+    /* 0 off, 1 on, 2 on and flush; the standard leaves other levels to the
+     * tool: mpiwatch treats them as "on". */
+    mw_level = level != 0;
+}

@@ -1,0 +1,15 @@
+/* The functions of include/mpiwatch.h. */
+#include "mpiwatch.h"
+#include "mw_compiler.h"
+
+MW_EXPORT long long mpiwatch_type_size(MPI_Datatype datatype)
+{
+    int initialized = 0, finalized = 0;
+    if (datatype == MPI_DATATYPE_NULL || PMPI_Initialized(&initialized) != MPI_SUCCESS ||
+        !initialized || PMPI_Finalized(&finalized) != MPI_SUCCESS || finalized)
+        return 0;
+    MPI_Count size = 0;
+    if (PMPI_Type_size_x(datatype, &size) != MPI_SUCCESS || size == MPI_UNDEFINED)
+        return 0;
+    return (long long)size;
+}

@@ -1,0 +1,56 @@
+/* Registry of the per-thread statistics tables. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mw_functions.h"
+#include "mw_stats.h"
+#include "mw_warn.h"
+
+_Thread_local mw_thread *mw_self;
+
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static mw_thread *registry;
+
+mw_thread *mw_thread_attach(void)
+{
+    static int warned;
+    mw_thread *t = calloc(1, sizeof *t + (size_t)MW_FN_COUNT * sizeof t->fn[0]);
+    if (t == NULL) {
+        if (!warned++)
+            mw_warn("out of memory for a thread's statistics; its calls are not profiled");
+        return NULL;
+    }
+    pthread_mutex_lock(&registry_lock);
+    t->next = registry;
+    registry = t;
+    pthread_mutex_unlock(&registry_lock);
+    mw_self = t;
+    return t;
+}
+
+void mw_stats_merge(mw_fn_stats *out)
+{
+    memset(out, 0, (size_t)MW_FN_COUNT * sizeof *out);
+    pthread_mutex_lock(&registry_lock);
+    for (const mw_thread *t = registry; t != NULL; t = t->next) {
+        for (int i = 0; i < MW_FN_COUNT; i++) {
+            const mw_fn_stats *s = &t->fn[i];
+            out[i].calls += s->calls;
+            out[i].ticks += s->ticks;
+            if (s->max_ticks > out[i].max_ticks)
+                out[i].max_ticks = s->max_ticks;
+            if (s->min_inv > out[i].min_inv)
+                out[i].min_inv = s->min_inv;
+        }
+    }
+    pthread_mutex_unlock(&registry_lock);
+}
+
+void mw_stats_reset(void)
+{
+    pthread_mutex_lock(&registry_lock);
+    for (mw_thread *t = registry; t != NULL; t = t->next)
+        memset(t->fn, 0, (size_t)MW_FN_COUNT * sizeof t->fn[0]);
+    pthread_mutex_unlock(&registry_lock);
+}
