@@ -96,14 +96,14 @@ def run(args: argparse.Namespace) -> int:
     result = reconcile(header, spec, _symbols(args))
     names = set(header.functions) | set(spec.functions)
     hook_files = [HookFile(path, names) for path in args.hooks]
-    prelude = apply_hooks(hook_files, result.wrappers)
+    hook_code = apply_hooks(hook_files, result.wrappers)
     if args.coverage:
         _print_coverage(result, header)
     if args.out:
         provenance = Provenance(header.header, header.version, args.spec, tuple(args.hooks),
                                 _command_line(args))
         templates = [*args.templates, BUILTIN_TEMPLATES]
-        files = output_files(result, header, prelude, provenance, templates)
+        files = output_files(result, header, hook_code, provenance, templates)
         written = write_outputs(files, args.out)
         if not args.quiet:
             print(f"{PROG}: {header.version}: {result.count('wrapped')} wrapped, "

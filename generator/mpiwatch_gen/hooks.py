@@ -5,7 +5,8 @@ A hook file defines macros named after where they apply::
     {% macro before_MPI_Send(ctx) %} ... {% endmacro %}   one function
     {% macro after_send(ctx) %} ... {% endmacro %}        a category
     {% macro before_all(ctx) %} ... {% endmacro %}        every function
-    {% macro prelude() %} ... {% endmacro %}              file-scope C code
+    {% macro prelude() %} ... {% endmacro %}              declarations for every wrapper file
+    {% macro definitions() %} ... {% endmacro %}          C definitions, emitted once
 
 For each wrapper and each phase the most specific macro wins (function,
 then category, then all). Macros receive a HookContext whose attributes are
@@ -29,6 +30,7 @@ from .reconcile import Wrapper
 from .roles import CATEGORIES, SIDES
 
 PHASES = ("before", "after")
+_FILE_SCOPE = ("prelude", "definitions")
 _MACRO_RE = re.compile(r"^(before|after)_(.+)$")
 
 
@@ -157,11 +159,12 @@ class HookFile:
         for node in tree.body:
             if isinstance(node, nodes.Output) and any(
                     not isinstance(n, nodes.TemplateData) or n.data.strip() for n in node.nodes):
-                raise GenError("text outside a macro is not used; put C code for the top of "
-                               "the file in {% macro prelude() %}", f"{self.path}:{node.lineno}")
+                raise GenError("text outside a macro is not used; put declarations in "
+                               "{% macro prelude() %} and definitions in "
+                               "{% macro definitions() %}", f"{self.path}:{node.lineno}")
         for macro in tree.find_all(nodes.Macro):
             self.macros[macro.name] = macro.lineno
-            if macro.name == "prelude" or macro.name.startswith("_"):
+            if macro.name in _FILE_SCOPE or macro.name.startswith("_"):
                 continue
             match = _MACRO_RE.match(macro.name)
             where = f"{self.path}:{macro.lineno}"
@@ -185,9 +188,9 @@ class HookFile:
             line = _hook_line(self.path, sys.exc_info()[2]) or self.macros.get(macro_name, 1)
             raise GenError(f"{err} (in {macro_name})", f"{self.path}:{line}") from None
 
-    def prelude(self) -> str:
-        """File-scope C code the hook file asks for, or ''."""
-        return self._call("prelude").strip() if "prelude" in self.macros else ""
+    def file_scope(self, part: str) -> str:
+        """The file's prelude() or definitions() code, or ''."""
+        return self._call(part).strip() if part in self.macros else ""
 
     def code_for(self, wrapper: Wrapper, phase: str) -> str:
         """The hook code for one wrapper and phase, indented for a function body."""
@@ -200,10 +203,12 @@ class HookFile:
         return ""
 
 
-def apply_hooks(hook_files: list[HookFile], wrappers: list[Wrapper]) -> str:
-    """Fill each wrapper's before/after code; return the combined prelude."""
+def apply_hooks(hook_files: list[HookFile], wrappers: list[Wrapper]) -> dict[str, str]:
+    """Fill each wrapper's before/after code; return the hooks' file-scope code
+    as {"prelude": ..., "definitions": ...}."""
     for wrapper in wrappers:
         for phase in PHASES:
             code = "\n".join(c for c in (h.code_for(wrapper, phase) for h in hook_files) if c)
             setattr(wrapper, phase, code)
-    return "\n\n".join(p for p in (h.prelude() for h in hook_files) if p)
+    return {part: "\n\n".join(c for c in (h.file_scope(part) for h in hook_files) if c)
+            for part in _FILE_SCOPE}

@@ -83,7 +83,7 @@ def _render(env: jinja2.Environment, name: str, **values: object) -> str:
         raise GenError(f"template error: {err}", name) from None
 
 
-def output_files(reconciled: Reconciled, header: HeaderInfo, prelude: str,
+def output_files(reconciled: Reconciled, header: HeaderInfo, hook_code: dict[str, str],
                  provenance: Provenance, template_dirs: list[str]) -> dict[str, str]:
     """File name -> content for everything the generator writes."""
     env = make_environment(template_dirs)
@@ -94,11 +94,15 @@ def output_files(reconciled: Reconciled, header: HeaderInfo, prelude: str,
         "mw_functions.c": _render(env, "functions.c.j2", wrappers=wrappers, **common),
         "coverage.txt": _render(env, "coverage.txt.j2", reconciled=reconciled,
                                 header=header, **common),
+        "hook_definitions.c": _render(env, "hook_definitions.c.j2",
+                                      prelude=hook_code["prelude"],
+                                      definitions=hook_code["definitions"], **common),
     }
     for category in CATEGORIES:
         members: list[Wrapper] = [w for w in wrappers if w.category == category]
         files[f"wrap_{category}.c"] = _render(env, "wrappers.c.j2", category=category,
-                                              wrappers=members, prelude=prelude, **common)
+                                              wrappers=members, prelude=hook_code["prelude"],
+                                              **common)
     return files
 
 

@@ -1,0 +1,160 @@
+/* onesided.c: one-sided communication end-to-end test for mpiwatch.
+ *
+ * Active target (fence) epochs on a window from MPI_Win_create, then passive
+ * target (lock/unlock, lock_all/unlock_all) epochs on a window from
+ * MPI_Win_allocate. Every rank makes the same calls; with np == 1 the
+ * neighbours are the rank itself. Only integers are accumulated, so results
+ * do not depend on the order of the accumulations. Rank 0 prints a
+ * deterministic summary; the exit status is non-zero if any check failed.
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define N 8
+
+/* Window 1 layout (ints): [0,N) Put target, [N,2N) exposed to Get,
+ * [2N,3N) Accumulate target (meaningful on rank 0). */
+#define W1_PUT 0
+#define W1_GET N
+#define W1_ACC (2 * N)
+#define W1_LEN (3 * N)
+
+/* Window 2 layout (ints): [0,N) Accumulate target on rank 0,
+ * [N,2N) Put target from the left neighbour. */
+#define W2_ACC 0
+#define W2_PUT N
+#define W2_LEN (2 * N)
+
+enum phase { PH_PUT, PH_GET, PH_ACC, PH_LOCK_ACC, PH_LOCK_PUT, NPHASE };
+
+static const char *const phase_name[NPHASE] = {
+    "fence_put", "fence_get", "fence_accumulate", "lock_accumulate", "lock_put"
+};
+
+static int value(int r, int phase, int i)
+{
+    return (r + 1) * 1013 + phase * 211 + i * 5;
+}
+
+static int value_sum(int n, int phase, int i)
+{
+    int s = 0;
+    for (int r = 0; r < n; r++)
+        s += value(r, phase, i);
+    return s;
+}
+
+struct tally {
+    unsigned long long sum[NPHASE];
+    long long errors;
+};
+
+static void see(struct tally *t, int phase, int pos, int got, int expected)
+{
+    t->sum[phase] += (unsigned long long)(pos + 1) * (unsigned int)got;
+    if (got != expected)
+        t->errors++;
+}
+
+int main(int argc, char **argv)
+{
+    int rank, size;
+    struct tally t = {{0}, 0};
+    MPI_Comm comm = MPI_COMM_WORLD;
+    int origin[N], fetched[N];
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    const int right = (rank + 1) % size;
+    const int left = (rank + size - 1) % size;
+
+    /* Active target synchronisation on a window over user memory. */
+    int *mem = malloc(sizeof(int) * W1_LEN);
+    if (mem == NULL) {
+        fprintf(stderr, "onesided: out of memory\n");
+        MPI_Abort(comm, 2);
+    }
+    for (int i = 0; i < N; i++) {
+        mem[W1_PUT + i] = -1;
+        mem[W1_GET + i] = value(rank, PH_GET, i);
+        mem[W1_ACC + i] = 0;
+        fetched[i] = -1;
+    }
+    MPI_Win win1;
+    MPI_Win_create(mem, (MPI_Aint)(sizeof(int) * W1_LEN), (int)sizeof(int),
+                   MPI_INFO_NULL, comm, &win1);
+    MPI_Win_fence(0, win1);
+    for (int i = 0; i < N; i++)
+        origin[i] = value(rank, PH_PUT, i);
+    MPI_Put(origin, N, MPI_INT, right, W1_PUT, N, MPI_INT, win1);
+    MPI_Get(fetched, N, MPI_INT, left, W1_GET, N, MPI_INT, win1);
+    int acc[N];
+    for (int i = 0; i < N; i++)
+        acc[i] = value(rank, PH_ACC, i);
+    MPI_Accumulate(acc, N, MPI_INT, 0, W1_ACC, N, MPI_INT, MPI_SUM, win1);
+    MPI_Win_fence(0, win1);
+    for (int i = 0; i < N; i++) {
+        see(&t, PH_PUT, i, mem[W1_PUT + i], value(left, PH_PUT, i));
+        see(&t, PH_GET, i, fetched[i], value(left, PH_GET, i));
+        if (rank == 0)
+            see(&t, PH_ACC, i, mem[W1_ACC + i], value_sum(size, PH_ACC, i));
+    }
+    MPI_Win_free(&win1);
+    free(mem);
+
+    /* Passive target synchronisation on a window MPI allocates. */
+    int *base = NULL;
+    MPI_Win win2;
+    MPI_Win_allocate((MPI_Aint)(sizeof(int) * W2_LEN), (int)sizeof(int),
+                     MPI_INFO_NULL, comm, &base, &win2);
+    /* Initialise the local part inside an exclusive epoch on oneself. */
+    MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, win2);
+    for (int i = 0; i < W2_LEN; i++)
+        base[i] = i < N ? 0 : -1;
+    MPI_Win_unlock(rank, win2);
+    MPI_Barrier(comm);
+
+    for (int i = 0; i < N; i++)
+        acc[i] = value(rank, PH_LOCK_ACC, i);
+    MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win2);
+    MPI_Accumulate(acc, N, MPI_INT, 0, W2_ACC, N, MPI_INT, MPI_SUM, win2);
+    MPI_Win_unlock(0, win2);
+
+    for (int i = 0; i < N; i++)
+        origin[i] = value(rank, PH_LOCK_PUT, i);
+    MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win2);
+    MPI_Put(origin, N, MPI_INT, right, W2_PUT, N, MPI_INT, win2);
+    MPI_Win_unlock(right, win2);
+    MPI_Barrier(comm);
+
+    /* Read rank 0's sum and what the left neighbour put here. */
+    int sum0[N], mine[N];
+    MPI_Win_lock_all(0, win2);
+    MPI_Get(sum0, N, MPI_INT, 0, W2_ACC, N, MPI_INT, win2);
+    MPI_Get(mine, N, MPI_INT, rank, W2_PUT, N, MPI_INT, win2);
+    MPI_Win_unlock_all(win2);
+    for (int i = 0; i < N; i++) {
+        see(&t, PH_LOCK_ACC, i, sum0[i], value_sum(size, PH_LOCK_ACC, i));
+        see(&t, PH_LOCK_PUT, i, mine[i], value(left, PH_LOCK_PUT, i));
+    }
+    MPI_Win_free(&win2);
+
+    unsigned long long local[NPHASE + 1], total[NPHASE + 1];
+    for (int p = 0; p < NPHASE; p++)
+        local[p] = t.sum[p];
+    local[NPHASE] = (unsigned long long)t.errors;
+    MPI_Reduce(local, total, NPHASE + 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, comm);
+    int failed = 0;
+    if (rank == 0) {
+        printf("onesided np=%d\n", size);
+        for (int p = 0; p < NPHASE; p++)
+            printf("%-16s checksum %llu\n", phase_name[p], total[p]);
+        printf("errors %llu\n", total[NPHASE]);
+        fflush(stdout);
+        failed = total[NPHASE] != 0;
+    }
+    MPI_Finalize();
+    return failed;
+}
