@@ -1,0 +1,5 @@
+/* Quirk: functions that return something other than int. */
+#include "fake_types.h"
+
+MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp);
+double PMPI_Wtime(void);

@@ -1,0 +1,13 @@
+/* Quirk: const where newer MPIs have it, none where older ones did not.
+ * The wrappers must repeat each prototype exactly as declared. */
+#include "fake_types.h"
+
+int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest,
+              int tag, MPI_Comm comm);
+int PMPI_Send_init(void *buf, int count, MPI_Datatype datatype, int dest,
+                   int tag, MPI_Comm comm, MPI_Request *request);
+int PMPI_Group_incl(MPI_Group group, int n, const int ranks[],
+                    MPI_Group *newgroup);
+int PMPI_Type_indexed(int count, int array_of_blocklengths[],
+                      int array_of_displacements[], MPI_Datatype oldtype,
+                      MPI_Datatype *newtype);

@@ -1,0 +1,59 @@
+#!/bin/sh
+# The whole test suite: set-up, then for each MPI (Open MPI and MPICH) an
+# out-of-tree build with `make check`, then `make distcheck` once.
+#
+#   tools/test-all.sh                  everything (what CI runs)
+#   MW_MPIS=mpich tools/test-all.sh    one MPI only
+#   MW_SKIP_DISTCHECK=1 ...            skip the distcheck
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+tools/install-deps.sh
+autoreconf -fi > autoreconf.log 2>&1 || { cat autoreconf.log; exit 1; }
+
+mpis=${MW_MPIS:-"openmpi mpich"}
+jobs=$(nproc 2>/dev/null || echo 2)
+failed_mpis=""
+for mpi in $mpis; do
+    echo "=== $mpi: configure, build, make check"
+    command -v "mpicc.$mpi" >/dev/null 2>&1 || { echo "mpicc.$mpi not found"; exit 1; }
+    rm -rf "build-$mpi"
+    mkdir "build-$mpi"
+    if ! (cd "build-$mpi" &&
+          ../configure MPICC="mpicc.$mpi" > configure.log 2>&1 &&
+          make -j"$jobs" > make.log 2>&1 &&
+          make check > check.log 2>&1); then
+        failed_mpis="$failed_mpis $mpi"
+        for log in configure make check; do
+            [ -f "build-$mpi/$log.log" ] && tail -n 40 "build-$mpi/$log.log"
+        done
+        [ -f "build-$mpi/test-suite.log" ] && cat "build-$mpi/test-suite.log"
+    fi
+    grep -E '^(PASS|FAIL|ERROR|SKIP|XPASS)' "build-$mpi/check.log" 2>/dev/null | sed "s/^/  [$mpi] /" || true
+done
+
+distcheck=ok
+if [ -z "${MW_SKIP_DISTCHECK:-}" ] && [ -z "$failed_mpis" ]; then
+    first=$(echo $mpis | cut -d' ' -f1)
+    echo "=== make distcheck ($first)"
+    if ! (cd "build-$first" &&
+          make distcheck DISTCHECK_CONFIGURE_FLAGS="MPICC=mpicc.$first" > distcheck.log 2>&1); then
+        distcheck=failed
+        tail -n 60 "build-$first/distcheck.log"
+    fi
+    echo "  distcheck: $distcheck"
+fi
+
+# One closing line counting every test case of every suite, on every MPI.
+passed=0 failed=0
+for trs in $(find $(for m in $mpis; do echo "build-$m"; done) -name '*.trs' -path '*tests*' \
+             -not -path '*/mpiwatch-*/*'); do
+    case $(sed -n 's/^:test-result: //p' "$trs") in
+        PASS|SKIP|XFAIL) passed=$((passed + 1)) ;;
+        *) failed=$((failed + 1)) ;;
+    esac
+done
+[ "$distcheck" = ok ] || failed=$((failed + 1))
+[ -z "$failed_mpis" ] || echo "failed on:$failed_mpis"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ -z "$failed_mpis" ]
