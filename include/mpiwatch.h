@@ -17,6 +17,20 @@ extern "C" {
  * when MPI cannot tell). Meant for hooks: ctx.bytes uses it. */
 long long mpiwatch_type_size(MPI_Datatype datatype);
 
+/* Named regions: the report splits MPI time and calls by region.
+ *
+ *     mpiwatch_region_begin("solver");
+ *     ...                                   MPI calls here count for "solver"
+ *     mpiwatch_region_end("solver");
+ *
+ * Regions nest (an inner region's time also counts in the outer one), are
+ * per thread, and cost nothing per MPI call. Up to 64 names of up to 63
+ * characters. From Fortran: call mpiwatch_region_begin('solver') and
+ * call mpiwatch_region_end('solver') (no interface needed; link or preload
+ * libmpiwatch). */
+void mpiwatch_region_begin(const char *name);
+void mpiwatch_region_end(const char *name);
+
 #ifdef __cplusplus
 }
 #endif

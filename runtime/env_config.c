@@ -54,10 +54,27 @@ static void outdir(char *out, size_t size, const char *var)
     snprintf(out, size, "%s", value);
 }
 
+static int formats(const char *var)
+{
+    static const struct { const char *name; int bits; } known[] = {
+        {"text,json", MW_FORMAT_TEXT | MW_FORMAT_JSON}, {"json,text", MW_FORMAT_TEXT | MW_FORMAT_JSON},
+        {"text", MW_FORMAT_TEXT}, {"json", MW_FORMAT_JSON}, {"none", 0}};
+    const char *value = getenv(var);
+    if (value == NULL || *value == '\0')
+        return MW_FORMAT_TEXT | MW_FORMAT_JSON;
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (strcmp(value, known[i].name) == 0)
+            return known[i].bits;
+    if (loud)
+        mw_warn("%s='%s' is not text, json, text,json or none; using text,json", var, value);
+    return MW_FORMAT_TEXT | MW_FORMAT_JSON;
+}
+
 void mw_config_load(mw_config *config, int report_problems)
 {
     loud = report_problems;
     outdir(config->outdir, sizeof config->outdir, "MPIWATCH_OUTDIR");
     config->initial_level = level("MPIWATCH_LEVEL", 1);
     config->timer = choice("MPIWATCH_TIMER", timer_choices);
+    config->formats = formats("MPIWATCH_FORMATS");
 }

@@ -13,7 +13,6 @@
 
 mw_process_state mw_state = {.world_rank = -1, .comm = MPI_COMM_NULL};
 int mw_level = 1;
-_Thread_local int mw_depth;
 
 /* Runs when the library is loaded: configuration and clock, no MPI. */
 __attribute__((constructor)) static void mw_load(void)
@@ -21,31 +20,13 @@ __attribute__((constructor)) static void mw_load(void)
     mw_config_load(&mw_state.config, 0);
     mw_level = mw_state.config.initial_level;
     mw_clock_init(mw_state.config.timer);
+    mw_state.start_ticks = mw_now();
 }
 
 static void warn_if_unfinished(void)
 {
     if (mw_state.started && !mw_state.finished)
         mw_warn("the program ended without calling MPI_Finalize; no report was written");
-}
-
-void mw_on_init(void)
-{
-    if (mw_state.started)
-        return;
-    mw_state.started = 1;
-    PMPI_Comm_rank(MPI_COMM_WORLD, &mw_state.world_rank);
-    PMPI_Comm_size(MPI_COMM_WORLD, &mw_state.world_size);
-    mw_config_load(&mw_state.config, mw_state.world_rank == 0);
-    /* Our own collectives run on a private communicator, so they can never
-     * match the application's messages, and return errors instead of
-     * aborting the job. */
-    if (PMPI_Comm_dup(MPI_COMM_WORLD, &mw_state.comm) == MPI_SUCCESS)
-        PMPI_Comm_set_errhandler(mw_state.comm, MPI_ERRORS_RETURN);
-    else
-        mw_state.comm = MPI_COMM_NULL;
-    mw_state.init_ticks = mw_now();
-    atexit(warn_if_unfinished);
 }
 
 /* The executable's base name, reduced to characters safe in a file name. */
@@ -68,11 +49,32 @@ static void program_name(char *out, size_t size)
     out[i] = '\0';
 }
 
+void mw_on_init(void)
+{
+    if (mw_state.started)
+        return;
+    mw_state.started = 1;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &mw_state.world_rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &mw_state.world_size);
+    mw_config_load(&mw_state.config, mw_state.world_rank == 0);
+    program_name(mw_state.program, sizeof mw_state.program);
+    /* Our own collectives run on a private communicator, so they can never
+     * match the application's messages, and return errors instead of
+     * aborting the job. */
+    /* Translating ranks to world ranks needs the world group: made once here,
+     * before any thread can ask for it. */
+    if (PMPI_Comm_group(MPI_COMM_WORLD, &mw_state.world_group) != MPI_SUCCESS)
+        mw_state.world_group = MPI_GROUP_NULL;
+    if (PMPI_Comm_dup(MPI_COMM_WORLD, &mw_state.comm) == MPI_SUCCESS)
+        PMPI_Comm_set_errhandler(mw_state.comm, MPI_ERRORS_RETURN);
+    else
+        mw_state.comm = MPI_COMM_NULL;
+    atexit(warn_if_unfinished);
+}
+
 void mw_on_finalize(void)
 {
-    static mw_fn_stats local[MW_FN_COUNT];
     static mw_job_summary job;
-    static char program[256];
     int initialized = 0;
 
     if (mw_state.finished)
@@ -84,23 +86,26 @@ void mw_on_finalize(void)
         mw_warn("no private communicator; no report is written");
         return;
     }
-    double app_time = mw_clock_seconds(mw_now() - mw_state.init_ticks);
-    mw_stats_merge(local);
-    int rc = mw_report_reduce(local, app_time, &job);
+    double app_time = mw_clock_seconds(mw_now() - mw_state.start_ticks);
+    int rc = mw_report_reduce(app_time, &job);
     if (rc != MPI_SUCCESS) {
         mw_warn("gathering the profile failed (MPI error %d); no report is written", rc);
     } else if (mw_state.world_rank == 0) {
-        program_name(program, sizeof program);
-        job.program = program;
+        job.program = mw_state.program;
         job.timer = mw_clock_name();
-        mw_report_write_json(&job, mw_state.config.outdir);
+        mw_report_write(&job, mw_state.config.outdir);
     }
+    mw_report_free(&job);
     PMPI_Comm_free(&mw_state.comm);
+    if (mw_state.world_group != MPI_GROUP_NULL)
+        PMPI_Group_free(&mw_state.world_group);
 }
 
 void mw_on_pcontrol(int level)
 {
-    /* 0 off, 1 on, 2 on and flush; the standard leaves other levels to the
-     * tool: mpiwatch treats them as "on". */
-    mw_level = level != 0;
+    /* 0 off, 1 on, 2 on and flush (a snapshot of this rank's profile); the
+     * standard leaves other levels to the tool: mpiwatch treats them as 1. */
+    __atomic_store_n(&mw_level, level != 0, __ATOMIC_RELAXED);
+    if (level == 2)
+        mw_snapshot();
 }

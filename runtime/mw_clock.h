@@ -36,8 +36,7 @@ static inline uint64_t mw_now(void)
 }
 
 /* Choose the time source ("auto", "tsc" or "clock_gettime") and record the
- * calibration's starting point. Called at load time and again by MPI_Init
- * once the configuration has been read. */
+ * calibration's starting point. Called once, when the library is loaded. */
 MW_HIDDEN void mw_clock_init(const char *choice);
 
 /* Seconds in a number of ticks, calibrated against CLOCK_MONOTONIC. */

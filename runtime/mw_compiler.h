@@ -11,7 +11,9 @@
 #define MW_LIKELY(x) __builtin_expect(!!(x), 1)
 #define MW_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define MW_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define MW_NOINLINE __attribute__((noinline))
 #else
+#define MW_NOINLINE
 #define MW_HIDDEN
 #define MW_EXPORT
 #define MW_TLS_MODEL

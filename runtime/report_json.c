@@ -1,93 +1,118 @@
-/* The JSON report (schema mpiwatch-report/1, see docs/report-format.md),
- * written to a temporary file and renamed so a reader never sees half. */
-#include <errno.h>
+/* The JSON report, schema mpiwatch-report/1 (docs/report-format.md). */
 #include <stdio.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "mw_functions.h"
 #include "mw_report.h"
-#include "mw_warn.h"
+#include "mw_state.h"
 
-/* Write s as a JSON string (our strings are names and paths: escape the
- * characters JSON requires, pass everything else through). */
-static void json_string(FILE *out, const char *s)
+static void write_config(FILE *out)
 {
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
+    const mw_config *c = &mw_state.config;
+    fprintf(out, "  \"config\": {\"outdir\": ");
+    mw_json_string(out, c->outdir);
+    fprintf(out, ", \"formats\": \"%s%s%s\", \"level\": %d, \"timer\": \"%s\"},\n",
+            c->formats & MW_FORMAT_TEXT ? "text" : "",
+            (c->formats & MW_FORMAT_TEXT) && (c->formats & MW_FORMAT_JSON) ? "," : "",
+            c->formats & MW_FORMAT_JSON ? "json" : "", c->initial_level, c->timer);
 }
 
-static void write_body(FILE *out, const mw_job_summary *job)
+static void write_ranks(FILE *out, const mw_job_summary *job)
 {
-    fprintf(out, "{\n  \"schema\": \"mpiwatch-report/1\",\n  \"program\": ");
-    json_string(out, job->program);
-    fprintf(out, ",\n  \"ranks\": %d,\n  \"mpi\": ", job->ranks);
-    json_string(out, mw_mpi_description);
-    fprintf(out, ",\n  \"timer\": ");
-    json_string(out, job->timer);
-    fprintf(out, ",\n  \"app_time\": {\"min\": %.9g, \"max\": %.9g},\n", job->app_time_min,
-            job->app_time_max);
-    fprintf(out, "  \"functions\": {");
+    double app_min = 0, app_max = 0;
+    fprintf(out, "  \"rank_times\": [");
+    for (int r = 0; job->app_time && r < job->ranks; r++) {
+        double app = job->app_time[r];
+        app_min = r == 0 || app < app_min ? app : app_min;
+        app_max = r == 0 || app > app_max ? app : app_max;
+        fprintf(out, "%s{\"rank\": %d, \"app\": %.9g, \"mpi\": %.9g}", r ? ", " : "",
+                job->first_rank + r, app, job->mpi_time[r]);
+    }
+    fprintf(out, "],\n  \"app_time\": {\"min\": %.9g, \"max\": %.9g},\n", app_min, app_max);
+}
+
+static void write_histogram(FILE *out, const uint64_t *hist)
+{
+    const char *sep = "";
+    fprintf(out, ", \"sizes\": [");
+    for (int b = 0; b < MW_HIST_BUCKETS; b++) {
+        if (hist[b] == 0)
+            continue;
+        unsigned long long lo = b ? 1ull << (b - 1) : 0, hi = b ? 1ull << b : 1;
+        fprintf(out, "%s[%llu, %llu, %llu]", sep, lo, hi, (unsigned long long)hist[b]);
+        sep = ", ";
+    }
+    fprintf(out, "]");
+}
+
+static void write_functions(FILE *out, const mw_job_summary *job)
+{
     const char *sep = "\n";
+    fprintf(out, "  \"functions\": {");
     for (int i = 0; i < MW_FN_COUNT; i++) {
         const mw_fn_summary *f = &job->fn[i];
         if (f->calls == 0)
             continue;
         fprintf(out, "%s    ", sep);
-        json_string(out, mw_fn_names[i]);
+        mw_json_string(out, mw_fn_names[i]);
         fprintf(out, ": {\"category\": \"%s\", \"calls\": %llu, \"time\": %.9g, "
-                     "\"min\": %.9g, \"max\": %.9g}",
-                mw_fn_categories[i], (unsigned long long)f->calls, f->time, f->min, f->max);
+                     "\"min\": %.9g, \"max\": %.9g, "
+                     "\"rank_time\": {\"min\": %.9g, \"mean\": %.9g, \"max\": %.9g}, "
+                     "\"bytes_sent\": %llu, \"bytes_recv\": %llu",
+                mw_fn_categories[i], (unsigned long long)f->calls, f->time, f->min, f->max,
+                f->rank_min, f->time / job->ranks, f->rank_max, (unsigned long long)f->sent,
+                (unsigned long long)f->recv);
+        if (f->hist != NULL)
+            write_histogram(out, f->hist);
+        fprintf(out, "}");
         sep = ",\n";
     }
-    fprintf(out, "\n  }\n}\n");
+    fprintf(out, "\n  },\n");
 }
 
-/* The report's file name: program, rank count, time stamp and pid. */
-static void report_name(char *name, size_t size, const mw_job_summary *job)
+static void write_pairs(FILE *out, const mw_job_summary *job)
 {
-    char stamp[32];
-    time_t now = time(NULL);
-    struct tm tm;
-    localtime_r(&now, &tm);
-    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-    snprintf(name, size, "mpiwatch-%s-%dr-%s-%ld.json", job->program, job->ranks, stamp,
-             (long)getpid());
+    fprintf(out, "  \"pairs\": [");
+    for (int i = 0; i < job->npairs; i++) {
+        const mw_pair *p = &job->pairs[i];
+        fprintf(out, "%s\n    {\"from\": %llu, \"to\": %llu, \"bytes\": %llu, \"messages\": %llu}",
+                i ? "," : "", (unsigned long long)p->from, (unsigned long long)p->to,
+                (unsigned long long)p->bytes, (unsigned long long)p->messages);
+    }
+    fprintf(out, "%s],\n", job->npairs ? "\n  " : "");
 }
 
-int mw_report_write_json(const mw_job_summary *job, const char *dir)
+static void write_regions(FILE *out, const mw_job_summary *job)
 {
-    char name[512], path[8192], tmp[8300];
-    report_name(name, sizeof name, job);
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    snprintf(tmp, sizeof tmp, "%s/.%s.tmp", dir, name);
+    fprintf(out, "  \"regions\": {");
+    for (int i = 0; i < job->nregions; i++) {
+        const mw_region_summary *r = &job->regions[i];
+        fprintf(out, "%s\n    ", i ? "," : "");
+        mw_json_string(out, r->name);
+        fprintf(out, ": {\"ranks\": %d, \"entries\": %llu, \"calls\": %llu, "
+                     "\"wall\": {\"sum\": %.9g, \"max\": %.9g}, \"mpi\": {\"sum\": %.9g, \"max\": %.9g}}",
+                r->ranks, (unsigned long long)r->entries, (unsigned long long)r->calls, r->wall_sum,
+                r->wall_max, r->mpi_sum, r->mpi_max);
+    }
+    fprintf(out, "%s}\n", job->nregions ? "\n  " : "");
+}
 
-    FILE *out = fopen(tmp, "w");
-    if (out == NULL) {
-        mw_warn("cannot write the report %s: %s", path, strerror(errno));
-        return -1;
-    }
-    write_body(out, job);
-    int failed = ferror(out);
-    if (fclose(out) != 0 || failed) {
-        mw_warn("cannot write the report %s: %s", path, strerror(errno));
-        unlink(tmp);
-        return -1;
-    }
-    if (rename(tmp, path) != 0) {
-        mw_warn("cannot write the report %s: %s", path, strerror(errno));
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
+void mw_report_json(FILE *out, const mw_job_summary *job)
+{
+    fprintf(out, "{\n  \"schema\": \"mpiwatch-report/1\",\n  \"program\": ");
+    mw_json_string(out, job->program);
+    fprintf(out, ",\n  \"ranks\": %d,\n", job->ranks);
+    if (job->snapshot)
+        fprintf(out, "  \"snapshot\": {\"rank\": %d, \"index\": %d, \"world_size\": %d},\n",
+                job->first_rank, job->snapshot, mw_state.world_size);
+    fprintf(out, "  \"mpi\": ");
+    mw_json_string(out, mw_mpi_description);
+    fprintf(out, ",\n  \"timer\": ");
+    mw_json_string(out, job->timer);
+    fprintf(out, ",\n");
+    write_config(out);
+    write_ranks(out, job);
+    write_functions(out, job);
+    write_pairs(out, job);
+    write_regions(out, job);
+    fprintf(out, "}\n");
 }

@@ -1,13 +1,13 @@
-/* Registry of the per-thread statistics tables. */
+/* Registry of the per-thread statistics blocks. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "mw_functions.h"
 #include "mw_stats.h"
 #include "mw_warn.h"
 
-_Thread_local mw_thread *mw_self;
+_Thread_local mw_tls_block mw_tls;
+unsigned mw_handle_gen;
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static mw_thread *registry;
@@ -29,28 +29,32 @@ mw_thread *mw_thread_attach(void)
     return t;
 }
 
-void mw_stats_merge(mw_fn_stats *out)
-{
-    memset(out, 0, (size_t)MW_FN_COUNT * sizeof *out);
-    pthread_mutex_lock(&registry_lock);
-    for (const mw_thread *t = registry; t != NULL; t = t->next) {
-        for (int i = 0; i < MW_FN_COUNT; i++) {
-            const mw_fn_stats *s = &t->fn[i];
-            out[i].calls += s->calls;
-            out[i].ticks += s->ticks;
-            if (s->max_ticks > out[i].max_ticks)
-                out[i].max_ticks = s->max_ticks;
-            if (s->min_inv > out[i].min_inv)
-                out[i].min_inv = s->min_inv;
-        }
-    }
-    pthread_mutex_unlock(&registry_lock);
-}
-
-void mw_stats_reset(void)
+void mw_threads_each(void (*fn)(mw_thread *t, void *arg), void *arg)
 {
     pthread_mutex_lock(&registry_lock);
     for (mw_thread *t = registry; t != NULL; t = t->next)
-        memset(t->fn, 0, (size_t)MW_FN_COUNT * sizeof t->fn[0]);
+        fn(t, arg);
     pthread_mutex_unlock(&registry_lock);
+}
+
+static void merge_one(mw_thread *t, void *arg)
+{
+    mw_fn_stats *out = arg;
+    for (int i = 0; i < MW_FN_COUNT; i++) {
+        const mw_fn_stats *s = &t->fn[i];
+        out[i].calls += s->calls;
+        out[i].ticks += s->ticks;
+        out[i].sent += s->sent;
+        out[i].recv += s->recv;
+        if (s->max_ticks > out[i].max_ticks)
+            out[i].max_ticks = s->max_ticks;
+        if (s->min_inv > out[i].min_inv)
+            out[i].min_inv = s->min_inv;
+    }
+}
+
+void mw_stats_merge(mw_fn_stats *out)
+{
+    memset(out, 0, (size_t)MW_FN_COUNT * sizeof *out);
+    mw_threads_each(merge_one, out);
 }

@@ -33,16 +33,6 @@ export MPI_FLAVOR MPIRUN
 . ../tests/lib/launch.sh
 mw_launch 4 LD_PRELOAD="$(pwd)/.libs/libmpiwatch.so" MPIWATCH_OUTDIR="$out" -- ./ring 1000
 
-report=$(ls "$out"/mpiwatch-*.json)
-echo "=== the report: $report"
-cat "$report"
-echo "=== top functions by time"
-python3 - "$report" <<'PY'
-import json, sys
-report = json.load(open(sys.argv[1]))
-rows = sorted(report["functions"].items(), key=lambda kv: -kv[1]["time"])
-print(f"{'function':<18} {'calls':>8} {'time (s)':>12} {'min (us)':>10} {'max (us)':>10}")
-for name, f in rows[:8]:
-    print(f"{name:<18} {f['calls']:>8} {f['time']:>12.6f} {f['min'] * 1e6:>10.2f} {f['max'] * 1e6:>10.2f}")
-print(f"{report['ranks']} ranks, {report['mpi']}, timer: {report['timer']}")
-PY
+echo "=== the text report ($(ls "$out"/mpiwatch-*.txt))"
+cat "$out"/mpiwatch-*.txt
+echo "=== and the JSON report for tools: $(ls "$out"/mpiwatch-*.json) (docs/report-format.md)"

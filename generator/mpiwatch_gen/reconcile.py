@@ -19,6 +19,7 @@ from .errors import GenError
 from .probe import HeaderFunction, HeaderInfo
 from .roles import categorize
 from .spec import Spec, SpecFunction, SpecParam
+from .traffic import Traffic, traffic_of
 
 # Functions whose wrapper has a part to play in the runtime's life.
 _LIFECYCLE = {
@@ -50,6 +51,7 @@ class Wrapper:
     params: tuple[WrapperParam, ...]
     before: str = ""      # hook code run before the PMPI_ call
     after: str = ""       # hook code run after it
+    traffic: Traffic = field(default_factory=Traffic)   # byte accounting statements
 
     @property
     def id(self) -> str:
@@ -148,7 +150,9 @@ def _make_wrapper(fn: HeaderFunction, spec: Spec, header_path: str) -> Wrapper:
         WrapperParam(name, hp.declaration(name), spec_params[i] if spec_params else None)
         for i, (name, hp) in enumerate(zip(names, fn.params)))
     category = entry.category if entry is not None else categorize(fn.name)
-    return Wrapper(fn.name, fn, entry, large, category, params)
+    wrapper = Wrapper(fn.name, fn, entry, large, category, params)
+    wrapper.traffic = traffic_of(wrapper)
+    return wrapper
 
 
 def _standard_c_names(spec: Spec) -> list[str]:

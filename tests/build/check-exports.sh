@@ -18,7 +18,7 @@ if ! cmp -s "$tmp/wrapped" "$tmp/exported-mpi"; then
     diff "$tmp/wrapped" "$tmp/exported-mpi" | head -20
     status=1
 fi
-if grep -Ev '^(P?MPIX?_|mpiwatch_)' "$tmp/exported" > "$tmp/leaked"; then
+if grep -Ev '^(P?MPIX?_|mpiwatch_|MPIWATCH_)' "$tmp/exported" > "$tmp/leaked"; then
     echo "FAIL: internal symbols are exported:"
     head -20 "$tmp/leaked"
     status=1

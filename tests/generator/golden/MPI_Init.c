@@ -1,0 +1,18 @@
+/* MPI_Init: starts the runtime once MPI is up (even when profiling is off). */
+MW_EXPORT int MPI_Init(int *argc, char ***argv)
+{
+    int profiled = mw_enter();
+    mw_call call;
+
+    if (profiled)
+        mw_start(&call);
+    int ret = PMPI_Init(argc, argv);
+    if (profiled)
+        mw_stop(&call);
+    if (ret == MPI_SUCCESS)
+        mw_on_init();
+    if (profiled) {
+        mw_exit(&call, MW_ID_MPI_Init);
+    }
+    return ret;
+}
