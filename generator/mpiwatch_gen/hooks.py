@@ -116,15 +116,31 @@ class HookContext(_Values):
 
 
 def _hook_line(path: str, tb: object) -> int | None:
-    """The hook file's line in a traceback (Jinja2 maps frames to template lines)."""
+    """The hook file's line in a traceback.
+
+    A frame of compiled template code has the template in its globals; its
+    Python line number is mapped back to the template's line.
+    """
     line = None
     real = os.path.realpath(path)
     while tb is not None:
-        code = tb.tb_frame.f_code  # type: ignore[attr-defined]
-        if os.path.realpath(code.co_filename) == real:
-            line = tb.tb_lineno  # type: ignore[attr-defined]
+        template = tb.tb_frame.f_globals.get("__jinja_template__")  # type: ignore[attr-defined]
+        filename = getattr(template, "filename", None)
+        if filename and os.path.realpath(filename) == real:
+            line = template.get_corresponding_lineno(tb.tb_lineno)  # type: ignore[attr-defined]
         tb = tb.tb_next  # type: ignore[attr-defined]
     return line
+
+
+def _stray_text_line(output: nodes.Output) -> int | None:
+    """The line of the first text or expression of a top-level output, None if blank."""
+    for child in output.nodes:
+        if not isinstance(child, nodes.TemplateData):
+            return child.lineno
+        text = child.data.lstrip()
+        if text:
+            return child.lineno + child.data[:len(child.data) - len(text)].count("\n")
+    return None
 
 
 class HookFile:
@@ -152,16 +168,22 @@ class HookFile:
         except jinja2.TemplateError as err:
             line = _hook_line(path, sys.exc_info()[2])
             raise GenError(f"template error: {err}", f"{path}:{line or 1}") from None
+        except GenError:
+            raise
+        except Exception as err:  # noqa: BLE001 - the user's template code failed
+            line = _hook_line(path, sys.exc_info()[2])
+            raise GenError(f"template error: {type(err).__name__}: {err}",
+                           f"{path}:{line or 1}") from None
 
     def _check(self, tree: nodes.Template, functions: set[str]) -> None:
         """Every macro must name a phase and a known function or category."""
         self.macros: dict[str, int] = {}
         for node in tree.body:
-            if isinstance(node, nodes.Output) and any(
-                    not isinstance(n, nodes.TemplateData) or n.data.strip() for n in node.nodes):
+            line = _stray_text_line(node) if isinstance(node, nodes.Output) else None
+            if line is not None:
                 raise GenError("text outside a macro is not used; put declarations in "
                                "{% macro prelude() %} and definitions in "
-                               "{% macro definitions() %}", f"{self.path}:{node.lineno}")
+                               "{% macro definitions() %}", f"{self.path}:{line}")
         for macro in tree.find_all(nodes.Macro):
             self.macros[macro.name] = macro.lineno
             if macro.name in _FILE_SCOPE or macro.name.startswith("_"):
@@ -187,6 +209,10 @@ class HookFile:
         except jinja2.TemplateError as err:
             line = _hook_line(self.path, sys.exc_info()[2]) or self.macros.get(macro_name, 1)
             raise GenError(f"{err} (in {macro_name})", f"{self.path}:{line}") from None
+        except Exception as err:  # noqa: BLE001 - the user's macro failed, e.g. wrong arity
+            line = _hook_line(self.path, sys.exc_info()[2]) or self.macros.get(macro_name, 1)
+            raise GenError(f"{type(err).__name__}: {err} (in {macro_name})",
+                           f"{self.path}:{line}") from None
 
     def file_scope(self, part: str) -> str:
         """The file's prelude() or definitions() code, or ''."""
