@@ -1,28 +1,45 @@
 #!/usr/bin/python3
-"""Check an mpiwatch JSON report against a test program's expected call counts.
+"""Check an mpiwatch JSON report against a test program's expectations.
 
 Usage::
 
     check_report.py --expect FILE --np N REPORT_DIR_OR_FILE
 
-The expect file lists, one per line, an MPI function name and the number of
-times the test program calls it summed over all ranks, written as an
-arithmetic expression in ``np`` (the rank count)::
+The expect file has one expectation per line; ``#`` starts a comment::
 
-    # comment
-    MPI_Send    2*(np-1)    # trailing comments too
+    # calls of a function, summed over all ranks
+    MPI_Send         2*(np-1)
+    # bytes it sent / received, summed over all ranks (bytes_sent, bytes_recv)
+    MPI_Send.sent    2*(np-1) * 64*4
+    MPI_Send.recv    0
+    # bytes and messages from one world rank to another (the report's "pairs");
+    # the optional loop repeats the line for each value of its variable
+    pair  r  (r+1)%np  bytes 64*4  messages 1   for r in range(np)
+    # the report's pairs must be exactly the listed ones
+    pairs exact
 
-Expressions may use only integer literals, the name ``np``, ``+``, ``-``,
-``*``, ``//`` and parentheses; they are parsed with :mod:`ast`, never
-evaluated by Python.
+Expressions use integer literals, the name ``np`` (the rank count), the
+variables of enclosing loops, ``+ - * // %``, parentheses, ``min(a, b, ...)``,
+``max(a, b, ...)`` and ``sum(EXPR for v in range(...))``; ``range`` takes one
+to three arguments, as in Python. They are parsed with :mod:`ast` and
+evaluated node by node, never by Python itself.
+
+A function listed for calls but without ``.sent``/``.recv`` lines is not
+checked for bytes. Every ``.sent``/``.recv`` line needs a calls line for the
+same function. In a ``pair`` line, FROM and TO are world ranks, each written
+without blanks, that must evaluate to ranks of 0..np-1. ``pair`` lines are
+summed per (from, to): lines naming the same ranks expect the sum of their
+bytes and messages, and a pair whose total is 0 bytes and 0 messages must be
+absent from the report (or there with 0 and 0). Without ``pairs exact``,
+pairs the file does not list are not checked.
 
 The report is the single ``mpiwatch-*.json`` file in REPORT_DIR (or the
 file given). It must carry ``"schema": "mpiwatch-report/1"`` and
-``"ranks": N``. Every expected count must equal ``functions[name]["calls"]``
-(a function absent from the report counts as 0 calls), and the report must
+``"ranks": N``. Every expected count must equal the report's (a function
+absent from the report counts as 0 calls and 0 bytes), and the report must
 not have calls > 0 of any function the expect file does not list.
 
-Exit status: 0 if everything matches, 1 if some count does not, 2 if the
+Exit status: 0 if everything matches, 1 if something does not, 2 if the
 command line, the expect file or the report is unusable (one error line on
 standard error, never a traceback).
 """
@@ -34,14 +51,23 @@ import ast
 import json
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
 SCHEMA = "mpiwatch-report/1"
 REPORT_GLOB = "mpiwatch-*.json"
 NAME_RE = re.compile(r"^MPIX?_[A-Za-z0-9_]+$")
+BYTES_RE = re.compile(r"^(MPIX?_[A-Za-z0-9_]+)\.(sent|recv)$")
+PAIR_RE = re.compile(r"^pair\s+(?P<ends>.*?)\s+bytes\s+(?P<bytes>.*?)\s+messages\s+"
+                     r"(?P<messages>.*)$")
+LOOP_RE = re.compile(r"^for\s+(?P<var>\S+)\s+in\s+(?P<iter>.*)$")
+VAR_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 PROG = "check_report"
+# The most values one range() may produce: expressions stay cheap.
+MAX_RANGE = 1_000_000
+ALLOWED = ("integers, np, loop variables, + - * // %, parentheses, min, max,"
+           " sum(... for v in range(...))")
 
 EXIT_OK = 0
 EXIT_MISMATCH = 1
@@ -58,49 +84,133 @@ class CheckError(Exception):
 
 @dataclass(frozen=True)
 class Expectation:
-    """One line of an expect file: a function, its count expression, its value."""
+    """One calls or bytes line: a function, what is counted, the expression, its value.
+
+    ``what`` is ``calls``, ``sent`` or ``recv``.
+    """
 
     name: str
     expression: str
     count: int
     line: int
+    what: str = "calls"
+
+    @property
+    def label(self) -> str:
+        """``MPI_Send`` for calls, ``MPI_Send.sent`` for bytes."""
+        return self.name if self.what == "calls" else f"{self.name}.{self.what}"
 
 
-def _eval_node(node: ast.AST, np_value: int) -> int:
-    """Evaluate one node of a count expression, allowing only the safe subset.
+@dataclass
+class PairExpectation:
+    """The expected traffic from one world rank to another, summed over lines."""
 
+    source: int
+    dest: int
+    bytes: int = 0
+    messages: int = 0
+    lines: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Expectations:
+    """Everything an expect file asks for, evaluated for one rank count."""
+
+    calls: list[Expectation] = field(default_factory=list)
+    bytes: list[Expectation] = field(default_factory=list)
+    pairs: dict[tuple[int, int], PairExpectation] = field(default_factory=dict)
+    pair_lines: int = 0
+    pairs_exact: bool = False
+
+
+# ---------------------------------------------------------------- expressions
+
+def _range_of(node: ast.AST, env: dict[str, int]) -> range:
+    """Evaluate ``range(...)`` with one to three integer arguments."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == "range" and not node.keywords and 1 <= len(node.args) <= 3):
+        raise ValueError("a loop must run over range(STOP), range(START, STOP)"
+                         " or range(START, STOP, STEP)")
+    args = [_eval_node(a, env) for a in node.args]
+    if len(args) == 3 and args[2] == 0:
+        raise ValueError("range() step must not be zero")
+    values = range(*args)
+    if len(values) > MAX_RANGE:
+        raise ValueError(f"range of {len(values)} values is too long (at most {MAX_RANGE})")
+    return values
+
+
+def _loop_var(node: ast.AST, env: dict[str, int]) -> str:
+    if not isinstance(node, ast.Name):
+        raise ValueError("a loop variable must be a plain name")
+    if node.id == "np" or node.id in env or node.id in ("min", "max", "sum", "range"):
+        raise ValueError(f"loop variable '{node.id}' hides another name")
+    return node.id
+
+
+def _eval_sum(node: ast.Call, env: dict[str, int]) -> int:
+    """``sum(EXPR for v in range(...))``."""
+    if len(node.args) != 1 or node.keywords or not isinstance(node.args[0], ast.GeneratorExp):
+        raise ValueError("sum() takes one generator: sum(EXPR for v in range(...))")
+    gen = node.args[0]
+    if len(gen.generators) != 1:
+        raise ValueError("sum() takes a single 'for' (nest sum() calls instead)")
+    comp = gen.generators[0]
+    if comp.ifs or comp.is_async:
+        raise ValueError("sum() generators may not have 'if' clauses")
+    var = _loop_var(comp.target, env)
+    total = 0
+    for value in _range_of(comp.iter, env):
+        total += _eval_node(gen.elt, {**env, var: value})
+    return total
+
+
+def _eval_node(node: ast.AST, env: dict[str, int]) -> int:
+    """Evaluate one node of an expression, allowing only the safe subset.
+
+    ``env`` maps the names in scope (``np`` and loop variables) to values.
     Raises ValueError naming what is not allowed.
     """
     if isinstance(node, ast.Expression):
-        return _eval_node(node.body, np_value)
+        return _eval_node(node.body, env)
     if isinstance(node, ast.Constant):
         if isinstance(node.value, int) and not isinstance(node.value, bool):
             return node.value
         raise ValueError(f"only integer literals are allowed, not {node.value!r}")
     if isinstance(node, ast.Name):
-        if node.id == "np":
-            return np_value
-        raise ValueError(f"unknown name '{node.id}' (only 'np' is allowed)")
+        if node.id in env:
+            return env[node.id]
+        known = ", ".join(f"'{n}'" for n in env)
+        raise ValueError(f"unknown name '{node.id}' (known here: {known})")
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        operand = _eval_node(node.operand, np_value)
+        operand = _eval_node(node.operand, env)
         return -operand if isinstance(node.op, ast.USub) else operand
     if isinstance(node, ast.BinOp):
-        left = _eval_node(node.left, np_value)
-        right = _eval_node(node.right, np_value)
+        if not isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)):
+            raise ValueError(f"operator '{_op_text(node.op)}' is not allowed"
+                             " (only + - * // % and parentheses)")
+        left = _eval_node(node.left, env)
+        right = _eval_node(node.right, env)
         if isinstance(node.op, ast.Add):
             return left + right
         if isinstance(node.op, ast.Sub):
             return left - right
         if isinstance(node.op, ast.Mult):
             return left * right
-        if isinstance(node.op, ast.FloorDiv):
-            if right == 0:
-                raise ValueError("division by zero")
-            return left // right
-        raise ValueError(f"operator '{_op_text(node.op)}' is not allowed "
-                         "(only + - * // and parentheses)")
-    raise ValueError(f"{_node_text(node)} is not allowed "
-                     "(only integers, np, + - * // and parentheses)")
+        if right == 0:
+            raise ValueError("division by zero")
+        return left // right if isinstance(node.op, ast.FloorDiv) else left % right
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        name = node.func.id
+        if name in ("min", "max"):
+            if len(node.args) < 2 or node.keywords:
+                raise ValueError(f"{name}() takes two or more expressions")
+            values = [_eval_node(a, env) for a in node.args]
+            return min(values) if name == "min" else max(values)
+        if name == "sum":
+            return _eval_sum(node, env)
+        raise ValueError(f"function '{name}' is not allowed (only min, max, sum)")
+    raise ValueError(f"{_node_text(node)} is not allowed (only {ALLOWED})")
 
 
 def _op_text(op: ast.AST) -> str:
@@ -116,22 +226,29 @@ def _node_text(node: ast.AST) -> str:
     kinds = {ast.Call: "a function call", ast.Attribute: "an attribute",
              ast.Subscript: "a subscript", ast.Compare: "a comparison",
              ast.BoolOp: "a boolean operator", ast.IfExp: "a conditional",
-             ast.Lambda: "a lambda", ast.UnaryOp: "this unary operator"}
+             ast.Lambda: "a lambda", ast.UnaryOp: "this unary operator",
+             ast.GeneratorExp: "a generator outside sum()", ast.Tuple: "a tuple"}
     return kinds.get(type(node), f"'{type(node).__name__}'")
 
 
-def evaluate(expression: str, np_value: int) -> int:
-    """Evaluate a count expression for a rank count.
-
-    Only integer literals, the name ``np``, ``+ - * //`` and parentheses are
-    accepted. Raises ValueError with a short reason otherwise.
-    """
+def _parse(expression: str) -> ast.Expression:
     try:
-        tree = ast.parse(expression.strip(), mode="eval")
+        return ast.parse(expression.strip(), mode="eval")
     except SyntaxError as err:
         raise ValueError(f"syntax error in expression {_shorten(expression)!r}"
                          f" ({err.msg})") from None
-    return _eval_node(tree, np_value)
+
+
+def evaluate(expression: str, np_value: int, variables: dict[str, int] | None = None) -> int:
+    """Evaluate an expression for a rank count (and loop variables).
+
+    Raises ValueError with a short reason if it is not in the allowed subset.
+    """
+    env = {"np": np_value, **(variables or {})}
+    try:
+        return _eval_node(_parse(expression), env)
+    except RecursionError:
+        raise ValueError("expression too deeply nested") from None
 
 
 def _shorten(text: str, limit: int = 60) -> str:
@@ -140,8 +257,75 @@ def _shorten(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
-def parse_expect(path: Path, np_value: int) -> list[Expectation]:
-    """Read an expect file and evaluate each line's count for ``np_value``.
+# ---------------------------------------------------------------- expect file
+
+def _split_ends(text: str) -> tuple[str, str]:
+    """Split ``FROM TO``: two expressions, each written without blanks."""
+    words = text.split()
+    if len(words) != 2:
+        raise ValueError(f"'{_shorten(text)}' is not FROM and TO"
+                         " (write each without blanks, e.g. 'r (r+1)%np')")
+    return words[0], words[1]
+
+
+def _split_loop(text: str) -> tuple[str, str | None]:
+    """Split ``EXPR for VAR in range(...)`` at its first 'for' outside parentheses."""
+    depth = 0
+    for i, char in enumerate(text):
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            depth -= 1
+        elif (depth == 0 and text.startswith("for", i) and i > 0 and text[i - 1].isspace()
+              and (i + 3 == len(text) or text[i + 3].isspace())):
+            return text[:i].strip(), text[i:].strip()
+    return text.strip(), None
+
+
+def _parse_pair(line: str, np_value: int, result: Expectations, number: int) -> None:
+    """Add one ``pair`` line's contributions to result.pairs."""
+    match = PAIR_RE.match(line)
+    if not match:
+        raise ValueError("expected 'pair FROM TO bytes EXPR messages EXPR"
+                         " [for VAR in range(...)]'")
+    source_text, dest_text = _split_ends(match["ends"])
+    messages_text, loop_text = _split_loop(match["messages"])
+    loop: list[dict[str, int]] = [{}]
+    if loop_text is not None:
+        loop_match = LOOP_RE.match(loop_text)
+        if not loop_match:
+            raise ValueError("expected 'for VAR in range(...)' after the messages")
+        var = loop_match["var"]
+        if not VAR_RE.match(var):
+            raise ValueError(f"loop variable '{var}' is not a name")
+        if var in ("np", "min", "max", "sum", "range"):
+            raise ValueError(f"loop variable '{var}' hides another name")
+        try:
+            values = _range_of(_parse(loop_match["iter"]).body, {"np": np_value})
+        except RecursionError:
+            raise ValueError("expression too deeply nested") from None
+        loop = [{var: v} for v in values]
+    for variables in loop:
+        source = evaluate(source_text, np_value, variables)
+        dest = evaluate(dest_text, np_value, variables)
+        nbytes = evaluate(match["bytes"], np_value, variables)
+        messages = evaluate(messages_text, np_value, variables)
+        at = "".join(f" ({k}={v})" for k, v in variables.items())
+        for what, rank in (("FROM", source), ("TO", dest)):
+            if not 0 <= rank < np_value:
+                raise ValueError(f"{what} is {rank}{at}, not a rank of 0..{np_value - 1}")
+        if nbytes < 0 or messages < 0:
+            raise ValueError(f"negative bytes ({nbytes}) or messages ({messages}){at}")
+        pair = result.pairs.setdefault((source, dest), PairExpectation(source, dest))
+        pair.bytes += nbytes
+        pair.messages += messages
+        if number not in pair.lines:
+            pair.lines.append(number)
+    result.pair_lines += 1
+
+
+def parse_expect(path: Path, np_value: int) -> Expectations:
+    """Read an expect file and evaluate each line for ``np_value``.
 
     Raises CheckError as ``path:line: reason`` for the first bad line.
     """
@@ -149,35 +333,74 @@ def parse_expect(path: Path, np_value: int) -> list[Expectation]:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         raise CheckError(f"{path}: cannot read expect file: {_reason(err)}") from None
-    expectations: list[Expectation] = []
+    result = Expectations()
     seen: dict[str, int] = {}
+    exact_line = 0
     for number, raw in enumerate(text.splitlines(), start=1):
         where = f"{path}:{number}"
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
         parts = line.split(None, 1)
-        name = parts[0]
-        if not NAME_RE.match(name):
-            raise CheckError(f"{where}: '{name}' is not an MPI function name")
+        key = parts[0]
+        if key == "pairs":
+            if line.split() != ["pairs", "exact"]:
+                raise CheckError(f"{where}: unknown directive '{_shorten(line)}'"
+                                 " (the only one is 'pairs exact')")
+            if exact_line:
+                raise CheckError(f"{where}: 'pairs exact' already given on line {exact_line}")
+            exact_line = number
+            result.pairs_exact = True
+            continue
+        if key == "pair":
+            try:
+                _parse_pair(line, np_value, result, number)
+            except ValueError as err:
+                raise CheckError(f"{where}: pair: {err}") from None
+            continue
+        bytes_match = BYTES_RE.match(key)
+        if bytes_match:
+            name, what = bytes_match[1], bytes_match[2]
+        elif NAME_RE.match(key):
+            name, what = key, "calls"
+        else:
+            raise CheckError(f"{where}: '{key}' is not an MPI function name, NAME.sent,"
+                             " NAME.recv, 'pair' or 'pairs exact'")
         if len(parts) < 2:
-            raise CheckError(f"{where}: {name}: missing count expression")
-        if name in seen:
-            raise CheckError(f"{where}: {name} already listed on line {seen[name]}")
+            raise CheckError(f"{where}: {key}: missing {'count' if what == 'calls' else 'bytes'}"
+                             " expression")
+        if key in seen:
+            raise CheckError(f"{where}: {key} already listed on line {seen[key]}")
         try:
             count = evaluate(parts[1], np_value)
         except ValueError as err:
-            raise CheckError(f"{where}: {name}: {err}") from None
-        except RecursionError:
-            raise CheckError(f"{where}: {name}: expression too deeply nested") from None
+            raise CheckError(f"{where}: {key}: {err}") from None
         if count < 0:
-            raise CheckError(f"{where}: {name}: '{_shorten(parts[1])}' is {count}"
-                             f" for np={np_value}, a negative call count")
-        seen[name] = number
-        expectations.append(Expectation(name, parts[1].strip(), count, number))
-    if not expectations:
+            noun = "call count" if what == "calls" else "byte count"
+            raise CheckError(f"{where}: {key}: '{_shorten(parts[1])}' is {count}"
+                             f" for np={np_value}, a negative {noun}")
+        seen[key] = number
+        exp = Expectation(name, parts[1].strip(), count, number, what)
+        (result.calls if what == "calls" else result.bytes).append(exp)
+    if not result.calls:
         raise CheckError(f"{path}: expect file lists no functions")
-    return expectations
+    listed = {e.name for e in result.calls}
+    for exp in result.bytes:
+        if exp.name not in listed:
+            raise CheckError(f"{path}:{exp.line}: {exp.label}: {exp.name} has no calls line")
+    return result
+
+
+# ---------------------------------------------------------------- report
+
+@dataclass
+class Report:
+    """What the checks read from a report."""
+
+    path: Path
+    calls: dict[str, int]
+    bytes: dict[str, dict[str, Any]]     # name -> {"sent": ..., "recv": ...} as found
+    pairs: Any                            # the raw "pairs" value, validated on use
 
 
 def find_report(target: Path) -> Path:
@@ -195,8 +418,8 @@ def find_report(target: Path) -> Path:
     return found[0]
 
 
-def load_report(path: Path, np_value: int) -> dict[str, int]:
-    """Load and validate a report; return each function's call count."""
+def load_report(path: Path, np_value: int) -> Report:
+    """Load and validate a report's header and call counts."""
     try:
         data: Any = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as err:
@@ -219,6 +442,7 @@ def load_report(path: Path, np_value: int) -> dict[str, int]:
     if not isinstance(functions, dict):
         raise CheckError(f"{path}: 'functions' is missing or not an object")
     calls: dict[str, int] = {}
+    moved: dict[str, dict[str, Any]] = {}
     for name, entry in functions.items():
         if not isinstance(entry, dict):
             raise CheckError(f"{path}: functions[{name!r}] is not an object")
@@ -227,24 +451,100 @@ def load_report(path: Path, np_value: int) -> dict[str, int]:
             raise CheckError(f"{path}: functions[{name!r}]['calls'] is {count!r},"
                              " expected a non-negative integer")
         calls[name] = count
-    return calls
+        moved[name] = {"sent": entry.get("bytes_sent"), "recv": entry.get("bytes_recv")}
+    return Report(path, calls, moved, data.get("pairs"))
 
 
-def compare(expectations: list[Expectation], calls: dict[str, int],
-            expect_path: Path) -> list[str]:
-    """Return one message per mismatch between expectations and the report."""
+def report_bytes(report: Report, name: str, what: str) -> int:
+    """The report's bytes_sent or bytes_recv of a function (0 if it is absent)."""
+    if name not in report.bytes:
+        return 0
+    value = report.bytes[name][what]
+    if not _is_int(value) or value < 0:
+        raise CheckError(f"{report.path}: functions[{name!r}]['bytes_{what}'] is {value!r},"
+                         " expected a non-negative integer")
+    return value
+
+
+def report_pairs(report: Report) -> list[tuple[int, int, int, int]]:
+    """The report's pairs as (from, to, bytes, messages)."""
+    if not isinstance(report.pairs, list):
+        raise CheckError(f"{report.path}: 'pairs' is missing or not a list")
+    pairs = []
+    for i, entry in enumerate(report.pairs):
+        if not isinstance(entry, dict):
+            raise CheckError(f"{report.path}: pairs[{i}] is not an object")
+        values = []
+        for key in ("from", "to", "bytes", "messages"):
+            value = entry.get(key)
+            if not _is_int(value) or value < 0:
+                raise CheckError(f"{report.path}: pairs[{i}][{key!r}] is {value!r},"
+                                 " expected a non-negative integer")
+            values.append(value)
+        pairs.append((values[0], values[1], values[2], values[3]))
+    return pairs
+
+
+# ---------------------------------------------------------------- comparison
+
+def compare(expected: Expectations, report: Report, expect_path: Path) -> list[str]:
+    """Return one message per mismatch between expectations and the report.
+
+    Raises CheckError if a part of the report the expectations need is unusable.
+    """
     problems: list[str] = []
-    listed = set()
-    for exp in expectations:
-        listed.add(exp.name)
-        got = calls.get(exp.name, 0)
+    where = expect_path.name
+    for exp in expected.calls:
+        got = report.calls.get(exp.name, 0)
         if got != exp.count:
-            problems.append(f"MISMATCH {exp.name}: expected {exp.count} ({exp.expression},"
-                            f" {expect_path.name}:{exp.line}), report has {got}")
-    for name in sorted(calls):
-        if calls[name] > 0 and name not in listed:
-            problems.append(f"UNEXPECTED {name}: report has {calls[name]} calls,"
-                            f" not listed in {expect_path.name}")
+            problems.append(f"MISMATCH {exp.label}: expected {exp.count} ({exp.expression},"
+                            f" {where}:{exp.line}), report has {got}")
+    listed = {e.name for e in expected.calls}
+    for name in sorted(report.calls):
+        if report.calls[name] > 0 and name not in listed:
+            problems.append(f"UNEXPECTED {name}: report has {report.calls[name]} calls,"
+                            f" not listed in {where}")
+    for exp in expected.bytes:
+        got = report_bytes(report, exp.name, exp.what)
+        if got != exp.count:
+            problems.append(f"MISMATCH {exp.label}: expected {exp.count} bytes"
+                            f" ({exp.expression}, {where}:{exp.line}), report has {got}")
+    if expected.pair_lines or expected.pairs_exact:
+        problems += _compare_pairs(expected, report_pairs(report), where)
+    return problems
+
+
+def _compare_pairs(expected: Expectations, got: list[tuple[int, int, int, int]],
+                   where: str) -> list[str]:
+    problems: list[str] = []
+    found: dict[tuple[int, int], tuple[int, int]] = {}
+    for source, dest, nbytes, messages in got:
+        if (source, dest) in found:
+            problems.append(f"DUPLICATE pair {source}->{dest}: listed more than once"
+                            " in the report")
+            continue
+        found[(source, dest)] = (nbytes, messages)
+    for key in sorted(expected.pairs):
+        exp = expected.pairs[key]
+        lines = ",".join(str(n) for n in exp.lines)
+        name = f"pair {exp.source}->{exp.dest}"
+        if key not in found:
+            if exp.bytes or exp.messages:
+                problems.append(f"MISSING {name}: expected bytes {exp.bytes} messages"
+                                f" {exp.messages} ({where}:{lines}), not in the report")
+            continue
+        nbytes, messages = found[key]
+        if (nbytes, messages) != (exp.bytes, exp.messages):
+            problems.append(f"MISMATCH {name}: expected bytes {exp.bytes} messages"
+                            f" {exp.messages} ({where}:{lines}), report has bytes {nbytes}"
+                            f" messages {messages}")
+    if expected.pairs_exact:
+        for key in sorted(found):
+            if key not in expected.pairs:
+                nbytes, messages = found[key]
+                problems.append(f"UNEXPECTED pair {key[0]}->{key[1]}: report has bytes"
+                                f" {nbytes} messages {messages}, not listed in {where}"
+                                " (pairs exact)")
     return problems
 
 
@@ -279,32 +579,44 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _summary(expected: Expectations) -> str:
+    text = f"{len(expected.calls)} functions"
+    if expected.bytes:
+        text += f", {len(expected.bytes)} byte counts"
+    if expected.pair_lines or expected.pairs_exact:
+        exact = " (exact)" if expected.pairs_exact else ""
+        text += f", {len(expected.pairs)} pairs{exact}"
+    return text
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the check; return the exit status."""
     parser = _Parser(prog="check_report.py",
-                     description="Check an mpiwatch report against expected call counts.")
+                     description="Check an mpiwatch report against expected call counts,"
+                                 " bytes and pairs.")
     parser.add_argument("--expect", required=True, type=Path, metavar="FILE",
-                        help="expect file: one 'MPI_Name  expression-in-np' per line")
+                        help="expect file: 'MPI_Name EXPR', 'MPI_Name.sent|.recv EXPR',"
+                             " 'pair FROM TO bytes EXPR messages EXPR', 'pairs exact'")
     parser.add_argument("--np", required=True, type=_positive_int, dest="np_value",
                         metavar="N", help="number of ranks the program ran with")
     parser.add_argument("report", type=Path, metavar="REPORT_DIR_OR_FILE",
                         help="directory holding one mpiwatch-*.json, or the file itself")
     args = parser.parse_args(argv)
     try:
-        expectations = parse_expect(args.expect, args.np_value)
-        report = find_report(args.report)
-        calls = load_report(report, args.np_value)
+        expected = parse_expect(args.expect, args.np_value)
+        report_path = find_report(args.report)
+        report = load_report(report_path, args.np_value)
+        problems = compare(expected, report, args.expect)
     except CheckError as err:
         print(f"{PROG}: error: {err}", file=sys.stderr)
         return EXIT_ERROR
-    problems = compare(expectations, calls, args.expect)
     for problem in problems:
         print(problem)
     if problems:
-        print(f"{PROG}: {report}: {len(problems)} problem(s),"
-              f" {len(expectations)} functions expected (np={args.np_value})")
+        print(f"{PROG}: {report_path}: {len(problems)} problem(s),"
+              f" {_summary(expected)} expected (np={args.np_value})")
         return EXIT_MISMATCH
-    print(f"{PROG}: {report}: OK, {len(expectations)} functions match (np={args.np_value})")
+    print(f"{PROG}: {report_path}: OK, {_summary(expected)} match (np={args.np_value})")
     return EXIT_OK
 
 

@@ -15,14 +15,19 @@ enum phase {
     PH_BCAST, PH_REDUCE, PH_REDUCE_INPLACE, PH_ALLREDUCE, PH_ALLREDUCE_INPLACE,
     PH_GATHER, PH_GATHERV, PH_SCATTER, PH_SCATTERV, PH_ALLGATHER,
     PH_ALLGATHERV, PH_ALLTOALL, PH_ALLTOALLV, PH_REDUCE_SCATTER_BLOCK,
-    PH_SCAN, PH_EXSCAN, PH_IBCAST, PH_IALLREDUCE, NPHASE
+    PH_SCAN, PH_EXSCAN, PH_IBCAST, PH_IALLREDUCE, PH_GATHER_INPLACE,
+    PH_GATHERV_INPLACE, PH_SCATTER_INPLACE, PH_SCATTERV_INPLACE, PH_ALLGATHER_INPLACE,
+    PH_ALLGATHERV_INPLACE, PH_ALLTOALL_INPLACE, PH_ALLTOALLV_INPLACE, PH_REDUCE_SCATTER,
+    NPHASE
 };
 
 static const char *const phase_name[NPHASE] = {
     "bcast", "reduce", "reduce_in_place", "allreduce", "allreduce_in_place",
     "gather", "gatherv", "scatter", "scatterv", "allgather", "allgatherv",
     "alltoall", "alltoallv", "reduce_scatter_block", "scan", "exscan",
-    "ibcast", "iallreduce"
+    "ibcast", "iallreduce", "gather_in_place", "gatherv_in_place",
+    "scatter_in_place", "scatterv_in_place", "allgather_in_place",
+    "allgatherv_in_place", "alltoall_in_place", "alltoallv_in_place", "reduce_scatter"
 };
 
 /* Element i of what rank r contributes in `phase` (kept small enough that
@@ -45,6 +50,12 @@ static int value_sum(int n, int phase, int i)
 static int vcount(int r, int d)
 {
     return (r + 2 * d) % 3 + 1;
+}
+
+/* The same, symmetric in r and d, as in-place Alltoallv requires. */
+static int vsym(int r, int d)
+{
+    return (r + d) % 3 + 1;
 }
 
 struct tally {
@@ -157,6 +168,47 @@ int main(int argc, char **argv)
                 see(&t, PH_GATHERV, displs[r] + i, big[displs[r] + i],
                     value(r, PH_GATHERV, i));
 
+    /* Gather and Gatherv in place, to the last rank. Arguments that are not
+     * significant (the root's send count and type, the other ranks' receive
+     * count and type) get values that must be ignored. */
+    const int last = size - 1;
+    for (int i = 0; i < size * N; i++)
+        big[i] = -1;
+    for (int i = 0; i < N; i++)
+        a[i] = value(rank, PH_GATHER_INPLACE, i);
+    if (rank == last) {
+        for (int i = 0; i < N; i++)
+            big[last * N + i] = a[i];
+        MPI_Gather(MPI_IN_PLACE, 5, MPI_DOUBLE, big, N, MPI_INT, last, comm);
+        for (int r = 0; r < size; r++)
+            for (int i = 0; i < N; i++)
+                see(&t, PH_GATHER_INPLACE, r * N + i, big[r * N + i],
+                    value(r, PH_GATHER_INPLACE, i));
+    } else {
+        MPI_Gather(a, N, MPI_INT, NULL, 7, MPI_DOUBLE, last, comm);
+    }
+
+    for (int r = 0, off = 0; r < size; r++) {
+        counts[r] = vcount(r, 0);
+        displs[r] = off;
+        off += counts[r];
+    }
+    for (int i = 0; i < size * N; i++)
+        big[i] = -1;
+    for (int i = 0; i < N; i++)
+        a[i] = value(rank, PH_GATHERV_INPLACE, i);
+    if (rank == last) {
+        for (int i = 0; i < counts[last]; i++)
+            big[displs[last] + i] = a[i];
+        MPI_Gatherv(MPI_IN_PLACE, 5, MPI_DOUBLE, big, counts, displs, MPI_INT, last, comm);
+        for (int r = 0; r < size; r++)
+            for (int i = 0; i < counts[r]; i++)
+                see(&t, PH_GATHERV_INPLACE, displs[r] + i, big[displs[r] + i],
+                    value(r, PH_GATHERV_INPLACE, i));
+    } else {
+        MPI_Gatherv(a, vcount(rank, 0), MPI_INT, NULL, NULL, NULL, MPI_DOUBLE, last, comm);
+    }
+
     /* Scatter and Scatterv from rank 0. */
     for (int r = 0; r < size; r++)
         for (int i = 0; i < N; i++)
@@ -178,6 +230,42 @@ int main(int argc, char **argv)
     for (int i = 0; i < vcount(0, rank); i++)
         see(&t, PH_SCATTERV, i, b[i], value(rank, PH_SCATTERV, i));
 
+    /* Scatter and Scatterv in place, from the last rank. */
+    for (int r = 0; r < size; r++)
+        for (int i = 0; i < N; i++)
+            big[r * N + i] = rank == last ? value(r, PH_SCATTER_INPLACE, i) : -1;
+    for (int i = 0; i < N; i++)
+        b[i] = -1;
+    if (rank == last) {
+        MPI_Scatter(big, N, MPI_INT, MPI_IN_PLACE, 5, MPI_DOUBLE, last, comm);
+        for (int i = 0; i < N; i++)
+            see(&t, PH_SCATTER_INPLACE, i, big[last * N + i], value(last, PH_SCATTER_INPLACE, i));
+    } else {
+        MPI_Scatter(NULL, 7, MPI_DOUBLE, b, N, MPI_INT, last, comm);
+        for (int i = 0; i < N; i++)
+            see(&t, PH_SCATTER_INPLACE, i, b[i], value(rank, PH_SCATTER_INPLACE, i));
+    }
+
+    for (int r = 0, off = 0; r < size; r++) {
+        counts[r] = vcount(0, r);
+        displs[r] = off;
+        for (int i = 0; i < counts[r]; i++)
+            big[off + i] = rank == last ? value(r, PH_SCATTERV_INPLACE, i) : -1;
+        off += counts[r];
+    }
+    for (int i = 0; i < N; i++)
+        b[i] = -1;
+    if (rank == last) {
+        MPI_Scatterv(big, counts, displs, MPI_INT, MPI_IN_PLACE, 5, MPI_DOUBLE, last, comm);
+        for (int i = 0; i < counts[last]; i++)
+            see(&t, PH_SCATTERV_INPLACE, i, big[displs[last] + i],
+                value(last, PH_SCATTERV_INPLACE, i));
+    } else {
+        MPI_Scatterv(NULL, NULL, NULL, MPI_DOUBLE, b, vcount(0, rank), MPI_INT, last, comm);
+        for (int i = 0; i < vcount(0, rank); i++)
+            see(&t, PH_SCATTERV_INPLACE, i, b[i], value(rank, PH_SCATTERV_INPLACE, i));
+    }
+
     /* Allgather and Allgatherv. */
     for (int i = 0; i < N; i++)
         a[i] = value(rank, PH_ALLGATHER, i);
@@ -198,6 +286,30 @@ int main(int argc, char **argv)
         for (int i = 0; i < counts[r]; i++)
             see(&t, PH_ALLGATHERV, displs[r] + i, big[displs[r] + i],
                 value(r, PH_ALLGATHERV, i));
+
+    /* Allgather and Allgatherv in place: each rank's block is already in
+     * place; the send count and type must be ignored. */
+    for (int r = 0; r < size; r++)
+        for (int i = 0; i < N; i++)
+            big[r * N + i] = r == rank ? value(rank, PH_ALLGATHER_INPLACE, i) : -1;
+    MPI_Allgather(MPI_IN_PLACE, 5, MPI_DOUBLE, big, N, MPI_INT, comm);
+    for (int r = 0; r < size; r++)
+        for (int i = 0; i < N; i++)
+            see(&t, PH_ALLGATHER_INPLACE, r * N + i, big[r * N + i],
+                value(r, PH_ALLGATHER_INPLACE, i));
+
+    for (int r = 0, off = 0; r < size; r++) {
+        counts[r] = vcount(r, 1);
+        displs[r] = off;
+        for (int i = 0; i < counts[r]; i++)
+            big[off + i] = r == rank ? value(rank, PH_ALLGATHERV_INPLACE, i) : -1;
+        off += counts[r];
+    }
+    MPI_Allgatherv(MPI_IN_PLACE, 5, MPI_DOUBLE, big, counts, displs, MPI_INT, comm);
+    for (int r = 0; r < size; r++)
+        for (int i = 0; i < counts[r]; i++)
+            see(&t, PH_ALLGATHERV_INPLACE, displs[r] + i, big[displs[r] + i],
+                value(r, PH_ALLGATHERV_INPLACE, i));
 
     /* Alltoall: block d of rank r's buffer goes to rank d. */
     const int blk = 2;
@@ -227,6 +339,30 @@ int main(int argc, char **argv)
             see(&t, PH_ALLTOALLV, rdispls[s] + i, big2[rdispls[s] + i],
                 value(s, PH_ALLTOALLV, rank * 3 + i));
 
+    /* Alltoall and Alltoallv in place: the data is sent from, and replaced
+     * in, the receive buffer; the send arguments must be ignored. */
+    for (int d = 0; d < size; d++)
+        for (int i = 0; i < blk; i++)
+            big2[d * blk + i] = value(rank, PH_ALLTOALL_INPLACE, d * blk + i);
+    MPI_Alltoall(MPI_IN_PLACE, 5, MPI_DOUBLE, big2, blk, MPI_INT, comm);
+    for (int s = 0; s < size; s++)
+        for (int i = 0; i < blk; i++)
+            see(&t, PH_ALLTOALL_INPLACE, s * blk + i, big2[s * blk + i],
+                value(s, PH_ALLTOALL_INPLACE, rank * blk + i));
+
+    for (int d = 0, roff = 0; d < size; d++) {
+        rcounts[d] = vsym(rank, d);
+        rdispls[d] = roff;
+        for (int i = 0; i < rcounts[d]; i++)
+            big2[roff + i] = value(rank, PH_ALLTOALLV_INPLACE, d * 3 + i);
+        roff += rcounts[d];
+    }
+    MPI_Alltoallv(MPI_IN_PLACE, NULL, NULL, MPI_DOUBLE, big2, rcounts, rdispls, MPI_INT, comm);
+    for (int s = 0; s < size; s++)
+        for (int i = 0; i < rcounts[s]; i++)
+            see(&t, PH_ALLTOALLV_INPLACE, rdispls[s] + i, big2[rdispls[s] + i],
+                value(s, PH_ALLTOALLV_INPLACE, rank * 3 + i));
+
     /* Reduce_scatter_block: rank r gets the sum of everyone's block r. */
     for (int d = 0; d < size; d++)
         for (int i = 0; i < blk; i++)
@@ -235,6 +371,18 @@ int main(int argc, char **argv)
     for (int i = 0; i < blk; i++)
         see(&t, PH_REDUCE_SCATTER_BLOCK, i, b[i],
             value_sum(size, PH_REDUCE_SCATTER_BLOCK, rank * blk + i));
+
+    /* Reduce_scatter: rank r gets the sum of everyone's block r, which has
+     * r % 3 + 1 elements. */
+    for (int d = 0, off = 0; d < size; d++) {
+        counts[d] = d % 3 + 1;
+        for (int i = 0; i < counts[d]; i++)
+            big[off + i] = value(rank, PH_REDUCE_SCATTER, d * 3 + i);
+        off += counts[d];
+    }
+    MPI_Reduce_scatter(big, b, counts, MPI_INT, MPI_SUM, comm);
+    for (int i = 0; i < counts[rank]; i++)
+        see(&t, PH_REDUCE_SCATTER, i, b[i], value_sum(size, PH_REDUCE_SCATTER, rank * 3 + i));
 
     /* Scan (inclusive) and Exscan (exclusive; undefined on rank 0). */
     for (int i = 0; i < N; i++)

@@ -145,7 +145,8 @@ int main(int argc, char **argv)
     for (int i = 0; i < NREC; i++) {
         char tag[6];
         snprintf(tag, sizeof tag, "r%u", (unsigned int)(left * 10 + i) % 10000u);
-        if (in[i].id != value(left, i) || in[i].x != left + i * 0.25 || strcmp(in[i].tag, tag) != 0)
+        if (in[i].id != value(left, i) || in[i].x != left + i * 0.25
+            || strcmp(in[i].tag, tag) != 0)
             errors++;
         rec_sum += (unsigned long long)(i + 1) * (unsigned int)in[i].id
                    + (unsigned long long)(in[i].x * 4.0) + (unsigned char)in[i].tag[1];

@@ -2,10 +2,12 @@
  *
  * Usage: io [DIR]   (default: the current directory, which must be writable)
  *
- * All ranks open DIR/mpiwatch-io-test.dat, write their block with explicit
- * offsets, read back their left neighbour's block, then write and read a
- * second region collectively through a per-rank file view. Rank 0 deletes
- * the file at the end. Rank 0 prints a deterministic summary; the exit
+ * All ranks open DIR/mpiwatch-io-test.dat and, in each of four regions of
+ * the file, write their block and read back their left neighbour's: with
+ * explicit offsets (write_at/read_at), nonblocking (iwrite_at/iread_at +
+ * MPI_Wait), split collective (write_at_all_begin/_end, read_at_all_begin/
+ * _end), and collectively through a per-rank file view (write_all/
+ * read_all). Rank 0 deletes the file at the end. Rank 0 prints a deterministic summary; the exit
  * status is non-zero if any check failed.
  */
 #include <mpi.h>
@@ -14,13 +16,34 @@
 
 #define N 32
 
-enum phase { PH_WRITE_AT, PH_WRITE_ALL, NPHASE };
+enum phase { PH_WRITE_AT, PH_WRITE_ALL, PH_IWRITE_AT, PH_SPLIT, NPHASE };
 
-static const char *const phase_name[NPHASE] = { "write_at_read_at", "write_all_read_all" };
+static const char *const phase_name[NPHASE] = {
+    "write_at_read_at", "write_all_read_all", "iwrite_at_iread_at", "split_collective"
+};
 
 static int value(int r, int phase, int i)
 {
     return (r + 1) * 1019 + phase * 307 + i * 3;
+}
+
+/* Check what was read from the left neighbour's block of `phase`. */
+static void check(const int *in, int left, int phase, unsigned long long *sum,
+                  long long *errors)
+{
+    for (int i = 0; i < N; i++) {
+        *sum += (unsigned long long)(i + 1) * (unsigned int)in[i];
+        if (in[i] != value(left, phase, i))
+            ++*errors;
+    }
+}
+
+/* sync-barrier-sync makes the other ranks' writes visible. */
+static void sync_all(MPI_File fh, MPI_Comm comm)
+{
+    MPI_File_sync(fh);
+    MPI_Barrier(comm);
+    MPI_File_sync(fh);
 }
 
 int main(int argc, char **argv)
@@ -52,39 +75,54 @@ int main(int argc, char **argv)
         in[i] = -1;
     }
     MPI_File_write_at(fh, rank * block, out, N, MPI_INT, MPI_STATUS_IGNORE);
-    /* sync-barrier-sync makes the other ranks' writes visible. */
-    MPI_File_sync(fh);
-    MPI_Barrier(comm);
-    MPI_File_sync(fh);
+    sync_all(fh, comm);
     MPI_File_read_at(fh, left * block, in, N, MPI_INT, MPI_STATUS_IGNORE);
-    for (int i = 0; i < N; i++) {
-        sums[PH_WRITE_AT] += (unsigned long long)(i + 1) * (unsigned int)in[i];
-        if (in[i] != value(left, PH_WRITE_AT, i))
-            errors++;
-    }
+    check(in, left, PH_WRITE_AT, &sums[PH_WRITE_AT], &errors);
 
-    /* Region 2: collective I/O through a view starting at one's block. */
+    /* Region 2, default view: nonblocking explicit-offset I/O. */
     const MPI_Offset region2 = size * block;
+    MPI_Request req;
+    for (int i = 0; i < N; i++) {
+        out[i] = value(rank, PH_IWRITE_AT, i);
+        in[i] = -1;
+    }
+    MPI_File_iwrite_at(fh, region2 + rank * block, out, N, MPI_INT, &req);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    sync_all(fh, comm);
+    MPI_File_iread_at(fh, region2 + left * block, in, N, MPI_INT, &req);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    check(in, left, PH_IWRITE_AT, &sums[PH_IWRITE_AT], &errors);
+
+    /* Region 3, default view: split collective explicit-offset I/O (bytes
+     * are counted by the _begin calls only). */
+    const MPI_Offset region3 = 2 * size * block;
+    for (int i = 0; i < N; i++) {
+        out[i] = value(rank, PH_SPLIT, i);
+        in[i] = -1;
+    }
+    MPI_File_write_at_all_begin(fh, region3 + rank * block, out, N, MPI_INT);
+    MPI_File_write_at_all_end(fh, out, MPI_STATUS_IGNORE);
+    sync_all(fh, comm);
+    MPI_File_read_at_all_begin(fh, region3 + left * block, in, N, MPI_INT);
+    MPI_File_read_at_all_end(fh, in, MPI_STATUS_IGNORE);
+    check(in, left, PH_SPLIT, &sums[PH_SPLIT], &errors);
+
+    /* Region 4: collective I/O through a view starting at one's block. */
+    const MPI_Offset region4 = 3 * size * block;
     for (int i = 0; i < N; i++) {
         out[i] = value(rank, PH_WRITE_ALL, i);
         in[i] = -1;
     }
-    MPI_File_set_view(fh, region2 + rank * block, MPI_INT, MPI_INT, "native", MPI_INFO_NULL);
+    MPI_File_set_view(fh, region4 + rank * block, MPI_INT, MPI_INT, "native", MPI_INFO_NULL);
     MPI_File_write_all(fh, out, N, MPI_INT, MPI_STATUS_IGNORE);
-    MPI_File_sync(fh);
-    MPI_Barrier(comm);
-    MPI_File_sync(fh);
-    MPI_File_set_view(fh, region2 + left * block, MPI_INT, MPI_INT, "native", MPI_INFO_NULL);
+    sync_all(fh, comm);
+    MPI_File_set_view(fh, region4 + left * block, MPI_INT, MPI_INT, "native", MPI_INFO_NULL);
     MPI_File_read_all(fh, in, N, MPI_INT, MPI_STATUS_IGNORE);
-    for (int i = 0; i < N; i++) {
-        sums[PH_WRITE_ALL] += (unsigned long long)(i + 1) * (unsigned int)in[i];
-        if (in[i] != value(left, PH_WRITE_ALL, i))
-            errors++;
-    }
+    check(in, left, PH_WRITE_ALL, &sums[PH_WRITE_ALL], &errors);
 
     MPI_Offset fsize = -1;
     MPI_File_get_size(fh, &fsize);
-    if (fsize != 2 * size * block)
+    if (fsize != 4 * size * block)
         errors++;
     MPI_File_close(&fh);
 

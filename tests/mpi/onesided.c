@@ -2,7 +2,8 @@
  *
  * Active target (fence) epochs on a window from MPI_Win_create, then passive
  * target (lock/unlock, lock_all/unlock_all) epochs on a window from
- * MPI_Win_allocate. Every rank makes the same calls; with np == 1 the
+ * MPI_Win_allocate over a communicator whose ranks are in the reverse order
+ * of MPI_COMM_WORLD's. Every rank makes the same calls; with np == 1 the
  * neighbours are the rank itself. Only integers are accumulated, so results
  * do not depend on the order of the accumulations. Rank 0 prints a
  * deterministic summary; the exit status is non-zero if any check failed.
@@ -21,15 +22,28 @@
 #define W1_LEN (3 * N)
 
 /* Window 2 layout (ints): [0,N) Accumulate target on rank 0,
- * [N,2N) Put target from the left neighbour. */
+ * [N,2N) Put target from the left neighbour, [2N,3N) Get_accumulate target
+ * of the left neighbour, [3N,4N) Rput target of the left neighbour, then a
+ * Fetch_and_op counter (meaningful on rank 0) and a Compare_and_swap slot
+ * of the left neighbour. */
 #define W2_ACC 0
 #define W2_PUT N
-#define W2_LEN (2 * N)
+#define W2_GACC (2 * N)
+#define W2_RPUT (3 * N)
+#define W2_COUNTER (4 * N)
+#define W2_CAS (4 * N + 1)
+/* Padded to a multiple of 16 bytes: MPICH 4.0 (ch4) misplaces the other
+ * ranks' parts of an MPI_Win_allocate window whose size is not. */
+#define W2_LEN (5 * N)
 
-enum phase { PH_PUT, PH_GET, PH_ACC, PH_LOCK_ACC, PH_LOCK_PUT, NPHASE };
+enum phase {
+    PH_PUT, PH_GET, PH_ACC, PH_LOCK_ACC, PH_LOCK_PUT, PH_GET_ACC, PH_RPUT, PH_RGET,
+    PH_FETCH_OP, PH_CAS, NPHASE
+};
 
 static const char *const phase_name[NPHASE] = {
-    "fence_put", "fence_get", "fence_accumulate", "lock_accumulate", "lock_put"
+    "fence_put", "fence_get", "fence_accumulate", "lock_accumulate", "lock_put",
+    "get_accumulate", "rput", "rget", "fetch_and_op", "compare_and_swap"
 };
 
 static int value(int r, int phase, int i)
@@ -104,42 +118,103 @@ int main(int argc, char **argv)
     MPI_Win_free(&win1);
     free(mem);
 
-    /* Passive target synchronisation on a window MPI allocates. */
+    /* Passive target synchronisation on a window MPI allocates, over a
+     * communicator whose ranks run in the reverse order of MPI_COMM_WORLD's:
+     * targets are ranks in rev (me, next, prev), the report's pairs world
+     * ranks. */
+    MPI_Comm rev;
+    int me;
+    MPI_Comm_split(comm, 0, size - 1 - rank, &rev);
+    MPI_Comm_rank(rev, &me);
+    const int next = (me + 1) % size;
+    const int prev = (me + size - 1) % size;
     int *base = NULL;
     MPI_Win win2;
     MPI_Win_allocate((MPI_Aint)(sizeof(int) * W2_LEN), (int)sizeof(int),
-                     MPI_INFO_NULL, comm, &base, &win2);
+                     MPI_INFO_NULL, rev, &base, &win2);
     /* Initialise the local part inside an exclusive epoch on oneself. */
-    MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, win2);
+    MPI_Win_lock(MPI_LOCK_EXCLUSIVE, me, 0, win2);
     for (int i = 0; i < W2_LEN; i++)
-        base[i] = i < N ? 0 : -1;
-    MPI_Win_unlock(rank, win2);
-    MPI_Barrier(comm);
+        base[i] = i < N || i == W2_COUNTER ? 0 : -1;
+    for (int i = 0; i < N; i++)
+        base[W2_GACC + i] = value(me, PH_GET_ACC, i);
+    MPI_Win_unlock(me, win2);
+    MPI_Barrier(rev);
 
     for (int i = 0; i < N; i++)
-        acc[i] = value(rank, PH_LOCK_ACC, i);
+        acc[i] = value(me, PH_LOCK_ACC, i);
     MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win2);
     MPI_Accumulate(acc, N, MPI_INT, 0, W2_ACC, N, MPI_INT, MPI_SUM, win2);
     MPI_Win_unlock(0, win2);
 
     for (int i = 0; i < N; i++)
-        origin[i] = value(rank, PH_LOCK_PUT, i);
-    MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win2);
-    MPI_Put(origin, N, MPI_INT, right, W2_PUT, N, MPI_INT, win2);
-    MPI_Win_unlock(right, win2);
-    MPI_Barrier(comm);
+        origin[i] = value(me, PH_LOCK_PUT, i);
+    MPI_Win_lock(MPI_LOCK_SHARED, next, 0, win2);
+    MPI_Put(origin, N, MPI_INT, next, W2_PUT, N, MPI_INT, win2);
+    MPI_Win_unlock(next, win2);
+    MPI_Barrier(rev);
 
-    /* Read rank 0's sum and what the left neighbour put here. */
+    /* Read rank 0's sum and what the previous rank put here. */
     int sum0[N], mine[N];
     MPI_Win_lock_all(0, win2);
     MPI_Get(sum0, N, MPI_INT, 0, W2_ACC, N, MPI_INT, win2);
-    MPI_Get(mine, N, MPI_INT, rank, W2_PUT, N, MPI_INT, win2);
+    MPI_Get(mine, N, MPI_INT, me, W2_PUT, N, MPI_INT, win2);
     MPI_Win_unlock_all(win2);
     for (int i = 0; i < N; i++) {
         see(&t, PH_LOCK_ACC, i, sum0[i], value_sum(size, PH_LOCK_ACC, i));
-        see(&t, PH_LOCK_PUT, i, mine[i], value(left, PH_LOCK_PUT, i));
+        see(&t, PH_LOCK_PUT, i, mine[i], value(prev, PH_LOCK_PUT, i));
+    }
+
+    /* The rest of the one-sided calls, in one passive epoch on all ranks:
+     * Get_accumulate and Compare_and_swap to the next rank (the only rank
+     * that targets its slots, so what they fetch is known), Fetch_and_op on
+     * rank 0's counter (in whatever order), Rput to the next rank and Rget
+     * from the previous one (all ranks in rev). */
+    {
+        int gacc[N], gres[N], rget[N], one = me + 1, counter_old = -1;
+        int swap = me, compare = -1, cas_old = 0;
+        MPI_Request reqs[2];
+        MPI_Status statuses[2];
+        for (int i = 0; i < N; i++) {
+            gacc[i] = value(me, PH_GET_ACC + 100, i);
+            origin[i] = value(me, PH_RPUT, i);
+            gres[i] = rget[i] = -1;
+        }
+        MPI_Win_lock_all(0, win2);
+        MPI_Get_accumulate(gacc, N, MPI_INT, gres, N, MPI_INT, next, W2_GACC, N, MPI_INT,
+                           MPI_SUM, win2);
+        MPI_Fetch_and_op(&one, &counter_old, MPI_INT, 0, W2_COUNTER, MPI_SUM, win2);
+        MPI_Compare_and_swap(&swap, &compare, &cas_old, MPI_INT, next, W2_CAS, win2);
+        MPI_Rput(origin, N, MPI_INT, next, W2_RPUT, N, MPI_INT, win2, &reqs[0]);
+        /* Nothing writes [W2_ACC, W2_ACC+N) any more: rank 0's holds the
+         * lock_accumulate sum, the other ranks' zeros. */
+        MPI_Rget(rget, N, MPI_INT, prev, W2_ACC, N, MPI_INT, win2, &reqs[1]);
+        MPI_Waitall(2, reqs, statuses);
+        MPI_Win_unlock_all(win2);
+        for (int i = 0; i < N; i++) {
+            see(&t, PH_GET_ACC, i, gres[i], value(next, PH_GET_ACC, i));
+            see(&t, PH_RGET, i, rget[i], prev == 0 ? value_sum(size, PH_LOCK_ACC, i) : 0);
+        }
+        /* Each rank adds me+1: the old value is a partial sum below the total. */
+        if (counter_old < 0 || counter_old >= size * (size + 1) / 2)
+            t.errors++;
+        see(&t, PH_CAS, 0, cas_old, -1);
+        MPI_Barrier(rev);
+
+        /* Read what the others did to this rank's part of the window. */
+        MPI_Win_lock(MPI_LOCK_SHARED, me, 0, win2);
+        for (int i = 0; i < N; i++) {
+            see(&t, PH_GET_ACC, N + i, base[W2_GACC + i],
+                value(me, PH_GET_ACC, i) + value(prev, PH_GET_ACC + 100, i));
+            see(&t, PH_RPUT, i, base[W2_RPUT + i], value(prev, PH_RPUT, i));
+        }
+        if (me == 0)
+            see(&t, PH_FETCH_OP, 0, base[W2_COUNTER], size * (size + 1) / 2);
+        see(&t, PH_CAS, 1, base[W2_CAS], prev);
+        MPI_Win_unlock(me, win2);
     }
     MPI_Win_free(&win2);
+    MPI_Comm_free(&rev);
 
     unsigned long long local[NPHASE + 1], total[NPHASE + 1];
     for (int p = 0; p < NPHASE; p++)
