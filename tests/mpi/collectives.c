@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "tally.h"
+
 #define N 16
 
 enum phase {
@@ -56,20 +58,6 @@ static int vcount(int r, int d)
 static int vsym(int r, int d)
 {
     return (r + d) % 3 + 1;
-}
-
-struct tally {
-    unsigned long long sum[NPHASE];
-    long long errors;
-};
-
-/* Record one received element: add it to the phase checksum and count it
- * as an error if it differs from the expected value. */
-static void see(struct tally *t, int phase, int pos, int got, int expected)
-{
-    t->sum[phase] += (unsigned long long)(pos + 1) * (unsigned int)got;
-    if (got != expected)
-        t->errors++;
 }
 
 static void *xmalloc(size_t n)
@@ -419,21 +407,9 @@ int main(int argc, char **argv)
             see(&t, PH_IALLREDUCE, i, b[i], value_sum(size, PH_IALLREDUCE, i));
     }
 
-    /* Collect the per-rank checksums and error counts at rank 0. */
-    unsigned long long local[NPHASE + 1], total[NPHASE + 1];
-    for (int p = 0; p < NPHASE; p++)
-        local[p] = t.sum[p];
-    local[NPHASE] = (unsigned long long)t.errors;
-    MPI_Reduce(local, total, NPHASE + 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, comm);
-    int failed = 0;
-    if (rank == 0) {
+    if (rank == 0)
         printf("collectives np=%d\n", size);
-        for (int p = 0; p < NPHASE; p++)
-            printf("%-22s checksum %llu\n", phase_name[p], total[p]);
-        printf("errors %llu\n", total[NPHASE]);
-        fflush(stdout);
-        failed = total[NPHASE] != 0;
-    }
+    int failed = tally_report(&t, NPHASE, phase_name, rank, comm);
 
     free(a);
     free(b);

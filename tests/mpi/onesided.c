@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "tally.h"
+
 #define N 8
 
 /* Window 1 layout (ints): [0,N) Put target, [N,2N) exposed to Get,
@@ -57,18 +59,6 @@ static int value_sum(int n, int phase, int i)
     for (int r = 0; r < n; r++)
         s += value(r, phase, i);
     return s;
-}
-
-struct tally {
-    unsigned long long sum[NPHASE];
-    long long errors;
-};
-
-static void see(struct tally *t, int phase, int pos, int got, int expected)
-{
-    t->sum[phase] += (unsigned long long)(pos + 1) * (unsigned int)got;
-    if (got != expected)
-        t->errors++;
 }
 
 int main(int argc, char **argv)
@@ -216,20 +206,9 @@ int main(int argc, char **argv)
     MPI_Win_free(&win2);
     MPI_Comm_free(&rev);
 
-    unsigned long long local[NPHASE + 1], total[NPHASE + 1];
-    for (int p = 0; p < NPHASE; p++)
-        local[p] = t.sum[p];
-    local[NPHASE] = (unsigned long long)t.errors;
-    MPI_Reduce(local, total, NPHASE + 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, comm);
-    int failed = 0;
-    if (rank == 0) {
+    if (rank == 0)
         printf("onesided np=%d\n", size);
-        for (int p = 0; p < NPHASE; p++)
-            printf("%-16s checksum %llu\n", phase_name[p], total[p]);
-        printf("errors %llu\n", total[NPHASE]);
-        fflush(stdout);
-        failed = total[NPHASE] != 0;
-    }
+    int failed = tally_report(&t, NPHASE, phase_name, rank, comm);
     MPI_Finalize();
     return failed;
 }
