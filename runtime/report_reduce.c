@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "mw_clock.h"
+#include "mw_collectives.h"
 #include "mw_report.h"
 #include "mw_state.h"
 
@@ -80,10 +81,10 @@ static int reduce_tables(const mw_fn_stats *local, mw_job_summary *job, MPI_Comm
         maxs[i] = mw_clock_seconds(local[i].max_ticks);
         maxs[N + i] = sums[i];
     }
-    if ((rc = PMPI_Reduce(counts, counts_all, 3 * N, MPI_UINT64_T, MPI_SUM, 0, comm)) ||
-        (rc = PMPI_Reduce(sums, sums_all, N, MPI_DOUBLE, MPI_SUM, 0, comm)) ||
-        (rc = PMPI_Reduce(mins, mins_all, 2 * N, MPI_DOUBLE, MPI_MIN, 0, comm)) ||
-        (rc = PMPI_Reduce(maxs, maxs_all, 2 * N, MPI_DOUBLE, MPI_MAX, 0, comm)))
+    if ((rc = mw_reduce(counts, counts_all, 3 * N, MPI_UINT64_T, MPI_SUM, comm)) ||
+        (rc = mw_reduce(sums, sums_all, N, MPI_DOUBLE, MPI_SUM, comm)) ||
+        (rc = mw_reduce(mins, mins_all, 2 * N, MPI_DOUBLE, MPI_MIN, comm)) ||
+        (rc = mw_reduce(maxs, maxs_all, 2 * N, MPI_DOUBLE, MPI_MAX, comm)))
         return rc;
     for (int i = 0; job && i < N; i++) {
         mw_fn_summary *f = &job->fn[i];
@@ -113,14 +114,14 @@ static int reduce_histograms(mw_job_summary *job, MPI_Comm comm)
         for (int b = 0; b < MW_HIST_BUCKETS && !has[i]; b++)
             has[i] = hist[(size_t)i * MW_HIST_BUCKETS + b] != 0;
     }
-    rc = PMPI_Allreduce(has, has_all, N, MPI_UNSIGNED_CHAR, MPI_MAX, comm);
+    rc = mw_allreduce(has, has_all, N, MPI_UNSIGNED_CHAR, MPI_MAX, comm);
     for (int i = 0; rc == MPI_SUCCESS && i < N; i++)
         if (has_all[i])
             memmove(&hist[(size_t)rows++ * MW_HIST_BUCKETS], &hist[(size_t)i * MW_HIST_BUCKETS],
                     MW_HIST_BUCKETS * sizeof *hist);
     uint64_t *sum = job ? calloc((size_t)(rows ? rows : 1) * MW_HIST_BUCKETS, sizeof *sum) : NULL;
     if (rc == MPI_SUCCESS && rows > 0)
-        rc = PMPI_Reduce(hist, sum, rows * MW_HIST_BUCKETS, MPI_UINT64_T, MPI_SUM, 0, comm);
+        rc = mw_reduce(hist, sum, rows * MW_HIST_BUCKETS, MPI_UINT64_T, MPI_SUM, comm);
     for (int i = 0, r = 0; rc == MPI_SUCCESS && job && sum && i < N; i++)
         if (has_all[i])
             job->fn[i].hist = &sum[(size_t)r++ * MW_HIST_BUCKETS];
@@ -139,7 +140,7 @@ static int gather_ranks(double app_time, const mw_fn_stats *local, mw_job_summar
     double *all = job ? malloc(2 * (size_t)mw_state.world_size * sizeof *all) : NULL;
     if (job && all == NULL)
         return MPI_ERR_NO_MEM;
-    int rc = PMPI_Gather(mine, 2, MPI_DOUBLE, all, 2, MPI_DOUBLE, 0, comm);
+    int rc = mw_gather(mine, 2, MPI_DOUBLE, all, comm);
     if (job && rc == MPI_SUCCESS) {
         job->app_time = malloc((size_t)mw_state.world_size * sizeof *job->app_time);
         job->mpi_time = malloc((size_t)mw_state.world_size * sizeof *job->mpi_time);
@@ -158,7 +159,7 @@ static int gather_pairs(mw_job_summary *job, MPI_Comm comm)
     int n = mw_state.world_size, per = MW_PAIRS_PER_RANK * 4;
     uint64_t *all = job ? malloc((size_t)n * (size_t)per * sizeof *all) : NULL;
     top_destinations(mine);
-    int rc = PMPI_Gather(mine, per, MPI_UINT64_T, all, per, MPI_UINT64_T, 0, comm);
+    int rc = mw_gather(mine, per, MPI_UINT64_T, all, comm);
     if (job && all != NULL && rc == MPI_SUCCESS) {
         job->pairs = (mw_pair *)all;
         job->npairs = 0;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "mw_clock.h"
+#include "mw_collectives.h"
 #include "mw_regions.h"
 #include "mw_report.h"
 #include "mw_state.h"
@@ -64,7 +65,7 @@ int mw_report_regions(mw_job_summary *job, MPI_Comm comm)
         counts = calloc((size_t)size, sizeof *counts);
         displs = calloc((size_t)size, sizeof *displs);
     }
-    rc = PMPI_Gather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, comm);
+    rc = mw_gather(&n, 1, MPI_INT, counts, comm);
     int total = 0;
     for (int r = 0; job != NULL && rc == MPI_SUCCESS && counts && displs && r < size; r++) {
         displs[r] = total * (int)sizeof(record);
@@ -74,8 +75,7 @@ int mw_report_regions(mw_job_summary *job, MPI_Comm comm)
     if (job != NULL)
         all = malloc((size_t)(total ? total : 1) * sizeof *all);
     if (rc == MPI_SUCCESS)
-        rc = PMPI_Gatherv(mine, n * (int)sizeof(record), MPI_BYTE, all, counts, displs, MPI_BYTE,
-                          0, comm);
+        rc = mw_gatherv(mine, n * (int)sizeof(record), MPI_BYTE, all, counts, displs, comm);
     if (job != NULL && rc == MPI_SUCCESS && all != NULL) {
         job->regions = calloc((size_t)(total ? total : 1), sizeof *job->regions);
         for (int i = 0; job->regions != NULL && i < total; i++)
