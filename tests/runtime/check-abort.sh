@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# MPI_Abort: rank 1 calls MPI_Abort(MPI_COMM_WORLD, 3) while rank 0 waits in
+# MPI_Recv (abort.c). Under mpiwatch (linked in, and preloaded) the job must
+# end within the time limit with the bare run's non-zero status, and write
+# no report.
+name=abort
+. "$top_srcdir/tests/runtime/common.sh"
+
+NP=2
+export MW_TIMEOUT=${MW_ABORT_TIMEOUT:-30}
+build "$rt_dir/abort.c" "$work/abort-bare" plain
+build "$rt_dir/abort.c" "$work/abort" linked
+
+run "$work/bare" "$NP" bare -- "$work/abort-bare"
+bare_rc=$(rc_of "$work/bare")
+if [ "$bare_rc" -eq 0 ] || [ "$bare_rc" -eq 124 ]; then
+    fail "bare abort" "without mpiwatch the job should end with a non-zero status: $(describe_rc "$bare_rc")" \
+        "$work/bare/stdout" "$work/bare/stderr"
+    finish
+fi
+pass "bare abort: $(describe_rc "$bare_rc")"
+
+for mode in linked preload; do
+    dir="$work/$mode"
+    prog="$work/abort"
+    [ "$mode" = preload ] && prog="$work/abort-bare"
+    run "$dir" "$NP" "$mode" MPIWATCH_OUTDIR="$dir/cwd" -- "$prog"
+    rc=$(rc_of "$dir")
+    if [ "$rc" -eq 124 ]; then
+        fail "abort $mode" "the job hangs: $(describe_rc "$rc")" "$dir/stdout" "$dir/stderr"
+    elif [ "$rc" -ne "$bare_rc" ]; then
+        fail "abort $mode" "$(describe_rc "$rc"), the bare run's was $bare_rc" "$dir/stdout" "$dir/stderr"
+    elif grep -q 'not aborted' "$dir/stdout"; then
+        fail "abort $mode" "a rank went on after MPI_Abort" "$dir/stdout"
+    elif [ -n "$(ls -A "$dir/cwd")" ]; then
+        fail "abort $mode" "files were written: $(ls -A "$dir/cwd" | tr '\n' ' ')"
+    else
+        pass "abort $mode: $(describe_rc "$rc") as bare, no report"
+    fi
+done
+
+finish

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# A program that returns from main without calling MPI_Finalize
+# (no_finalize.c). With mpiwatch (linked in, and preloaded) stderr must carry
+# mpiwatch's warning "... without calling MPI_Finalize ...", no report may be
+# written, and the output and exit status must be the bare run's: the MPI
+# may itself complain and fail the job (Open MPI's mpirun exits 1 here,
+# MPICH's 0), and mpiwatch must change neither. A time limit catches hangs.
+name=no-finalize
+. "$top_srcdir/tests/runtime/common.sh"
+
+NP=2
+export MW_TIMEOUT=${MW_ABORT_TIMEOUT:-30}
+build "$rt_dir/no_finalize.c" "$work/no_finalize-bare" plain
+build "$rt_dir/no_finalize.c" "$work/no_finalize" linked
+
+run "$work/bare" "$NP" bare -- "$work/no_finalize-bare"
+bare_rc=$(rc_of "$work/bare")
+if [ "$bare_rc" -eq 124 ]; then
+    fail "bare no-finalize" "the bare job hangs: $(describe_rc "$bare_rc")" "$work/bare/stdout" "$work/bare/stderr"
+    finish
+fi
+if [ "$(cat "$work/bare/stdout")" != "done" ]; then
+    fail "bare no-finalize" "the bare job does not print 'done'" "$work/bare/stdout" "$work/bare/stderr"
+    finish
+fi
+
+for mode in linked preload; do
+    dir="$work/$mode"
+    prog="$work/no_finalize"
+    [ "$mode" = preload ] && prog="$work/no_finalize-bare"
+    run "$dir" "$NP" "$mode" MPIWATCH_OUTDIR="$dir/cwd" -- "$prog"
+    rc=$(rc_of "$dir")
+    if [ "$rc" -ne "$bare_rc" ]; then
+        fail "no-finalize $mode: status" "$(describe_rc "$rc"), the bare run's was $bare_rc" \
+            "$dir/stdout" "$dir/stderr"
+    elif ! cmp -s "$dir/stdout" "$work/bare/stdout"; then
+        fail "no-finalize $mode: output" "the output differs from the bare run's" "$dir/stdout"
+    else
+        pass "no-finalize $mode: status $rc and output as bare"
+    fi
+    if grep 'mpiwatch:' "$dir/stderr" | grep -q 'without calling MPI_Finalize'; then
+        pass "no-finalize $mode: warning on stderr"
+    else
+        fail "no-finalize $mode: warning" "no mpiwatch line on stderr says 'without calling MPI_Finalize'" \
+            "$dir/stderr"
+    fi
+    if [ -n "$(ls -A "$dir/cwd")" ]; then
+        fail "no-finalize $mode: no report" "files were written: $(ls -A "$dir/cwd" | tr '\n' ' ')"
+    else
+        pass "no-finalize $mode: no report"
+    fi
+done
+
+finish

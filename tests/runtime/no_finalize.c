@@ -1,0 +1,19 @@
+/* no_finalize.c: initialises MPI, makes a few calls and returns from main
+ * without calling MPI_Finalize. Rank 0 prints "done". */
+#include <mpi.h>
+#include <stdio.h>
+
+int main(int argc, char **argv)
+{
+    int rank, size;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) {
+        printf("done\n");
+        fflush(stdout);
+    }
+    return 0;
+}
