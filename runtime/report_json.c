@@ -1,6 +1,7 @@
 /* The JSON report, schema mpiwatch-report/1 (docs/report-format.md). */
 #include <stdio.h>
 
+#include "mw_fortran.h"
 #include "mw_functions.h"
 #include "mw_report.h"
 #include "mw_state.h"
@@ -108,6 +109,11 @@ void mw_report_json(FILE *out, const mw_job_summary *job)
     mw_json_string(out, mw_mpi_description);
     fprintf(out, ",\n  \"timer\": ");
     mw_json_string(out, job->timer);
+    const char *layering = mw_fortran_layering();
+    if (layering != NULL) {
+        fprintf(out, ",\n  \"fortran_binding_calls\": ");
+        mw_json_string(out, layering);
+    }
     fprintf(out, ",\n");
     write_config(out);
     write_ranks(out, job);

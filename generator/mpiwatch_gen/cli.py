@@ -10,16 +10,18 @@ import time
 
 from . import __version__
 from .errors import GenError
+from .fortran import add_fortran_arguments, fortran_output_files, fortran_result, fortran_wanted
 from .hooks import HookFile, apply_hooks
 from .probe import HeaderInfo, probe_header
 from .reconcile import Reconciled, reconcile
-from .render import BUILTIN_TEMPLATES, Provenance, output_files, write_outputs
+from .render import (BUILTIN_TEMPLATES, Provenance, make_environment, output_files,
+                     render_template, write_outputs)
 from .spec import load_spec
 from .symbols import mpi_library_symbols, symbols_from_file
 
 PROG = "mpiwatch-gen"
-DEFAULT_SPEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "spec",
-                            "mpi-4.1.json")
+DEFAULT_SPEC = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                                            "..", "spec", "mpi-4.1.json"))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -35,7 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--header", metavar="FILE",
                         help="parse this header instead of the <mpi.h> the compiler finds")
     parser.add_argument("--cflags", default="", metavar="FLAGS",
-                        help="extra preprocessor flags, e.g. '-I/opt/mpi/include'")
+                        help="extra preprocessor flags; write them with '=', e.g. "
+                             "--cflags='-I/opt/mpi/include -DFOO'")
     parser.add_argument("--spec", default=DEFAULT_SPEC, metavar="FILE",
                         help="the standard's function list with parameter roles "
                              "(default: the shipped spec/mpi-4.1.json)")
@@ -57,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="print every function as wrapped, macro, absent or missing")
     parser.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    add_fortran_arguments(parser)
     return parser
 
 
@@ -73,8 +77,20 @@ def _command_line(args: argparse.Namespace) -> str:
     parts = [PROG, "--mpicc", args.mpicc]
     if args.header:
         parts += ["--header", args.header]
+    if args.cflags:
+        parts.append(f"--cflags={args.cflags}")
+    if os.path.normpath(args.spec) != DEFAULT_SPEC:
+        parts += ["--spec", args.spec]
+    for folder in args.templates:
+        parts += ["--templates", folder]
     for hook in args.hooks:
         parts += ["--hooks", hook]
+    if args.symbols_file:
+        parts += ["--symbols-file", args.symbols_file]
+    elif args.no_symbol_check:
+        parts.append("--no-symbol-check")
+    if args.mpifc:
+        parts += ["--mpifc", args.mpifc]
     parts += ["--out", args.out or "DIR"]
     return " ".join(shlex.quote(p) for p in parts)
 
@@ -104,6 +120,11 @@ def run(args: argparse.Namespace) -> int:
                                 _command_line(args))
         templates = [*args.templates, BUILTIN_TEMPLATES]
         files = output_files(result, header, hook_code, provenance, templates)
+        if fortran_wanted(args):
+            fortran = fortran_result(args, spec, result, header)
+            files.update(fortran_output_files(
+                fortran, render_template, make_environment(templates),
+                {"provenance": provenance.lines(), "mpi": header.version}))
         written = write_outputs(files, args.out)
         if not args.quiet:
             print(f"{PROG}: {header.version}: {result.count('wrapped')} wrapped, "

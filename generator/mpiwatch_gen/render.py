@@ -9,6 +9,7 @@ regenerate it.
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass
 
 import jinja2
@@ -19,8 +20,8 @@ from .probe import HeaderInfo
 from .reconcile import Reconciled, Wrapper
 from .roles import CATEGORIES
 
-BUILTIN_TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
-                                 "templates")
+BUILTIN_TEMPLATES = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                  "..", "..", "templates"))
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,27 @@ def _render(env: jinja2.Environment, name: str, **values: object) -> str:
         raise GenError(f"template not found: {err.name}") from None
     except jinja2.TemplateError as err:
         raise GenError(f"template error: {err}", name) from None
+    except GenError:
+        raise
+    except Exception as err:   # a Python error inside a (user's) template
+        raise GenError(f"template error: {type(err).__name__}: {err}",
+                       _template_location(sys.exc_info()[2], name)) from None
+
+
+def _template_location(tb: object, name: str) -> str:
+    """file:line of the innermost template frame of a traceback (Jinja2 maps
+    its frames to template lines), else the template's name."""
+    where = name
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename  # type: ignore[attr-defined]
+        if filename.endswith(".j2"):
+            where = f"{filename}:{tb.tb_lineno}"  # type: ignore[attr-defined]
+        tb = tb.tb_next  # type: ignore[attr-defined]
+    return where
+
+
+# For other output families (fortran.py) that render with the same rules.
+render_template = _render
 
 
 def output_files(reconciled: Reconciled, header: HeaderInfo, hook_code: dict[str, str],

@@ -99,3 +99,105 @@ def symbols_from_file(path: str) -> set[str]:
             return {line.split("#", 1)[0].strip() for line in src} - {""}
     except OSError as err:
         raise GenError(f"cannot read the symbol list: {err.strerror}", path) from None
+
+
+# ------------------------------------------------------------------ Fortran
+# The Fortran side: which libraries a Fortran MPI program loads, and which
+# Fortran entry points (lower-case mpi_x_, pmpi_x_, mpi_x_f08_, MPICH's
+# pmpir_x_f08ts_, upper-case MPI_X) they define.
+
+_FORTRAN_PROGRAMS = {
+    # Fixed form, so that any mpif.h can be included; calling MPI_INIT keeps
+    # the library even with --as-needed.
+    "mwlink.f": ("      program mwlink\n      include 'mpif.h'\n      integer ierr\n"
+                 "      call MPI_INIT(ierr)\n      call MPI_FINALIZE(ierr)\n      end\n"),
+    "mwlink08.f90": ("program mwlink08\n  use mpi_f08\n  call MPI_Init()\n"
+                     "  call MPI_Finalize()\nend program mwlink08\n"),
+}
+_FORTRAN_SYMBOL_RE = re.compile(r"^(p?mpi[rx]?_[a-z0-9_]+|P?MPIX?_[A-Z0-9_]+)$")
+_FORTRAN_PROFILING_RE = re.compile(r"^pmpir?_[a-z0-9_]+_$")
+
+
+def _ldd_paths(exe: str) -> list[str]:
+    """The shared libraries ldd lists for an executable, in order."""
+    libs: list[str] = []
+    for line in _run(["ldd", exe], "listing the MPI's libraries").splitlines():
+        match = _LDD_RE.search(line)
+        path = match and (match.group(1) or match.group(2))
+        if path and path not in libs:
+            libs.append(path)
+    return libs
+
+
+def fortran_linked_libraries(mpifc: str) -> list[str]:
+    """Shared libraries Fortran programs built with the MPI Fortran wrapper load.
+
+    An mpif.h program must link; a ``use mpi_f08`` program is tried too, and
+    its libraries are added when the MPI has that module.
+    """
+    cmd = shlex.split(mpifc)
+    libs: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="mpiwatch-fsymbols-") as tmp:
+        for name, text in _FORTRAN_PROGRAMS.items():
+            src = os.path.join(tmp, name)
+            exe = os.path.join(tmp, name.split(".")[0])
+            with open(src, "w", encoding="utf-8") as out:
+                out.write(text)
+            try:
+                _run(cmd + [src, "-o", exe], "linking a test Fortran MPI program")
+            except GenError:
+                if name.endswith(".f"):
+                    raise
+                continue
+            libs += [lib for lib in _ldd_paths(exe) if lib not in libs]
+    return libs
+
+
+def defined_fortran_symbols(library: str) -> set[str]:
+    """The Fortran-looking MPI entry points a shared library defines."""
+    out = _run(["nm", "-D", "--defined-only", library], f"reading the symbols of {library}")
+    names: set[str] = set()
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) >= 3 and parts[1] in "TtWiV":
+            name = parts[2].split("@", 1)[0]
+            if _FORTRAN_SYMBOL_RE.match(name):
+                names.add(name)
+    return names
+
+
+def fortran_library_symbols(mpifc: str) -> tuple[set[str], dict[str, str]]:
+    """The Fortran entry points of the MPI's libraries, and which library defines each.
+
+    Only libraries that define Fortran profiling entry points (``pmpi_x_``,
+    ``pmpir_x_``) count as the MPI's Fortran libraries. Raises GenError if
+    none does.
+    """
+    symbols: set[str] = set()
+    owner: dict[str, str] = {}
+    for lib in fortran_linked_libraries(mpifc):
+        found = defined_fortran_symbols(lib)
+        if not any(_FORTRAN_PROFILING_RE.match(name) for name in found):
+            continue
+        for name in found:
+            owner.setdefault(name, lib)
+        symbols |= found
+    if not symbols:
+        raise GenError("no library linked by the MPI Fortran compiler defines Fortran "
+                       "profiling entry points (pmpi_x_)", mpifc)
+    return symbols, owner
+
+
+def link_flags(libraries: list[str]) -> list[str]:
+    """-L/-l flags (or plain paths) that link the given shared libraries."""
+    flags: list[str] = []
+    for lib in libraries:
+        folder, base = os.path.split(lib)
+        match = re.match(r"^lib(.+?)\.so(\.[0-9.]+)?$", base)
+        if match and os.path.exists(os.path.join(folder, f"lib{match.group(1)}.so")):
+            for flag in (f"-L{folder}", f"-l{match.group(1)}"):
+                if flag not in flags or flag.startswith("-l"):
+                    flags.append(flag)
+        else:
+            flags.append(lib)
+    return flags

@@ -1,0 +1,270 @@
+"""Which layer an MPI's Fortran bindings call: MPI_X or PMPI_X.
+
+The MPI standard leaves it open whether a Fortran call such as MPI_SEND is
+implemented on top of the C ``MPI_Send`` (then a C profiling layer sees it)
+or of ``PMPI_Send`` (then it does not). The answer differs between MPIs and
+even between the bindings of one MPI, so it is measured, never assumed from
+the MPI's name: a small C interposer defining both ``MPI_X`` and ``PMPI_X``
+(each forwarding to the MPI's ``PMPI_X`` found with ``dlsym(RTLD_NEXT)``) is
+linked into a Fortran program that calls MPI_INIT, MPI_COMM_RANK, MPI_SEND
+and MPI_FINALIZE; for each call the interposer records which of its two
+definitions was entered first from outside. The program runs as a singleton
+(no launcher).
+
+The result is a *layering* string, one part per binding::
+
+    mpif:Init=MPI_X,Comm_rank=MPI_X,Send=MPI_X,Finalize=MPI_X;f08:Init=PMPI_X,...
+
+``mpif`` is the mpif.h / ``use mpi`` binding (entry points mpi_x_), ``f08``
+the ``use mpi_f08`` one. A function is ``MPI_X``, ``PMPI_X`` or ``none``
+(neither definition was entered: the binding calls the MPI's internals); a
+binding is ``absent`` (the MPI has no such module) or ``unknown`` (the probe
+could not be built or run). ``python3 -m mpiwatch_gen.layering --mpicc CC
+--mpifc FC`` prints it; configure records it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+
+from .errors import GenError
+from .probe import HeaderInfo, probe_header
+from .symbols import fortran_library_symbols, link_flags
+
+PROBED = ("Init", "Comm_rank", "Send", "Finalize")
+BINDINGS = ("mpif", "f08")
+LAYERS = ("MPI_X", "PMPI_X", "none")
+
+_PROGRAMS = {
+    "mpif": ("layer.f",
+             "      program mwlayer\n"
+             "      implicit none\n"
+             "      include 'mpif.h'\n"
+             "      integer ierr, rank, buf(1)\n"
+             "      call MPI_INIT(ierr)\n"
+             "      call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)\n"
+             "      buf(1) = rank\n"
+             "      call MPI_SEND(buf, 1, MPI_INTEGER, MPI_PROC_NULL, 0,\n"
+             "     &              MPI_COMM_WORLD, ierr)\n"
+             "      call MPI_FINALIZE(ierr)\n"
+             "      end\n"),
+    "f08": ("layer08.f90",
+            "program mwlayer08\n"
+            "  use mpi_f08\n"
+            "  implicit none\n"
+            "  integer :: rank, buf(1)\n"
+            "  call MPI_Init()\n"
+            "  call MPI_Comm_rank(MPI_COMM_WORLD, rank)\n"
+            "  buf(1) = rank\n"
+            "  call MPI_Send(buf, 1, MPI_INTEGER, MPI_PROC_NULL, 0, MPI_COMM_WORLD)\n"
+            "  call MPI_Finalize()\n"
+            "end program mwlayer08\n"),
+}
+
+
+def _interposer(header: HeaderInfo) -> str:
+    """C source defining MPI_X and PMPI_X for the probed functions.
+
+    The prototypes are the header's own, so the file compiles against any
+    mpi.h (const or not).
+    """
+    lines = ["#define _GNU_SOURCE",
+             "#include <dlfcn.h>",
+             "#include <stdio.h>",
+             "#include <stdlib.h>",
+             "#include <unistd.h>",
+             "#include <mpi.h>",
+             "static int depth;",
+             f"static const char *first[{len(PROBED)}];",
+             "static void note(int i, const char *layer) { if (!first[i]) first[i] = layer; }",
+             "static void *real(const char *name)",
+             "{",
+             "    void *f = dlsym(RTLD_NEXT, name);",
+             "    if (!f) { fprintf(stderr, \"mwlayer: no %s\\n\", name); _exit(3); }",
+             "    return f;",
+             "}"]
+    for index, short in enumerate(PROBED):
+        fn = header.functions.get(f"MPI_{short}")
+        if fn is None:
+            raise GenError(f"the header declares no PMPI_{short}", header.header)
+        names = [f"a{i}" for i in range(len(fn.params))]
+        params = ", ".join(p.declaration(n) for p, n in zip(fn.params, names)) or "void"
+        args = ", ".join(names)
+        types = ", ".join(p.type_text() for p in fn.params) or "void"
+        for prefix, layer in (("", "MPI_X"), ("P", "PMPI_X")):
+            lines += [
+                f"{fn.return_type} {prefix}MPI_{short}({params})",
+                "{",
+                f"    if (depth++ == 0) note({index}, \"{layer}\");",
+                f"    {fn.return_type} (*f)({types}) = "
+                f"({fn.return_type} (*)({types}))real(\"PMPI_{short}\");",
+                f"    {fn.return_type} r = f({args});",
+                "    depth--;",
+                "    return r;",
+                "}"]
+    lines += ["__attribute__((destructor)) static void report(void)",
+              "{",
+              "    const char *path = getenv(\"MW_LAYER_OUT\");",
+              "    FILE *out = path ? fopen(path, \"w\") : NULL;",
+              "    if (!out) return;"]
+    for index, short in enumerate(PROBED):
+        lines.append(f"    fprintf(out, \"{short}=%s\\n\", first[{index}] ? first[{index}] "
+                     ": \"none\");")
+    lines += ["    fclose(out);", "}", ""]
+    return "\n".join(lines)
+
+
+def _run(cmd: list[str], cwd: str, env: dict[str, str] | None = None,
+         timeout: int = 120) -> tuple[int, str]:
+    try:
+        done = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True,
+                              check=False, timeout=timeout, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        return 1, str(err)
+    return done.returncode, (done.stderr or done.stdout).strip()
+
+
+def probe_binding(mpicc: str, mpifc: str, binding: str, header: HeaderInfo,
+                  tmp: str) -> tuple[str, str]:
+    """Probe one binding; returns (result, note).
+
+    result is ``Init=MPI_X,Comm_rank=...``, ``absent`` or ``unknown``.
+    """
+    name, text = _PROGRAMS[binding]
+    with open(os.path.join(tmp, "interposer.c"), "w", encoding="utf-8") as out:
+        out.write(_interposer(header))
+    src = os.path.join(tmp, name)
+    with open(src, "w", encoding="utf-8") as out:
+        out.write(text)
+    obj = os.path.join(tmp, "interposer.o")
+    if not os.path.exists(obj):
+        status, err = _run(shlex.split(mpicc) + ["-c", "interposer.c", "-o", obj], tmp)
+        if status != 0:
+            return "unknown", f"cannot compile the interposer: {err.splitlines()[-1:]}"
+    exe = os.path.join(tmp, f"layer-{binding}")
+    status, err = _run(shlex.split(mpifc) + [src, obj, "-o", exe, "-rdynamic", "-ldl"], tmp)
+    if status != 0:
+        if binding == "f08":
+            return "absent", "no use mpi_f08 program links"
+        return "unknown", f"cannot link the probe: {(err.splitlines() or ['?'])[-1]}"
+    out_file = os.path.join(tmp, f"layer-{binding}.out")
+    env = dict(os.environ, MW_LAYER_OUT=out_file, OMPI_ALLOW_RUN_AS_ROOT="1",
+               OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    env.pop("LD_PRELOAD", None)
+    status, err = _run([exe], tmp, env)
+    if status != 0 or not os.path.exists(out_file):
+        return "unknown", f"the probe did not run as a singleton (status {status})"
+    seen = {}
+    with open(out_file, encoding="utf-8") as result:
+        for line in result:
+            key, _, value = line.strip().partition("=")
+            if key in PROBED and value in LAYERS:
+                seen[key] = value
+    if len(seen) != len(PROBED):
+        return "unknown", "the probe's output is incomplete"
+    return ",".join(f"{short}={seen[short]}" for short in PROBED), ""
+
+
+def probe_layering(mpicc: str, mpifc: str,
+                   header: HeaderInfo | None = None) -> tuple[str, list[str]]:
+    """The layering string of this MPI, and notes on what could not be probed."""
+    header = header or probe_header(mpicc)
+    parts, notes = [], []
+    with tempfile.TemporaryDirectory(prefix="mpiwatch-layer-") as tmp:
+        for binding in BINDINGS:
+            result, note = probe_binding(mpicc, mpifc, binding, header, tmp)
+            parts.append(f"{binding}:{result}")
+            if note:
+                notes.append(f"{binding}: {note}")
+    return ";".join(parts), notes
+
+
+def parse_layering(text: str) -> dict[str, dict[str, str] | str]:
+    """``mpif:Init=MPI_X,...;f08:absent`` as {binding: {function: layer} or state}.
+
+    Raises GenError on malformed text.
+    """
+    result: dict[str, dict[str, str] | str] = {}
+    for part in filter(None, text.strip().split(";")):
+        binding, sep, body = part.partition(":")
+        if not sep or binding not in BINDINGS or binding in result:
+            raise GenError(f"bad Fortran layering '{text}': '{part}'")
+        if body in ("absent", "unknown"):
+            result[binding] = body
+            continue
+        calls: dict[str, str] = {}
+        for item in body.split(","):
+            short, eq, layer = item.partition("=")
+            if not eq or short not in PROBED or layer not in LAYERS:
+                raise GenError(f"bad Fortran layering '{text}': '{item}'")
+            calls[short] = layer
+        result[binding] = calls
+    for binding in BINDINGS:
+        result.setdefault(binding, "unknown")
+    return result
+
+
+def summary(calls: dict[str, str] | str) -> str:
+    """One word for a binding: MPI_X, PMPI_X, none, mixed, absent or unknown."""
+    if isinstance(calls, str):
+        return calls
+    layers = set(calls.values())
+    return layers.pop() if len(layers) == 1 else "mixed"
+
+
+def describe(text: str) -> str:
+    """A human description, e.g. 'mpif.h/use mpi: MPI_X; use mpi_f08: mixed (...)'."""
+    names = {"mpif": "mpif.h/use mpi", "f08": "use mpi_f08"}
+    parts = []
+    for binding, calls in parse_layering(text).items():
+        word = summary(calls)
+        if word == "mixed" and isinstance(calls, dict):
+            groups: dict[str, list[str]] = {}
+            for short, layer in calls.items():
+                groups.setdefault(layer, []).append(f"MPI_{short}")
+            word += " (" + "; ".join(f"{layer}: {', '.join(fns)}"
+                                     for layer, fns in sorted(groups.items())) + ")"
+        parts.append(f"{names[binding]} calls {word}")
+    return "; ".join(parts)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line used by configure: print the layering, the libraries, the modules."""
+    parser = argparse.ArgumentParser(prog="python3 -m mpiwatch_gen.layering",
+                                     description="Probe which layer the MPI's Fortran "
+                                                 "bindings call (MPI_X or PMPI_X).")
+    parser.add_argument("--mpicc", required=True)
+    parser.add_argument("--mpifc", required=True)
+    parser.add_argument("--print", choices=("layering", "describe", "link-flags", "modules"),
+                        default="layering")
+    parser.add_argument("--layering", help="with --print describe: the text to describe")
+    args = parser.parse_args(argv)
+    try:
+        if args.print == "describe":
+            print(describe(args.layering or probe_layering(args.mpicc, args.mpifc)[0]))
+        elif args.print == "layering":
+            text, notes = probe_layering(args.mpicc, args.mpifc)
+            for note in notes:
+                print(f"mpiwatch-layering: {note}", file=sys.stderr)
+            print(text)
+        elif args.print == "link-flags":
+            _symbols, owner = fortran_library_symbols(args.mpifc)
+            libs = sorted(set(owner.values()))
+            print(" ".join(link_flags(libs)))
+        else:
+            from .fmodule import module_path
+            paths = [module_path(args.mpifc, m) for m in ("mpi", "mpi_f08")]
+            print(" ".join(os.path.normpath(p) for p in paths if p))
+    except GenError as err:
+        print(f"mpiwatch-layering: error: {err}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
