@@ -52,27 +52,25 @@ def linked_libraries(compiler: str, cflags: list[str] | None = None) -> list[str
         with open(src, "w", encoding="utf-8") as out:
             out.write(_PROGRAM)
         _run(cmd + [*(cflags or []), src, "-o", exe], "linking a test MPI program")
-        listing = _run(["ldd", exe], "listing the MPI's libraries")
-    libs: list[str] = []
-    for line in listing.splitlines():
-        match = _LDD_RE.search(line)
-        path = match and (match.group(1) or match.group(2))
-        if path and path not in libs:
-            libs.append(path)
-    return libs
+        return _ldd_paths(exe)
 
 
-def defined_symbols(library: str) -> set[str]:
-    """The MPI-named symbols a shared library defines."""
+def _defined_matching(library: str, pattern: re.Pattern[str]) -> set[str]:
+    """The functions a shared library defines whose names match pattern."""
     out = _run(["nm", "-D", "--defined-only", library], f"reading the symbols of {library}")
     names: set[str] = set()
     for line in out.splitlines():
         parts = line.split()
         if len(parts) >= 3 and parts[1] in "TtWiV":
             name = parts[2].split("@", 1)[0]
-            if _MPI_SYMBOL_RE.match(name):
+            if pattern.match(name):
                 names.add(name)
     return names
+
+
+def defined_symbols(library: str) -> set[str]:
+    """The MPI-named symbols a shared library defines."""
+    return _defined_matching(library, _MPI_SYMBOL_RE)
 
 
 def mpi_library_symbols(compiler: str, cflags: list[str] | None = None) -> tuple[set[str], list[str]]:
@@ -155,15 +153,7 @@ def fortran_linked_libraries(mpifc: str) -> list[str]:
 
 def defined_fortran_symbols(library: str) -> set[str]:
     """The Fortran-looking MPI entry points a shared library defines."""
-    out = _run(["nm", "-D", "--defined-only", library], f"reading the symbols of {library}")
-    names: set[str] = set()
-    for line in out.splitlines():
-        parts = line.split()
-        if len(parts) >= 3 and parts[1] in "TtWiV":
-            name = parts[2].split("@", 1)[0]
-            if _FORTRAN_SYMBOL_RE.match(name):
-                names.add(name)
-    return names
+    return _defined_matching(library, _FORTRAN_SYMBOL_RE)
 
 
 def fortran_library_symbols(mpifc: str) -> tuple[set[str], dict[str, str]]:
