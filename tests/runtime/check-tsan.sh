@@ -44,8 +44,8 @@ cflags=(-std=c11 -D_POSIX_C_SOURCE=200809L -fvisibility=hidden -fsanitize=thread
 mkdir -p "$work/obj"
 sources=()
 for src in "$top_srcdir"/runtime/*.c "$top_builddir"/generated/*.c; do
-    case "$(basename "$src")" in
-        fortran_*) continue ;;   # the Fortran entry points belong to libmpiwatch_f
+    case "$src" in
+        */generated/fortran_*) continue ;;   # the Fortran entry points belong to libmpiwatch_f
     esac
     sources+=("$src")
 done
