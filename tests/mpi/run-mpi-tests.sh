@@ -102,121 +102,12 @@ unset LD_PRELOAD
 work=$(mktemp -d "${TMPDIR:-/tmp}/mpiwatch-tests.XXXXXX")
 trap 'if [ "$failed" -eq 0 ]; then rm -rf "$work"; fi' EXIT
 
-# pass CASE-NAME
-pass() {
-    echo "PASS $1 ($mpi)"
-    passed=$((passed + 1))
-}
-
-# fail CASE-NAME REASON [FILE-TO-SHOW...]: print the reason, then the files.
-fail() {
-    local name=$1 reason=$2
-    shift 2
-    echo "FAIL $name ($mpi): $reason"
-    local f
-    for f in "$@"; do
-        if [ -s "$f" ]; then
-            echo "    --- $(basename "$f") (last 40 lines)"
-            tail -n 40 "$f" | sed 's/^/    /'
-        fi
-    done
-    failed=$((failed + 1))
-}
-
-# reports_in DIR...: list the mpiwatch-*.json files in the directories.
-reports_in() {
-    local d
-    for d in "$@"; do
-        find "$d" -maxdepth 1 -name 'mpiwatch-*.json' -type f
-    done
-}
-
-# run_case DIR NP BINARY MODE: run under mpirun in DIR/cwd with
-# MPIWATCH_OUTDIR=DIR/out; MODE is bare, preload or linked. Leaves
-# DIR/stdout, DIR/stderr and DIR/rc.
-run_case() {
-    local dir=$1 np=$2 bin=$3 mode=$4
-    mkdir -p "$dir/cwd" "$dir/out"
-    local -a cmd
-    if [ "$mpi" = openmpi ]; then
-        cmd=("${mpirun[@]}" --oversubscribe -np "$np" -x MPIWATCH_OUTDIR="$dir/out")
-        # Open MPI 4.1's osc/rdma cannot create a window on a single process
-        # (MPI_Win_create fails with MPI_ERR_WIN, open-mpi/ompi#10726).
-        if [ "$np" -eq 1 ]; then
-            cmd+=(--mca osc '^rdma')
-        fi
-        if [ "$mode" = preload ]; then
-            cmd+=(-x LD_BIND_NOW=1 -x LD_PRELOAD="$lib")
-        fi
-    else
-        cmd=("${mpirun[@]}" -n "$np" -genv MPIWATCH_OUTDIR "$dir/out")
-        if [ "$mode" = preload ]; then
-            cmd+=(-genv LD_BIND_NOW 1 -genv LD_PRELOAD "$lib")
-        fi
-    fi
-    local rc=0
-    (cd "$dir/cwd" && MPIWATCH_OUTDIR="$dir/out" \
-        timeout -k 10 "$run_timeout" "${cmd[@]}" "$bin" \
-        >"$dir/stdout" 2>"$dir/stderr" </dev/null) || rc=$?
-    echo "$rc" >"$dir/rc"
-}
-
-# describe_rc RC: a short reason for a failed run.
-describe_rc() {
-    if [ "$1" -eq 124 ] || [ "$1" -eq 137 ]; then
-        echo "timed out after ${run_timeout}s"
-    else
-        echo "mpirun exited with status $1"
-    fi
-}
-
-# check_bare NAME DIR: the bare run succeeded, printed something, wrote no report.
-check_bare() {
-    local name=$1 dir=$2 rc
-    rc=$(cat "$dir/rc")
-    if [ "$rc" -ne 0 ]; then
-        fail "$name" "$(describe_rc "$rc")" "$dir/stdout" "$dir/stderr"
-    elif [ ! -s "$dir/stdout" ]; then
-        fail "$name" "printed nothing on stdout" "$dir/stderr"
-    elif reports_in "$dir/out" "$dir/cwd" >"$dir/reports" && [ -s "$dir/reports" ]; then
-        fail "$name" "a run without mpiwatch wrote a report" "$dir/reports"
-    else
-        pass "$name"
-    fi
-}
-
-# check_profiled NAME DIR BARE-DIR NP EXPECT: the run succeeded, printed what
-# the bare run printed, and wrote one report in its MPIWATCH_OUTDIR (none in
-# its cwd) that matches the expectations.
-check_profiled() {
-    local name=$1 dir=$2 bare=$3 np=$4 expect=$5 rc
-    rc=$(cat "$dir/rc")
-    if [ "$rc" -ne 0 ]; then
-        fail "$name" "$(describe_rc "$rc")" "$dir/stdout" "$dir/stderr"
-        return
-    fi
-    if [ "$(cat "$bare/rc")" -ne 0 ] || [ ! -s "$bare/stdout" ]; then
-        fail "$name" "no reference output: the bare run failed"
-        return
-    fi
-    if ! cmp -s "$bare/stdout" "$dir/stdout"; then
-        diff -u "$bare/stdout" "$dir/stdout" >"$dir/stdout.diff" || true
-        fail "$name" "stdout differs from the bare run" "$dir/stdout.diff" "$dir/stderr"
-        return
-    fi
-    local in_cwd
-    in_cwd=$(reports_in "$dir/cwd")
-    if [ -n "$in_cwd" ]; then
-        fail "$name" "report written to the cwd instead of MPIWATCH_OUTDIR: $(basename "$in_cwd")"
-        return
-    fi
-    if "$python" "$here/check_report.py" --expect "$expect" --np "$np" "$dir/out" \
-        >"$dir/check" 2>&1; then
-        pass "$name"
-    else
-        fail "$name" "report check failed" "$dir/check"
-    fi
-}
+preload=$lib
+check_report=$here/check_report.py
+# Open MPI 4.1's osc/rdma cannot create a window on a single process
+# (MPI_Win_create fails with MPI_ERR_WIN, open-mpi/ompi#10726).
+openmpi_np1_args=(--mca osc '^rdma')
+. "$here/../lib/run-cases.sh"
 
 for t in $tests; do
     src=$here/$t.c
