@@ -1,9 +1,17 @@
 /* The functions of include/mpiwatch.h. */
 #include "mpiwatch.h"
 #include "mw_compiler.h"
+#include "mw_handles.h"
+#include "mw_state.h"
 
 MW_EXPORT long long mpiwatch_type_size(MPI_Datatype datatype)
 {
+    /* Hooks call this on every call (ctx.bytes): use the runtime's per-thread
+     * cache once the runtime has started. */
+    mw_thread *t;
+    if (mw_state.started && !mw_state.finished && (t = mw_thread_self()) != NULL)
+        return (long long)mw_type_size(t, datatype);
+
     int initialized = 0, finalized = 0;
     if (datatype == MPI_DATATYPE_NULL || PMPI_Initialized(&initialized) != MPI_SUCCESS ||
         !initialized || PMPI_Finalized(&finalized) != MPI_SUCCESS || finalized)
