@@ -23,11 +23,16 @@ typedef struct mw_call {
     int64_t recv;
     int peer;            /* world rank, or -1 */
     int tag;             /* or -1 */
+    MPI_Comm comm;       /* for the monitor's events (named there, off the call
+                          * path, by mw_comm_id); MPI_COMM_NULL when none */
     int messages;        /* point-to-point messages sent to peer */
 } mw_call;
 
 /* The call transferred nothing (or failed): clear the record. */
 MW_HIDDEN void mw_note_nothing(mw_call *c);
+
+/* A communicator as the monitor names it: its Fortran handle, -1 for none. */
+MW_HIDDEN int mw_comm_id(MPI_Comm comm);
 
 /* Point-to-point. status may be NULL or MPI_STATUS_IGNORE. */
 MW_HIDDEN void mw_note_send(mw_call *c, MPI_Count count, MPI_Datatype type, int dest, int tag,

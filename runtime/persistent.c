@@ -109,6 +109,7 @@ void mw_note_start(mw_call *c, MPI_Request request)
     c->recv = transfer.recv;
     c->peer = transfer.peer;
     c->tag = transfer.tag;
+    c->comm = transfer.comm;
     c->messages = transfer.messages;
 }
 
@@ -130,10 +131,12 @@ void mw_note_startall(mw_call *c, int count, const MPI_Request *requests)
         if (first) {
             c->peer = one.peer;
             c->tag = one.tag;
+            c->comm = one.comm;
             first = 0;
         } else {
             c->peer = c->peer == one.peer ? c->peer : -1;
             c->tag = c->tag == one.tag ? c->tag : -1;
+            c->comm = c->comm == one.comm ? c->comm : MPI_COMM_NULL;
         }
     }
 }

@@ -36,6 +36,7 @@ typedef struct coll {
 static int begin(mw_call *c, coll *k, MPI_Comm comm, int root, const void *buf)
 {
     mw_note_nothing(c);
+    c->comm = comm;
     k->t = mw_thread_self();
     if (k->t == NULL)
         return 0;

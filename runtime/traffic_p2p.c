@@ -9,7 +9,13 @@ void mw_note_nothing(mw_call *c)
     c->recv = 0;
     c->peer = -1;
     c->tag = -1;
+    c->comm = MPI_COMM_NULL;
     c->messages = 0;
+}
+
+int mw_comm_id(MPI_Comm comm)
+{
+    return comm == MPI_COMM_NULL ? -1 : (int)PMPI_Comm_c2f(comm);
 }
 
 int64_t mw_bytes(MPI_Count count, MPI_Datatype type)
@@ -28,6 +34,7 @@ static void note_send(mw_call *c, int64_t bytes, int dest, int tag, MPI_Comm com
         return;
     c->sent = bytes;
     c->tag = tag;
+    c->comm = comm;
     c->peer = mw_comm_world_rank(t, comm, dest);
     c->messages = 1;
 }
@@ -56,6 +63,7 @@ static void note_received(mw_call *c, int64_t bytes, int source, int tag, MPI_Co
     if (t == NULL || source == MPI_PROC_NULL)
         return;
     c->recv = bytes;
+    c->comm = comm;
     c->tag = tag == MPI_ANY_TAG ? -1 : tag;
     c->peer = source == MPI_ANY_SOURCE ? -1 : mw_comm_world_rank(t, comm, source);
 }
