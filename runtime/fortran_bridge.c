@@ -85,10 +85,7 @@ int mpiwatch_fortran_before_finalize(int id)
 
 int mpiwatch_fortran_hold(void)
 {
-    if (mw_depth)
-        return 0;
-    mw_depth = 1;
-    return 1;
+    return mw_enter_guard();
 }
 
 void mpiwatch_fortran_release(void)

@@ -35,6 +35,17 @@ static inline uint64_t mw_now(void)
     return mw_clock_monotonic_ns();
 }
 
+/* The wrappers' fast path, which mw_mode_update() installs only when
+ * mw_clock_use_tsc is set: no test, no call. */
+static inline uint64_t mw_now_tsc(void)
+{
+#if MW_HAVE_TSC
+    return __rdtsc();
+#else
+    return mw_clock_monotonic_ns();
+#endif
+}
+
 /* Choose the time source ("auto", "tsc" or "clock_gettime") and record the
  * calibration's starting point. Called once, when the library is loaded. */
 MW_HIDDEN void mw_clock_init(const char *choice);

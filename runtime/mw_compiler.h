@@ -12,8 +12,10 @@
 #define MW_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define MW_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define MW_NOINLINE __attribute__((noinline))
+#define MW_ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define MW_NOINLINE
+#define MW_ALWAYS_INLINE inline
 #define MW_HIDDEN
 #define MW_EXPORT
 #define MW_TLS_MODEL

@@ -24,7 +24,7 @@ typedef struct mw_fn_stats {
     uint64_t calls;
     uint64_t ticks;      /* total time inside the call */
     uint64_t max_ticks;
-    uint64_t min_inv;    /* ~min_ticks: zero-initialised tables need no set-up */
+    uint64_t min_ticks;  /* UINT64_MAX before the first call (set when the table is made) */
     uint64_t sent;       /* bytes sent (or written) */
     uint64_t recv;       /* bytes received (or read) */
 } mw_fn_stats;
@@ -65,7 +65,8 @@ MW_HIDDEN mw_thread *mw_thread_attach(void);
 /* Call fn on every thread's block, under the registry lock. */
 MW_HIDDEN void mw_threads_each(void (*fn)(mw_thread *t, void *arg), void *arg);
 
-/* Sum every thread's table into out[MW_FN_COUNT] (min/max merged). */
+/* Sum every thread's table into out[MW_FN_COUNT] (min/max merged; min_ticks
+ * stays UINT64_MAX for a function never called). */
 MW_HIDDEN void mw_stats_merge(mw_fn_stats *out);
 
 static inline mw_thread *mw_thread_self(void)
@@ -76,18 +77,20 @@ static inline mw_thread *mw_thread_self(void)
     return t;
 }
 
+/* Take the guard when it is not plainly free: 1 for a thread's first call
+ * (its statistics are attached), 0 for a nested call or no memory. */
+MW_HIDDEN int mw_guard_contended(void);
+
+/* Only inside the guard, where mw_self is set (mw_tls.h). */
 static inline void mw_stats_add(int id, uint64_t ticks)
 {
-    mw_thread *t = mw_thread_self();
-    if (MW_UNLIKELY(t == NULL))
-        return;
-    mw_fn_stats *s = &t->fn[id];
+    mw_fn_stats *s = &mw_self->fn[id];
     s->calls++;
     s->ticks += ticks;
     if (ticks > s->max_ticks)
         s->max_ticks = ticks;
-    if (~ticks > s->min_inv)
-        s->min_inv = ~ticks;
+    if (ticks < s->min_ticks)
+        s->min_ticks = ticks;
 }
 
 #endif

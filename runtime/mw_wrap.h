@@ -1,27 +1,35 @@
 /* The runtime API the generated wrappers call. Everything on the per-call
- * path is inline: a wrapper costs a level test, a guard, two clock reads and
- * a table update.
+ * path is inline.
  *
- * A wrapper is split in two so that with profiling off it is a test and a
- * jump (no stack frame): MPI_X tests mw_profiling() and tail-calls PMPI_X
- * or its profiled body, which does
+ * MPI_X is one indirect jump through its slot (runtime/mw_mode.h): to PMPI_X
+ * when profiling is off, else to one of two instances of the profiled body
  *
  *     if (!mw_enter_guard())           -- a nested call: not counted again
  *         return PMPI_X(...);
  *     mw_call call;
- *     mw_start(&call);                 -- time in
+ *     mw_clock_in(&call, fast);        -- time in
  *     ret = PMPI_X(...);
- *     mw_stop(&call);                  -- time out
- *     mw_exit(&call, MW_ID_MPI_X);     -- record, release the guard
+ *     mw_clock_out(&call, fast);       -- time out
+ *     mw_leave(&call, MW_ID_MPI_X, fast); -- record, release the guard
  *
- * Functions that move data note what they moved between mw_stop and the
- * exit (mw_note_* in mw_traffic.h) and leave with mw_exit_xfer, which also
- * records the bytes. Functions that free a handle call mw_handles_forget()
- * first, whether or not the call is profiled, so no cache outlives it.
+ * compiled with fast = 1 (the TSC, no monitor: nothing is tested and nothing
+ * is called around PMPI_X, so no register has to survive a call) and fast = 0
+ * (any clock; per-call events for the live monitor). The fast one hands a
+ * call that finds the guard taken (nested, or the thread's first) to the
+ * slow one, which sorts the two out in mw_guard_contended.
  *
- * User hooks run between mw_enter_guard and mw_start, and between mw_stop and
- * mw_exit: inside the guard (their MPI calls are not profiled) and outside
- * the timed span. */
+ * Functions that move data note what they moved between the clock reads and
+ * the exit (mw_note_* in mw_traffic.h) and leave with mw_leave_xfer, which
+ * also records the bytes. Functions that free a handle call
+ * mw_handles_forget() first, whether or not the call is profiled, so no cache
+ * outlives it.
+ *
+ * User hooks run between mw_enter_guard and the time in, and between the
+ * time out and the exit: inside the guard (their MPI calls are not profiled)
+ * and outside the timed span.
+ *
+ * MPI_Init, MPI_Finalize, MPI_Pcontrol and the Fortran bridge use the
+ * general forms: mw_enter, mw_start, mw_stop, mw_exit, mw_exit_xfer. */
 #ifndef MW_WRAP_H
 #define MW_WRAP_H
 
@@ -31,11 +39,12 @@
 #include "mw_functions.h"
 #include "mw_state.h"
 #include "mw_handles.h"
+#include "mw_mode.h"
+#include "mw_monitor.h"
 #include "mw_stats.h"
 #include "mw_traffic.h"
 
-/* Is profiling on (MPI_Pcontrol, MPIWATCH_LEVEL)? The one test a wrapper
- * makes before deciding to profile at all. */
+/* Is profiling on (MPI_Pcontrol, MPIWATCH_LEVEL)? */
 static inline int mw_profiling(void)
 {
     /* Any thread may call MPI_Pcontrol: a relaxed atomic load (a plain load
@@ -47,8 +56,8 @@ static inline int mw_profiling(void)
  * call (by the MPI itself, or a Fortran shim), which is not counted again. */
 static inline int mw_enter_guard(void)
 {
-    if (mw_depth)
-        return 0;
+    if (MW_UNLIKELY(mw_depth))
+        return mw_guard_contended();   /* nested, or the thread's first call */
     mw_depth = 1;
     return 1;
 }
@@ -59,32 +68,82 @@ static inline int mw_enter(void)
     return mw_profiling() && mw_enter_guard();
 }
 
+/* With fast, the time in goes to the guard word, which it also takes. */
+static inline void mw_clock_in(mw_call *call, int fast)
+{
+    if (!fast) {
+        call->t_in = mw_now();
+        return;
+    }
+#if MW_HAVE_TSC
+    /* Stored as rdtsc leaves it (edx:eax): no shift and or. */
+    uint32_t lo, hi;
+    __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+    mw_tls.guard.half[0] = lo;
+    mw_tls.guard.half[1] = hi;
+#else
+    mw_tls.guard.word = mw_now_tsc();
+#endif
+}
+
+static inline void mw_clock_out(mw_call *call, int fast)
+{
+    if (fast) {
+        call->t_out = mw_now_tsc();
+        call->t_in = mw_tls.guard.word;
+    } else {
+        call->t_out = mw_now();
+    }
+}
+
+/* Record the call, tell the monitor (never on the fast path: mw_mode.h
+ * routes calls to the slow one while events are on), release the guard. */
+static inline void mw_leave(const mw_call *call, int id, int fast)
+{
+    mw_stats_add(id, call->t_out - call->t_in);
+    if (!fast && MW_UNLIKELY(__atomic_load_n(&mw_monitor_events, __ATOMIC_RELAXED)))
+        mw_monitor_event(id, call, 0);
+    mw_depth = 0;
+}
+
+static inline void mw_leave_xfer(const mw_call *call, int id, int fast)
+{
+    mw_stats_add(id, call->t_out - call->t_in);
+    mw_account(id, call);
+    if (!fast && MW_UNLIKELY(__atomic_load_n(&mw_monitor_events, __ATOMIC_RELAXED)))
+        mw_monitor_event(id, call, 1);
+    mw_depth = 0;
+}
+
 static inline void mw_start(mw_call *call)
 {
-    call->t_in = mw_now();
+    mw_clock_in(call, 0);
 }
 
 static inline void mw_stop(mw_call *call)
 {
-    call->t_out = mw_now();
+    mw_clock_out(call, 0);
 }
 
 static inline void mw_exit(const mw_call *call, int id)
 {
-    mw_stats_add(id, call->t_out - call->t_in);
-    mw_depth = 0;
+    mw_leave(call, id, 0);
 }
 
 static inline void mw_exit_xfer(const mw_call *call, int id)
 {
-    mw_stats_add(id, call->t_out - call->t_in);
-    mw_account(id, call);
-    mw_depth = 0;
+    mw_leave_xfer(call, id, 0);
 }
 
 /* Lifecycle, called by the MPI_Init/Init_thread, MPI_Finalize and
  * MPI_Pcontrol wrappers. */
 MW_HIDDEN void mw_on_init(void);        /* after a successful PMPI_Init */
+/* Before PMPI_Init: mpiwatch's flags out of argv (runtime/monitor_options.c),
+ * and the thread level the live monitor needs. */
+MW_HIDDEN void mw_on_init_args(int *argc, char ***argv);
+MW_HIDDEN int mw_monitor_wants_threads(void);
+MW_HIDDEN int mw_monitor_thread_level(int required);
+MW_HIDDEN int mw_monitor_init_threaded(int *argc, char ***argv);
 MW_HIDDEN void mw_on_finalize(void);    /* before PMPI_Finalize: builds the report */
 MW_HIDDEN void mw_on_pcontrol(int level);
 

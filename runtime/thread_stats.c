@@ -6,7 +6,7 @@
 #include "mw_stats.h"
 #include "mw_warn.h"
 
-_Thread_local mw_tls_block mw_tls;
+_Thread_local mw_tls_block mw_tls = {.guard.word = MW_GUARD_NEW};
 unsigned mw_handle_gen;
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -21,12 +21,23 @@ mw_thread *mw_thread_attach(void)
             mw_warn("out of memory for a thread's statistics; its calls are not profiled");
         return NULL;
     }
+    for (int i = 0; i < MW_FN_COUNT; i++)
+        t->fn[i].min_ticks = UINT64_MAX;
     pthread_mutex_lock(&registry_lock);
     t->next = registry;
     registry = t;
     pthread_mutex_unlock(&registry_lock);
     mw_self = t;
+    mw_depth = 0;   /* was MW_GUARD_NEW: an attached thread is never inside a call */
     return t;
+}
+
+int mw_guard_contended(void)
+{
+    if (mw_self != NULL || mw_thread_attach() == NULL)
+        return 0;   /* nested; or no memory, and the guard stays MW_GUARD_NEW */
+    mw_depth = 1;
+    return 1;
 }
 
 void mw_threads_each(void (*fn)(mw_thread *t, void *arg), void *arg)
@@ -48,13 +59,15 @@ static void merge_one(mw_thread *t, void *arg)
         out[i].recv += s->recv;
         if (s->max_ticks > out[i].max_ticks)
             out[i].max_ticks = s->max_ticks;
-        if (s->min_inv > out[i].min_inv)
-            out[i].min_inv = s->min_inv;
+        if (s->min_ticks < out[i].min_ticks)
+            out[i].min_ticks = s->min_ticks;
     }
 }
 
 void mw_stats_merge(mw_fn_stats *out)
 {
     memset(out, 0, (size_t)MW_FN_COUNT * sizeof *out);
+    for (int i = 0; i < MW_FN_COUNT; i++)
+        out[i].min_ticks = UINT64_MAX;
     mw_threads_each(merge_one, out);
 }

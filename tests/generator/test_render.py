@@ -97,18 +97,18 @@ hook_note("{{ ctx.id }}", (long long){{ ctx.ret }});
 
 def extract_wrapper(text: str, name: str) -> str | None:
     """A wrapper's text: from its ``/* NAME: `` comment to its closing ``}``
-    line or, when the wrapper is split in two, to the end of the definition
-    of its profiled body ``mw_profile_NAME``."""
+    line or, when the wrapper is split in parts (profiled bodies first, the
+    exported entry last), to the end of the exported definition of NAME."""
     lines = text.splitlines()
     starts = [i for i, line in enumerate(lines) if line.startswith(f"/* {name}: ")]
     if len(starts) != 1 or "}" not in lines[starts[0]:]:
         return None
     end = lines.index("}", starts[0])
-    bodies = [i for i, line in enumerate(lines[starts[0]:], starts[0])
-              if line.startswith("static ") and f" mw_profile_{name}(" in line
-              and not line.endswith(";")]
-    if bodies and "}" in lines[bodies[0]:]:
-        end = lines.index("}", bodies[0])
+    entries = [i for i, line in enumerate(lines[starts[0]:], starts[0])
+               if line.startswith("MW_EXPORT ") and f" {name}(" in line
+               and not line.endswith(";")]
+    if entries and "}" in lines[entries[0]:]:
+        end = lines.index("}", entries[0])
     return "\n".join(lines[starts[0]:end + 1]) + "\n"
 
 

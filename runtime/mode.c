@@ -1,0 +1,36 @@
+/* Dispatch of the wrappers: see mw_mode.h. */
+#include <pthread.h>
+
+#include "mw_clock.h"
+#include "mw_mode.h"
+#include "mw_state.h"
+
+static pthread_mutex_t mode_lock = PTHREAD_MUTEX_INITIALIZER;
+static int monitor_on;
+
+static void apply_locked(void)
+{
+    int level = __atomic_load_n(&mw_level, __ATOMIC_RELAXED);
+    int fast = mw_clock_use_tsc && MW_HAVE_TSC && !monitor_on;
+    for (int i = 0; i < MW_FN_COUNT; i++) {
+        const mw_impl *f = mw_impls[i];
+        if (f != NULL)
+            __atomic_store_n(f->slot, !level ? f->quiet : fast ? f->fast : f->slow,
+                             __ATOMIC_RELAXED);
+    }
+}
+
+void mw_mode_update(void)
+{
+    pthread_mutex_lock(&mode_lock);
+    apply_locked();
+    pthread_mutex_unlock(&mode_lock);
+}
+
+void mw_mode_set_monitor(int on)
+{
+    pthread_mutex_lock(&mode_lock);
+    monitor_on = on != 0;
+    apply_locked();
+    pthread_mutex_unlock(&mode_lock);
+}
