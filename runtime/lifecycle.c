@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include "mw_clock.h"
+#include "mw_mode.h"
+#include "mw_monitor_server.h"
 #include "mw_report.h"
 #include "mw_state.h"
 #include "mw_wrap.h"
@@ -21,6 +23,7 @@ __attribute__((constructor)) static void mw_load(void)
     mw_level = mw_state.config.initial_level;
     mw_clock_init(mw_state.config.timer);
     mw_state.start_ticks = mw_now();
+    mw_mode_update();
 }
 
 static void warn_if_unfinished(void)
@@ -70,11 +73,13 @@ void mw_on_init(void)
     else
         mw_state.comm = MPI_COMM_NULL;
     atexit(warn_if_unfinished);
+    mw_monitor_start();   /* the live monitor, if asked for (may wait for a client) */
 }
 
 void mw_on_finalize(void)
 {
     static mw_job_summary job;
+    static mw_fn_stats local[MW_FN_COUNT];
     int initialized = 0;
 
     if (mw_state.finished)
@@ -87,7 +92,10 @@ void mw_on_finalize(void)
         return;
     }
     double app_time = mw_clock_seconds(mw_now() - mw_state.start_ticks);
-    int rc = mw_report_reduce(app_time, &job);
+    /* One merge for both: the monitor's final SNAPSHOT and the report. */
+    mw_stats_merge(local);
+    mw_monitor_finish(local);
+    int rc = mw_report_reduce(app_time, local, &job);
     if (rc != MPI_SUCCESS) {
         mw_warn("gathering the profile failed (MPI error %d); no report is written", rc);
     } else if (mw_state.world_rank == 0) {
@@ -106,6 +114,8 @@ void mw_on_pcontrol(int level)
     /* 0 off, 1 on, 2 on and flush (a snapshot of this rank's profile); the
      * standard leaves other levels to the tool: mpiwatch treats them as 1. */
     __atomic_store_n(&mw_level, level != 0, __ATOMIC_RELAXED);
+    mw_mode_update();
+    mw_monitor_pcontrol(level);
     if (level == 2)
         mw_snapshot();
 }

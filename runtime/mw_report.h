@@ -51,13 +51,16 @@ typedef struct mw_job_summary {
     mw_region_summary *regions;
     int nregions;
     uint64_t *hist_block;    /* owns the memory every fn[].hist points into */
+    const char *monitor;     /* the live monitor's transport(s), or NULL if it was off */
+    uint64_t monitor_sent, monitor_dropped, monitor_unwatched;   /* events, all ranks */
     mw_fn_summary fn[MW_FN_COUNT];
 } mw_job_summary;
 
-/* Reduce this rank's statistics onto rank 0 of the private communicator.
- * On rank 0, *job is filled (release it with mw_report_free). Returns
- * MPI_SUCCESS or an MPI error code. */
-MW_HIDDEN int mw_report_reduce(double app_time, mw_job_summary *job);
+/* Reduce this rank's statistics (local: MW_FN_COUNT entries, from
+ * mw_stats_merge) onto rank 0 of the private communicator. On rank 0, *job
+ * is filled (release it with mw_report_free). Returns MPI_SUCCESS or an MPI
+ * error code. */
+MW_HIDDEN int mw_report_reduce(double app_time, const mw_fn_stats *local, mw_job_summary *job);
 MW_HIDDEN void mw_report_free(mw_job_summary *job);
 
 /* This rank's statistics so far, without communication (for snapshots). */
@@ -68,6 +71,9 @@ MW_HIDDEN void mw_snapshot(void);
 
 /* Regions' totals gathered onto rank 0 (job is NULL on other ranks). */
 MW_HIDDEN int mw_report_regions(mw_job_summary *job, MPI_Comm comm);
+
+/* The live monitor's counters summed onto rank 0 (job is NULL elsewhere). */
+MW_HIDDEN int mw_report_monitor(mw_job_summary *job, MPI_Comm comm);
 
 /* Write the job's report in the formats asked for (MPIWATCH_FORMATS) into
  * dir, each file atomically; a failure is a warning. */

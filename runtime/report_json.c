@@ -82,6 +82,16 @@ static void write_pairs(FILE *out, const mw_job_summary *job)
     fprintf(out, "%s],\n", job->npairs ? "\n  " : "");
 }
 
+static void write_monitor(FILE *out, const mw_job_summary *job)
+{
+    if (job->monitor == NULL)
+        return;
+    fprintf(out, "  \"monitor\": {\"transport\": \"%s\", \"events_sent\": %llu, "
+                 "\"events_dropped\": %llu, \"events_unwatched\": %llu},\n",
+            job->monitor, (unsigned long long)job->monitor_sent,
+            (unsigned long long)job->monitor_dropped, (unsigned long long)job->monitor_unwatched);
+}
+
 static void write_regions(FILE *out, const mw_job_summary *job)
 {
     fprintf(out, "  \"regions\": {");
@@ -119,6 +129,7 @@ void mw_report_json(FILE *out, const mw_job_summary *job)
     write_ranks(out, job);
     write_functions(out, job);
     write_pairs(out, job);
+    write_monitor(out, job);
     write_regions(out, job);
     fprintf(out, "}\n");
 }

@@ -76,7 +76,7 @@ static int reduce_tables(const mw_fn_stats *local, mw_job_summary *job, MPI_Comm
         counts[N + i] = local[i].sent;
         counts[2 * N + i] = local[i].recv;
         sums[i] = mw_clock_seconds(local[i].ticks);
-        mins[i] = local[i].calls ? mw_clock_seconds(~local[i].min_inv) : DBL_MAX;
+        mins[i] = local[i].calls ? mw_clock_seconds(local[i].min_ticks) : DBL_MAX;
         mins[N + i] = sums[i];
         maxs[i] = mw_clock_seconds(local[i].max_ticks);
         maxs[N + i] = sums[i];
@@ -173,18 +173,16 @@ static int gather_pairs(mw_job_summary *job, MPI_Comm comm)
     return rc;
 }
 
-int mw_report_reduce(double app_time, mw_job_summary *job)
+int mw_report_reduce(double app_time, const mw_fn_stats *local, mw_job_summary *job)
 {
-    static mw_fn_stats local[N];
     MPI_Comm comm = mw_state.comm;
     mw_job_summary *root = mw_state.world_rank == 0 ? job : NULL;
     int rc;
 
     memset(job, 0, sizeof *job);
-    mw_stats_merge(local);
     if ((rc = reduce_tables(local, root, comm)) || (rc = reduce_histograms(root, comm)) ||
         (rc = gather_ranks(app_time, local, root, comm)) || (rc = gather_pairs(root, comm)) ||
-        (rc = mw_report_regions(root, comm)))
+        (rc = mw_report_regions(root, comm)) || (rc = mw_report_monitor(root, comm)))
         return rc;
     if (root != NULL)
         root->ranks = mw_state.world_size;
@@ -216,7 +214,7 @@ void mw_report_local(double app_time, mw_job_summary *job)
         f->sent = local[i].sent;
         f->recv = local[i].recv;
         f->time = f->rank_min = f->rank_max = mw_clock_seconds(local[i].ticks);
-        f->min = f->calls ? mw_clock_seconds(~local[i].min_inv) : 0.0;
+        f->min = f->calls ? mw_clock_seconds(local[i].min_ticks) : 0.0;
         f->max = mw_clock_seconds(local[i].max_ticks);
         if (job->mpi_time != NULL)
             job->mpi_time[0] += f->time;

@@ -35,8 +35,13 @@ static void write_header(FILE *out, const mw_job_summary *job)
     else
         fprintf(out, "mpiwatch report: %s on %d rank%s (%s)\n", job->program, job->ranks,
                 job->ranks == 1 ? "" : "s", mw_mpi_description);
-    fprintf(out, "timer: %s; profiling level at start: %d; reports in: %s\n\n", job->timer,
+    fprintf(out, "timer: %s; profiling level at start: %d; reports in: %s\n", job->timer,
             c->initial_level, c->outdir);
+    if (job->monitor != NULL)
+        fprintf(out, "live monitor (%s): events sent %llu, dropped %llu, unwatched %llu (all ranks)\n",
+                job->monitor, (unsigned long long)job->monitor_sent,
+                (unsigned long long)job->monitor_dropped, (unsigned long long)job->monitor_unwatched);
+    fprintf(out, "\n");
 }
 
 static void write_ranks(FILE *out, const mw_job_summary *job)

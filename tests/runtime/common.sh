@@ -38,6 +38,8 @@ LIBMPIWATCH="$libdir/$(basename "$LIBMPIWATCH")"   # absolute: the ranks run els
 # The runs must not inherit a configuration, a preload or a batch job id from
 # the caller: Open MPI's local ranks and MPICH's see mpirun's environment.
 unset MPIWATCH_OUTDIR MPIWATCH_LEVEL MPIWATCH_TIMER MPIWATCH_FORMATS LD_PRELOAD
+unset MPIWATCH_MONITOR MPIWATCH_TRANSPORT MPIWATCH_BIND MPIWATCH_WAIT MPIWATCH_MONITOR_BUFFER \
+    MPIWATCH_MONITOR_INTERVAL
 unset SLURM_JOB_ID PBS_JOBID LSB_JOBID JOB_ID FLUX_JOB_ID
 
 passed=0

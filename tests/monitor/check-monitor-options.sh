@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# The monitor's options, with args.c (prints its arguments after MPI_Init)
+# linked with libmpiwatch on 2 ranks:
+# - --port-in-stdout, --port-in-stderr, --port-in-file FILE and --help are
+#   taken out of argv, through MPI_Init and MPI_Init_thread; the others and
+#   everything after "--" stay;
+# - --port-in-stdout/stderr publish one endpoint line per rank there;
+# - --help prints mpiwatch's options once (rank 0) and the program runs on;
+# - --port-in-file without FILE, and bad MPIWATCH_MONITOR, _TRANSPORT,
+#   _WAIT, _MONITOR_BUFFER, _MONITOR_INTERVAL values: one warning naming
+#   the flag or variable and the value; the program runs as usual.
+name=monitor-options
+. "$top_srcdir/tests/runtime/common.sh"
+
+NP=2
+mon_dir="$top_srcdir/tests/monitor"
+build "$mon_dir/args.c" "$work/args" linked
+
+# case NAME WANT_STDOUT_FIRST_LINE [VAR=VALUE...] -- ARGS...
+check_args() {
+    local case=$1 want=$2 dir="$work/$1"
+    shift 2
+    run "$dir" "$NP" linked "$@"
+    local rc got
+    rc=$(rc_of "$dir")
+    got=$(grep '^argc' "$dir/stdout")
+    if [ "$rc" -ne 0 ]; then
+        fail "$case" "$(describe_rc "$rc")" "$dir/stdout" "$dir/stderr"
+        return 1
+    elif [ "$got" != "$want" ]; then
+        fail "$case" "the program saw '$got', expected '$want'" "$dir/stdout"
+        return 1
+    fi
+    pass "$case: the program sees '$want'"
+}
+
+for init in init thread; do
+    extra=()
+    [ "$init" = thread ] && extra=(MW_ARGS_THREAD=1)
+    if check_args "stdout-$init" "argc 3: [a] [b]" ${extra[@]+"${extra[@]}"} -- "$work/args" a --port-in-stdout b; then
+        n=$(grep -c '^mpiwatch-endpoint 1 [01] 2 tcp [^ ]* [0-9]* [0-9a-f]\{32\}$' "$work/stdout-$init/stdout")
+        if [ "$n" -eq "$NP" ]; then pass "stdout-$init: one endpoint line per rank on stdout"
+        else fail "stdout-$init: endpoint lines" "$n lines, expected $NP" "$work/stdout-$init/stdout"; fi
+    fi
+done
+if check_args stderr "argc 2: [x]" -- "$work/args" --port-in-stderr x; then
+    n=$(grep -c '^mpiwatch-endpoint 1 ' "$work/stderr/stderr")
+    if [ "$n" -eq "$NP" ]; then pass "stderr: one endpoint line per rank on stderr"
+    else fail "stderr: endpoint lines" "$n lines, expected $NP" "$work/stderr/stderr"; fi
+fi
+if check_args file "argc 3: [--] [--port-in-stdout]" -- "$work/args" --port-in-file "$work/ports" -- --port-in-stdout; then
+    if [ "$(grep -c '^mpiwatch-endpoint' "$work/ports" 2>/dev/null)" -eq "$NP" ] &&
+       ! grep -q mpiwatch-endpoint "$work/file/stdout"; then
+        pass "file: the endpoints are in the file only; flags after -- are left alone"
+    else
+        fail "file: port file" "expected $NP lines in the file and none on stdout" "$work/file/stdout"
+    fi
+fi
+if check_args help "argc 2: [y]" -- "$work/args" --help y; then
+    n=$(grep -c '^mpiwatch options' "$work/help/stdout")
+    if [ "$n" -eq 1 ] && grep -q -- '--port-in-file FILE' "$work/help/stdout"; then
+        pass "help: the options are printed once"
+    else
+        fail "help: output" "$n help texts" "$work/help/stdout"
+    fi
+fi
+
+# warns CASE WHAT VALUE [VAR=VALUE...] -- ARGS: exactly one mpiwatch line, naming WHAT and VALUE.
+warns() {
+    local case=$1 what=$2 value=$3 dir="$work/$1"
+    shift 3
+    run "$dir" "$NP" linked "$@"
+    local rc lines
+    rc=$(rc_of "$dir")
+    lines=$(grep -c 'mpiwatch:' "$dir/stderr" || true)
+    if [ "$rc" -ne 0 ] || ! grep -q '^argc 1:$' "$dir/stdout"; then
+        fail "$case" "the program did not run as usual: $(describe_rc "$rc")" "$dir/stdout" "$dir/stderr"
+    elif [ "$lines" -ne 1 ] || ! grep 'mpiwatch:' "$dir/stderr" | grep -q -- "$what" ||
+         ! grep 'mpiwatch:' "$dir/stderr" | grep -q -- "$value"; then
+        fail "$case" "expected one warning naming $what and $value" "$dir/stderr"
+    else
+        pass "$case: one warning naming $what and $value"
+    fi
+}
+warns no-file --port-in-file "needs a FILE" -- "$work/args" --port-in-file
+warns bad-monitor MPIWATCH_MONITOR "'sideways'" MPIWATCH_MONITOR=sideways -- "$work/args"
+warns bad-transport MPIWATCH_TRANSPORT "'udp'" MPIWATCH_TRANSPORT=udp -- "$work/args"
+warns bad-wait MPIWATCH_WAIT "'soon'" MPIWATCH_WAIT=soon -- "$work/args"
+warns bad-buffer MPIWATCH_MONITOR_BUFFER "'-5'" MPIWATCH_MONITOR_BUFFER=-5 -- "$work/args"
+warns bad-interval MPIWATCH_MONITOR_INTERVAL "'0'" MPIWATCH_MONITOR_INTERVAL=0 -- "$work/args"
+
+finish

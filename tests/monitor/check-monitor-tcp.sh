@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# The live monitor's TCP transport, seen by a raw client (raw_client.py,
+# docs/protocol.md), with ring.c linked with libmpiwatch on 4 ranks and
+# --port-in-file:
+#
+# - totals: MPIWATCH_WAIT holds MPI_Init until the client (started 2 s
+#   late) has attached: rank 0 says it waits, the run takes at least 2 s,
+#   the first SNAPSHOTs are empty; the final SNAPSHOTs summed over the
+#   ranks equal the JSON report's functions (compare.py); every call has
+#   its event; the port file is owner-only; the output is the bare run's;
+# - wrong-token: a client with a wrong token is refused by every rank,
+#   which says so on stderr with the client's address; a right client then
+#   gets everything;
+# - killed: a client that dies abruptly mid-run changes nothing: exit 0,
+#   the bare run's output, and the report's counters still add up.
+name=monitor-tcp
+. "$top_srcdir/tests/runtime/common.sh"
+
+NP=4
+mon_dir="$top_srcdir/tests/monitor"
+client="$mon_dir/raw_client.py"
+build "$mon_dir/ring.c" "$work/ring-bare" plain
+build "$mon_dir/ring.c" "$work/ring" linked
+
+for args in "2000 0" "3000 1000"; do
+    dir="$work/bare-${args// /-}"
+    run "$dir" "$NP" bare -- "$work/ring-bare" $args
+    if [ "$(rc_of "$dir")" -ne 0 ]; then
+        fail "bare ring $args" "the program fails without mpiwatch: $(describe_rc "$(rc_of "$dir")")" \
+            "$dir/stdout" "$dir/stderr"
+        finish
+    fi
+done
+
+# same_output CASE DIR BAREDIR: status 0 and the bare run's output.
+same_output() {
+    local rc
+    rc=$(rc_of "$2")
+    if [ "$rc" -ne 0 ]; then
+        fail "$1: status" "$(describe_rc "$rc")" "$2/stdout" "$2/stderr"
+        return 1
+    elif ! cmp -s "$2/stdout" "$3/stdout"; then
+        fail "$1: output" "the output differs from the bare run's" "$2/stdout" "$3/stdout"
+        return 1
+    fi
+    pass "$1: status 0, the bare run's output"
+}
+
+# compare CASE DIR [--attached-from-start]: the client's view against the report.
+compare() {
+    local case=$1 dir=$2 report
+    shift 2
+    report=$(reports "$dir/cwd" 'mpiwatch-*.json')
+    if [ "$(printf '%s\n' "$report" | grep -c .)" -ne 1 ]; then
+        fail "$case: report" "expected one JSON report, found: ${report:-none}"
+    elif "$PYTHON" "$mon_dir/compare.py" "$dir/client.json" "$dir/cwd/$report" "$@" \
+            >"$dir/compare.log" 2>&1; then
+        pass "$case: the final snapshots equal the report"
+    else
+        fail "$case: snapshots and report" "they differ" "$dir/compare.log" "$dir/client.err"
+    fi
+}
+
+# ---------------------------------------------------------------- totals
+dir="$work/totals"
+mkdir -p "$dir/cwd"
+("$PYTHON" "$client" "$dir/cwd/ports" --delay 2 --timeout 50 >"$dir/client.json" 2>"$dir/client.err") &
+cpid=$!
+start=$(date +%s.%N)
+run "$dir" "$NP" linked MPIWATCH_WAIT=30 -- "$work/ring" 2000 0 --port-in-file "$dir/cwd/ports"
+end=$(date +%s.%N)
+wait "$cpid"
+if same_output totals "$dir" "$work/bare-2000-0"; then
+    compare totals "$dir" --attached-from-start
+    waits=$(grep -c 'waiting up to 30 s for a monitor client' "$dir/stderr" || true)
+    if [ "$waits" -eq 1 ]; then
+        pass "totals: rank 0 says once that it waits"
+    else
+        fail "totals: waiting line" "$waits lines say that the job waits, expected 1" "$dir/stderr"
+    fi
+    if "$PYTHON" -c "import sys; sys.exit(0 if float(sys.argv[2]) - float(sys.argv[1]) >= 2 else 1)" \
+            "$start" "$end"; then
+        pass "totals: MPIWATCH_WAIT held the job until the client came"
+    else
+        fail "totals: MPIWATCH_WAIT" "the job took less than the client's 2 s delay"
+    fi
+    mode=$(stat -c %a "$dir/cwd/ports" 2>/dev/null)
+    lines=$(grep -c '^mpiwatch-endpoint 1 [0-9]* 4 tcp ' "$dir/cwd/ports" 2>/dev/null)
+    if [ "$mode" = 600 ] && [ "$lines" -eq "$NP" ]; then
+        pass "totals: the port file has $NP lines and mode 600"
+    else
+        fail "totals: port file" "mode ${mode:-none}, $lines endpoint lines" "$dir/cwd/ports"
+    fi
+fi
+
+# ---------------------------------------------------------------- wrong token
+dir="$work/wrong-token"
+mkdir -p "$dir/cwd"
+( "$PYTHON" "$client" "$dir/cwd/ports" --token 00000000000000000000000000000000 --timeout 20 \
+      >"$dir/bad.json" 2>"$dir/bad.err"
+  "$PYTHON" "$client" "$dir/cwd/ports" --timeout 50 >"$dir/client.json" 2>"$dir/client.err" ) &
+cpid=$!
+run "$dir" "$NP" linked MPIWATCH_WAIT=30 -- "$work/ring" 2000 0 --port-in-file "$dir/cwd/ports"
+wait "$cpid"
+if same_output wrong-token "$dir" "$work/bare-2000-0"; then
+    refused=$("$PYTHON" -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['refused'], d['attached'])" \
+              "$dir/bad.json" 2>/dev/null)
+    logged=$(grep -c 'refused the client at .*:[0-9]*: wrong token' "$dir/stderr" || true)
+    if [ "$refused" = "$NP 0" ] && [ "$logged" -eq "$NP" ]; then
+        pass "wrong-token: every rank refused the client and said so with its address"
+    else
+        fail "wrong-token: refused" "client saw '$refused' (refused attached), $logged warnings" \
+            "$dir/bad.json" "$dir/stderr"
+    fi
+    compare wrong-token "$dir"
+fi
+
+# ---------------------------------------------------------------- killed client
+dir="$work/killed"
+mkdir -p "$dir/cwd"
+("$PYTHON" "$client" "$dir/cwd/ports" --exit-after 2000 --timeout 50 >"$dir/client.json" \
+     2>"$dir/client.err"; echo $? >"$dir/client.rc") &
+cpid=$!
+run "$dir" "$NP" linked MPIWATCH_WAIT=30 -- "$work/ring" 3000 1000 --port-in-file "$dir/cwd/ports"
+wait "$cpid"
+if [ "$(cat "$dir/client.rc")" != 3 ]; then
+    fail "killed: client" "the client did not die mid-run (status $(cat "$dir/client.rc"))" "$dir/client.err"
+elif same_output killed "$dir" "$work/bare-3000-1000"; then
+    report=$(reports "$dir/cwd" 'mpiwatch-*.json')
+    if "$PYTHON" - "$dir/cwd/$report" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+m = r["monitor"]
+calls = sum(f["calls"] for f in r["functions"].values())
+sys.exit(0 if m["events_sent"] + m["events_dropped"] + m["events_unwatched"] == calls else 1)
+PY
+    then
+        pass "killed: the report's monitor counters add up to the calls"
+    else
+        fail "killed: counters" "sent + dropped + unwatched is not the number of calls" "$dir/cwd/$report"
+    fi
+fi
+
+finish
