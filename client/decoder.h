@@ -1,0 +1,96 @@
+/* The incremental frame decoder of docs/protocol.md.
+ *
+ * A transport hands it whatever bytes arrived, split anywhere; it calls back
+ * once per complete frame. Every length and count is checked against the
+ * frame that holds it, so malformed input puts the decoder into an error
+ * state with a message; it never reads out of bounds and never allocates
+ * more than one maximal frame (1 MiB) plus HELLO's name table. */
+#ifndef MWC_DECODER_H
+#define MWC_DECODER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MWC_FRAME_MAX 1048576u /* the protocol's largest length field */
+#define MWC_EVENT_SIZE 56u
+#define MWC_ENTRY_SIZE 36u
+
+enum { MWC_HELLO = 1, MWC_EVENTS = 2, MWC_SNAPSHOT = 3, MWC_GOODBYE = 4, MWC_LEVEL = 5 };
+
+typedef struct { const char *p; uint16_t len; } mwc_str;
+
+typedef struct {
+    uint32_t function, thread;
+    uint64_t t_in, t_out;
+    int32_t peer, tag, comm;
+    uint32_t flags;
+    uint64_t sent, recv;
+} mwc_event;
+
+typedef struct {
+    uint32_t function;
+    uint64_t calls, time, sent, recv;
+} mwc_entry;
+
+/* One decoded frame. Pointers point into the decoder's buffer or the fed
+ * chunk: valid only during the callback. Records and entries stay packed;
+ * mwc_frame_event()/mwc_frame_entry() unpack one. */
+typedef struct {
+    int type;
+    union {
+        struct {
+            uint16_t version;
+            uint32_t rank, size, pid;
+            uint64_t epoch;
+            mwc_str host, program, timer, mpi;
+            uint32_t nfunctions;
+            const mwc_str *names;
+        } hello;
+        struct { uint32_t count; const unsigned char *records; } events;
+        struct {
+            uint64_t t, sent, dropped, unwatched;
+            uint32_t count;
+            const unsigned char *entries;
+        } snapshot;
+        struct { uint64_t t, sent, dropped; } goodbye;
+        struct { uint64_t t; int32_t level; } level;
+    } u;
+} mwc_frame;
+
+void mwc_frame_event(const mwc_frame *f, uint32_t i, mwc_event *out);
+void mwc_frame_entry(const mwc_frame *f, uint32_t i, mwc_entry *out);
+
+/* Return nonzero to stop decoding: mwc_decoder_feed then returns 1 and the
+ * rest of that chunk is dropped (the caller is giving up on the stream). */
+typedef int (*mwc_frame_fn)(void *ctx, const mwc_frame *f);
+
+typedef struct {
+    int phase;               /* see decoder.c */
+    unsigned char hdr[5];    /* length (4) and type (1) of the current frame */
+    size_t hlen;             /* header bytes so far */
+    uint32_t length;         /* the current frame's length field */
+    unsigned char *buf;      /* body bytes so far, when a frame spans chunks */
+    size_t blen, bcap;
+    size_t skip;             /* body bytes of an unknown frame still to skip */
+    uint32_t nfunctions;     /* from HELLO: the bound on function ids */
+    unsigned char *seen;     /* bitmap of ids, to reject repeats in a SNAPSHOT */
+    mwc_str *names;          /* HELLO's names, rebuilt per HELLO frame */
+    uint64_t frames;         /* frames decoded, for messages */
+    uint64_t offset;         /* stream offset of the current frame */
+    uint64_t consumed;       /* bytes fed so far */
+    char error[200];
+} mwc_decoder;
+
+void mwc_decoder_init(mwc_decoder *d);
+void mwc_decoder_free(mwc_decoder *d);
+
+/* 0: all bytes consumed; 1: the callback asked to stop; -1: malformed
+ * input (d->error says why; every later call returns -1 too). */
+int mwc_decoder_feed(mwc_decoder *d, const void *data, size_t n, mwc_frame_fn fn, void *ctx);
+
+/* Nonzero when no frame is half received: EOF here is a clean end. */
+int mwc_decoder_idle(const mwc_decoder *d);
+/* Nonzero once GOODBYE was decoded. */
+int mwc_decoder_finished(const mwc_decoder *d);
+
+#endif

@@ -1,0 +1,221 @@
+/* mpiwatch: the live monitor's client (docs/client.md, docs/protocol.md).
+ * Reads where the ranks are, attaches to each, and shows what they send,
+ * as a live table or JSON lines; or replays a recording the same way.
+ * Exit status: 0 every rank said goodbye, 1 some rank was lost or never
+ * reached (or an input was unreadable), 2 usage error. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "conn_mpi.h"
+#include "conn_tcp.h"
+#include "endpoints.h"
+#include "options.h"
+#include "record.h"
+#include "session.h"
+#include "util.h"
+#include "view_json.h"
+#include "view_tty.h"
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+/* SIGINT/SIGTERM end the watch with a final summary; no SA_RESTART, so a
+ * waiting poll() returns at once. A rank closing on us must not kill us. */
+static void signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+}
+
+typedef struct {
+    mwc_json_state json;
+    mwc_tty_state tty;
+    mwc_view view;
+    int is_tty;
+} views;
+
+static void make_view(views *v, const mwc_options *o)
+{
+    memset(v, 0, sizeof *v);
+    if (o->json) {
+        v->json.out = stdout;
+        v->json.events = o->events;
+        v->view = mwc_view_json(&v->json);
+    } else {
+        v->view = mwc_view_tty(&v->tty, stdout);
+        v->is_tty = 1;
+    }
+}
+
+static int exit_status(const mwc_session *s)
+{
+    mwc_summary sum = mwc_model_summary(&s->model);
+    return sum.finished == s->model.n ? 0 : 1;
+}
+
+static int replay(const mwc_options *o, views *v)
+{
+    FILE *f = fopen(o->replay, "rb");
+    if (!f) {
+        perror(o->replay);
+        return 1;
+    }
+    mwc_replay r;
+    if (mwc_replay_open(&r, f, o->replay) != 0) {
+        fprintf(stderr, "mpiwatch: %s\n", r.error);
+        mwc_replay_close(&r);
+        fclose(f);
+        return 1;
+    }
+    mwc_session s;
+    mwc_session_init(&s, r.slots, r.ranks, r.descs, v->view, NULL);
+    double start = mwc_now();
+    mwc_rec rec;
+    int rc;
+    unsigned long k = 0;
+    while (!interrupted && (rc = mwc_replay_next(&r, &rec)) == 1) {
+        if (o->replay_speed > 0)
+            mwc_sleep(start + (double)rec.t * 1e-9 / o->replay_speed - mwc_now());
+        if (rec.kind == MWC_REC_DATA) {
+            mwc_session_data(&s, rec.slot, rec.data, rec.len);
+        } else {
+            char *why = mwc_strndup((const char *)rec.data, rec.len);
+            mwc_session_closed(&s, rec.slot, why);
+            free(why);
+        }
+        if (o->replay_speed > 0 || ++k % 4096 == 0)
+            mwc_session_tick(&s);
+    }
+    int corrupt = !interrupted && rc < 0;
+    if (corrupt)
+        fprintf(stderr, "mpiwatch: %s\n", r.error);
+    for (size_t i = 0; i < s.model.n; i++)
+        mwc_session_closed(&s, i, interrupted ? "the client was interrupted"
+                                  : corrupt ? "the recording is corrupt here"
+                                  : "the recording ends here");
+    if (v->is_tty)
+        mwc_tty_restore(&v->tty);
+    mwc_session_finish(&s);
+    int status = corrupt ? 1 : exit_status(&s);
+    mwc_session_free(&s);
+    mwc_replay_close(&r);
+    fclose(f);
+    return status;
+}
+
+/* Endpoints from the source the options name. 0 ok, else the exit status. */
+static int read_endpoints(const mwc_options *o, mwc_endpoints *l, mwc_linereader *in)
+{
+    if (o->port_file)
+        return mwc_endpoints_from_file(o->port_file, o->wait_s, o->quiet, l) == 0 ? 0 : 1;
+    if (o->use_stdin)
+        return mwc_endpoints_from_stdin(in, o->wait_s, o->quiet, l) == 0 ? 0 : 1;
+    for (int i = 0; i < o->nargs; i++) {
+        mwc_endpoint ep;
+        char err[300];
+        const char *a = o->args[i];
+        int rc = strncmp(a, "mpiwatch-endpoint ", 18) == 0
+                     ? mwc_endpoint_parse_line(a, &ep, err, sizeof err)
+                     : mwc_endpoint_parse_url(a, &ep, err, sizeof err);
+        if (rc == 0)
+            rc = mwc_endpoints_add(l, &ep, err, sizeof err);
+        if (rc != 0) {
+            fprintf(stderr, "mpiwatch: argument %d: %s\n", i + 1, err);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+static int watch(const mwc_options *o, views *v, int *argc, char ***argv)
+{
+    mwc_endpoints l;
+    mwc_linereader in;
+    mwc_endpoints_init(&l);
+    mwc_linereader_init(&in, o->use_stdin ? STDIN_FILENO : -1, stderr);
+    int rc = read_endpoints(o, &l, &in);
+    if (rc != 0 || interrupted) {
+        mwc_endpoints_free(&l);
+        mwc_linereader_free(&in);
+        return rc ? rc : 1;
+    }
+    if (!o->quiet)
+        fprintf(stderr, "mpiwatch: attaching to %zu rank(s)\n", l.n);
+    int *ranks = mwc_calloc(l.n, sizeof *ranks);
+    char **descs = mwc_calloc(l.n, sizeof *descs);
+    for (size_t i = 0; i < l.n; i++) {
+        ranks[i] = l.v[i].rank;
+        descs[i] = l.v[i].desc;
+    }
+    mwc_recorder recorder, *rec = NULL;
+    if (o->record) {
+        if (mwc_record_open(&recorder, o->record, (uint32_t)l.n, ranks, descs) != 0)
+            return 1;
+        rec = &recorder;
+    }
+    mwc_session s;
+    mwc_session_init(&s, l.n, ranks, descs, v->view, rec);
+    mwc_mpi mpi;
+    int status = 1;
+    if (mwc_mpi_init(&mpi, &s, &l, o->wait_s, argc, argv) == 0) {
+        mwc_mpi_connect(&mpi);
+        mwc_tcp tcp;
+        mwc_tcp_init(&tcp, &s, &l, o->wait_s);
+        int in_fd = o->use_stdin ? in.fd : -1;
+        while (!interrupted && (mwc_tcp_busy(&tcp) || mwc_mpi_busy(&mpi))) {
+            int ready = 0;
+            if (in.eof)
+                in_fd = -1;
+            mwc_tcp_step(&tcp, mwc_mpi_busy(&mpi) ? 5 : 100, in_fd, &ready);
+            if (ready) {
+                char err[300];
+                mwc_linereader_pump(&in, &l, err, sizeof err); /* only forwards now */
+            }
+            mwc_mpi_step(&mpi);
+            mwc_session_tick(&s);
+        }
+        mwc_tcp_close_all(&tcp);
+        mwc_tcp_free(&tcp);
+        /* Whatever is still open was interrupted; recorded like any close. */
+        for (size_t i = 0; i < l.n; i++)
+            mwc_session_closed(&s, i, "the client was interrupted");
+        if (v->is_tty)
+            mwc_tty_restore(&v->tty);
+        mwc_session_finish(&s);
+        status = exit_status(&s);
+        mwc_mpi_finalize(&mpi);
+    }
+    if (rec && mwc_record_close(rec) != 0)
+        status = 1;
+    mwc_session_free(&s);
+    free(ranks);
+    free(descs);
+    mwc_endpoints_free(&l);
+    mwc_linereader_free(&in);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    mwc_options o;
+    int rc = mwc_options_parse(&o, argc, argv);
+    if (rc != 0)
+        return rc == 1 ? 0 : 2;
+    signals();
+    views v;
+    make_view(&v, &o);
+    return o.replay ? replay(&o, &v) : watch(&o, &v, &argc, &argv);
+}

@@ -1,0 +1,76 @@
+/* What the client knows about the job: one slot per watched endpoint, filled
+ * from decoded frames. Job totals are the sum of each rank's LAST snapshot:
+ * snapshots are cumulative and include calls whose events were dropped, so
+ * they, not the events, are authoritative. */
+#ifndef MWC_MODEL_H
+#define MWC_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "decoder.h"
+
+enum { MWC_WAITING, MWC_ATTACHED, MWC_FINISHED, MWC_LOST };
+
+typedef struct { uint64_t calls, time, sent, recv; } mwc_counts;
+
+typedef struct {
+    int endpoint_rank;         /* from the endpoint line; -1 if not given (a URL) */
+    char *endpoint;            /* "tcp://host:port" or "mpi:PORT": for messages */
+    int status;
+    char reason[200];          /* why it is lost */
+    int have_hello;
+    uint32_t rank, size, pid;
+    uint64_t epoch;
+    char *host, *program, *timer, *mpi;
+    uint32_t nfunctions;
+    char **names;              /* HELLO's names, by function id */
+    int have_snapshot;
+    uint64_t snap_t, snap_sent, snap_dropped, snap_unwatched;
+    mwc_counts *snap;          /* [nfunctions]: the last snapshot */
+    mwc_counts *live;          /* [nfunctions]: summed from events received */
+    uint64_t events;           /* event records received */
+    int32_t level;             /* last LEVEL, 1 until told otherwise */
+    int have_goodbye;
+    uint64_t bye_t, bye_sent, bye_dropped;
+} mwc_rank;
+
+typedef struct {
+    size_t n;
+    mwc_rank *r;
+} mwc_model;
+
+typedef struct {
+    const char *name;
+    mwc_counts c;
+} mwc_total;
+
+typedef struct {
+    size_t waiting, attached, finished, lost;
+    uint64_t received, dropped, unwatched;
+    uint64_t mpi_time;          /* ns, summed over ranks' last snapshots */
+} mwc_summary;
+
+void mwc_model_init(mwc_model *m, size_t n);
+void mwc_model_free(mwc_model *m);
+void mwc_model_set_endpoint(mwc_model *m, size_t slot, int rank, const char *desc);
+
+/* Apply one frame to a slot. -1 when the frame contradicts what the client
+ * knows (HELLO for another rank than the endpoint's, a different job size);
+ * err then says why. */
+int mwc_model_apply(mwc_model *m, size_t slot, const mwc_frame *f, char *err, size_t errlen);
+void mwc_model_lose(mwc_model *m, size_t slot, const char *reason);
+
+/* The rank to show for a slot: HELLO's, else the endpoint's, else -1. */
+int mwc_model_rank(const mwc_model *m, size_t slot);
+const char *mwc_model_name(const mwc_rank *r, uint32_t function);
+/* Per-rank sums of the last snapshot. */
+mwc_counts mwc_rank_total(const mwc_rank *r);
+uint64_t mwc_rank_dropped(const mwc_rank *r);
+
+/* Job totals per function name, sorted by name; *out is malloc'd (free it). */
+size_t mwc_model_totals(const mwc_model *m, mwc_total **out);
+mwc_summary mwc_model_summary(const mwc_model *m);
+int mwc_model_done(const mwc_model *m);
+
+#endif

@@ -1,0 +1,121 @@
+#include "options.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "unknown"
+#endif
+
+static const char usage[] =
+    "usage: mpiwatch [OPTIONS] -f PORT_FILE\n"
+    "       mpiwatch [OPTIONS] --stdin          (e.g. mpirun ... ./app --port-in-stdout | mpiwatch --stdin)\n"
+    "       mpiwatch [OPTIONS] ENDPOINT...      (tcp://HOST:PORT/TOKEN, or a whole endpoint line)\n"
+    "       mpiwatch [OPTIONS] --replay FILE\n"
+    "\n"
+    "Watches a job profiled by mpiwatch while it runs (docs/client.md).\n"
+    "\n"
+    "  -f, --port-file FILE   read the endpoints from FILE (MPIWATCH_MONITOR=file:FILE),\n"
+    "                         waiting until it holds one line per rank\n"
+    "  -s, --stdin            read the endpoints from standard input; other lines are\n"
+    "                         copied to standard error\n"
+    "  -w, --wait SECONDS     how long to wait for the endpoints and for ranks that are\n"
+    "                         not listening yet (default 60)\n"
+    "  -j, --json             one JSON object per line on standard output\n"
+    "      --no-events        with --json: leave out the per-call event lines\n"
+    "  -r, --record FILE      also write everything received to FILE\n"
+    "      --replay FILE      show a recording instead of watching a job\n"
+    "      --replay-speed X   replay X times as fast as recorded (default: at once)\n"
+    "  -q, --quiet            no progress messages on standard error\n"
+    "  -h, --help             this help\n"
+    "      --version          the version\n"
+    "\n"
+    "Exit status: 0 every rank said goodbye; 1 some rank was lost or not reached, or\n"
+    "an input could not be read; 2 usage error.\n";
+
+static int bad(const char *fmt, const char *arg)
+{
+    fputs("mpiwatch: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\n(mpiwatch --help lists the options)\n", stderr);
+    return 2;
+}
+
+static int positive(const char *s, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end || !(v > 0) || v > 1e9)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int mwc_options_parse(mwc_options *o, int argc, char **argv)
+{
+    enum { O_NO_EVENTS = 256, O_REPLAY, O_SPEED, O_VERSION };
+    static const struct option longs[] = {
+        { "port-file", required_argument, NULL, 'f' },
+        { "stdin", no_argument, NULL, 's' },
+        { "wait", required_argument, NULL, 'w' },
+        { "json", no_argument, NULL, 'j' },
+        { "no-events", no_argument, NULL, O_NO_EVENTS },
+        { "record", required_argument, NULL, 'r' },
+        { "replay", required_argument, NULL, O_REPLAY },
+        { "replay-speed", required_argument, NULL, O_SPEED },
+        { "quiet", no_argument, NULL, 'q' },
+        { "help", no_argument, NULL, 'h' },
+        { "version", no_argument, NULL, O_VERSION },
+        { NULL, 0, NULL, 0 },
+    };
+    memset(o, 0, sizeof *o);
+    o->events = 1;
+    o->wait_s = 60;
+    opterr = 0;
+    int c;
+    /* "+": stop at the first endpoint, so an endpoint line is never parsed
+     * as options. */
+    while ((c = getopt_long(argc, argv, "+:f:sw:jr:qh", longs, NULL)) != -1) {
+        switch (c) {
+        case 'f': o->port_file = optarg; break;
+        case 's': o->use_stdin = 1; break;
+        case 'w':
+            if (positive(optarg, &o->wait_s) != 0)
+                return bad("--wait %s: give a number of seconds above 0", optarg);
+            break;
+        case 'j': o->json = 1; break;
+        case O_NO_EVENTS: o->events = 0; break;
+        case 'r': o->record = optarg; break;
+        case O_REPLAY: o->replay = optarg; break;
+        case O_SPEED:
+            if (positive(optarg, &o->replay_speed) != 0)
+                return bad("--replay-speed %s: give a factor above 0", optarg);
+            break;
+        case 'q': o->quiet = 1; break;
+        case 'h': fputs(usage, stdout); return 1;
+        case O_VERSION: puts("mpiwatch " PACKAGE_VERSION " (monitor protocol 1)"); return 1;
+        case ':': return bad("%s needs a value", argv[optind - 1]);
+        default: return bad("unknown option %s", argv[optind - 1]);
+        }
+    }
+    o->args = argv + optind;
+    o->nargs = argc - optind;
+    if (o->nargs == 1 && strcmp(o->args[0], "-") == 0) { /* "-" means standard input */
+        o->use_stdin = 1;
+        o->nargs = 0;
+    }
+    int sources = (o->port_file != NULL) + o->use_stdin + (o->nargs > 0) + (o->replay != NULL);
+    if (sources == 0)
+        return bad("%sgive the endpoints: -f PORT_FILE, --stdin, ENDPOINT... or --replay FILE", "");
+    if (sources > 1)
+        return bad("%sgive only one of -f, --stdin, endpoint arguments and --replay", "");
+    if (!o->json && !o->events)
+        return bad("%s--no-events goes with --json", "");
+    if (o->replay_speed > 0 && !o->replay)
+        return bad("%s--replay-speed goes with --replay", "");
+    if (o->replay && o->record)
+        return bad("%s--record cannot record a --replay", "");
+    return 0;
+}

@@ -1,0 +1,22 @@
+/* The command line (mpiwatch --help prints the same). */
+#ifndef MWC_OPTIONS_H
+#define MWC_OPTIONS_H
+
+typedef struct {
+    const char *port_file;   /* -f FILE */
+    int use_stdin;           /* --stdin */
+    char **args;             /* endpoints given as arguments */
+    int nargs;
+    int json, events;        /* --json; events unless --no-events */
+    double wait_s;           /* --wait */
+    const char *record;      /* --record FILE */
+    const char *replay;      /* --replay FILE */
+    double replay_speed;     /* --replay-speed X; 0: as fast as possible */
+    int quiet;
+} mwc_options;
+
+/* 0: run; 1: --help or --version was printed (exit 0); 2: usage error
+ * (printed). */
+int mwc_options_parse(mwc_options *o, int argc, char **argv);
+
+#endif

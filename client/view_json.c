@@ -1,0 +1,232 @@
+#include "view_json.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* Length of the valid UTF-8 sequence at s (n bytes left), 0 if invalid:
+ * overlong forms, surrogates and code points above U+10FFFF are invalid. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+    unsigned c = s[0];
+    size_t len;
+    uint32_t cp, min;
+    if (c < 0x80)
+        return 1;
+    if ((c & 0xE0) == 0xC0) { len = 2; cp = c & 0x1F; min = 0x80; }
+    else if ((c & 0xF0) == 0xE0) { len = 3; cp = c & 0x0F; min = 0x800; }
+    else if ((c & 0xF8) == 0xF0) { len = 4; cp = c & 0x07; min = 0x10000; }
+    else return 0;
+    if (n < len)
+        return 0;
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return len;
+}
+
+void mwc_json_string(FILE *out, const char *str, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    putc('"', out);
+    size_t i = 0;
+    while (i < n) {
+        unsigned char c = s[i];
+        if (c == '"' || c == '\\') {
+            putc('\\', out);
+            putc(c, out);
+            i++;
+        } else if (c < 0x20 || c == 0x7F) {
+            switch (c) {
+            case '\n': fputs("\\n", out); break;
+            case '\r': fputs("\\r", out); break;
+            case '\t': fputs("\\t", out); break;
+            case '\b': fputs("\\b", out); break;
+            case '\f': fputs("\\f", out); break;
+            default: fprintf(out, "\\u%04x", c); break;
+            }
+            i++;
+        } else {
+            size_t k = utf8_len(s + i, n - i);
+            if (k == 0) {
+                fputs("\\ufffd", out);
+                i++;
+            } else {
+                fwrite(s + i, 1, k, out);
+                i += k;
+            }
+        }
+    }
+    putc('"', out);
+}
+
+static void jstr(FILE *out, const char *s)
+{
+    mwc_json_string(out, s, strlen(s));
+}
+
+static void jsecs(FILE *out, const char *key, uint64_t ns)
+{
+    fprintf(out, ",\"%s\":", key);
+    mwc_print_ns(out, ns);
+}
+
+/* Every line starts with its type and the rank (null when no HELLO or
+ * endpoint line has said which rank the slot is). */
+static void start(FILE *out, const char *type, const mwc_model *m, size_t slot)
+{
+    int rank = mwc_model_rank(m, slot);
+    fprintf(out, "{\"type\":\"%s\",\"rank\":", type);
+    if (rank >= 0)
+        fprintf(out, "%d", rank);
+    else
+        fputs("null", out);
+}
+
+static void counts(FILE *out, const mwc_counts *c)
+{
+    fprintf(out, "{\"calls\":%" PRIu64 ",\"time\":", c->calls);
+    mwc_print_ns(out, c->time);
+    fprintf(out, ",\"bytes_sent\":%" PRIu64 ",\"bytes_recv\":%" PRIu64 "}", c->sent, c->recv);
+}
+
+static void on_frame(void *vst, const mwc_model *m, size_t slot, const mwc_frame *f)
+{
+    mwc_json_state *st = vst;
+    FILE *out = st->out;
+    const mwc_rank *r = &m->r[slot];
+    switch (f->type) {
+    case MWC_HELLO:
+        start(out, "hello", m, slot);
+        fprintf(out, ",\"size\":%u,\"pid\":%u,\"host\":", (unsigned)r->size, (unsigned)r->pid);
+        jstr(out, r->host);
+        fputs(",\"program\":", out);
+        jstr(out, r->program);
+        fputs(",\"timer\":", out);
+        jstr(out, r->timer);
+        fputs(",\"mpi\":", out);
+        jstr(out, r->mpi);
+        jsecs(out, "epoch", r->epoch);
+        fprintf(out, ",\"functions\":%u}\n", (unsigned)r->nfunctions);
+        break;
+    case MWC_EVENTS:
+        if (!st->events)
+            break;
+        for (uint32_t i = 0; i < f->u.events.count; i++) {
+            mwc_event e;
+            mwc_frame_event(f, i, &e);
+            start(out, "event", m, slot);
+            fputs(",\"function\":", out);
+            jstr(out, mwc_model_name(r, e.function));
+            fprintf(out, ",\"thread\":%u", (unsigned)e.thread);
+            jsecs(out, "t_in", e.t_in);
+            jsecs(out, "t_out", e.t_out);
+            fprintf(out, ",\"peer\":%d,\"tag\":%d,\"comm\":%d", (int)e.peer, (int)e.tag,
+                    (int)e.comm);
+            /* Bytes only mean something when flags bit 0 says the call moved data. */
+            fprintf(out, ",\"bytes_sent\":%" PRIu64 ",\"bytes_recv\":%" PRIu64 "}\n",
+                    (e.flags & 1) ? e.sent : 0, (e.flags & 1) ? e.recv : 0);
+        }
+        break;
+    case MWC_SNAPSHOT:
+        start(out, "snapshot", m, slot);
+        jsecs(out, "t", f->u.snapshot.t);
+        fprintf(out, ",\"events_sent\":%" PRIu64 ",\"dropped\":%" PRIu64
+                ",\"unwatched\":%" PRIu64 ",\"functions\":{",
+                f->u.snapshot.sent, f->u.snapshot.dropped, f->u.snapshot.unwatched);
+        for (uint32_t i = 0; i < f->u.snapshot.count; i++) {
+            mwc_entry e;
+            mwc_frame_entry(f, i, &e);
+            mwc_counts c = { e.calls, e.time, e.sent, e.recv };
+            if (i)
+                putc(',', out);
+            jstr(out, mwc_model_name(r, e.function));
+            putc(':', out);
+            counts(out, &c);
+        }
+        fputs("}}\n", out);
+        break;
+    case MWC_GOODBYE:
+        start(out, "goodbye", m, slot);
+        jsecs(out, "t", f->u.goodbye.t);
+        fprintf(out, ",\"events_sent\":%" PRIu64 ",\"dropped\":%" PRIu64 "}\n",
+                f->u.goodbye.sent, f->u.goodbye.dropped);
+        break;
+    case MWC_LEVEL:
+        start(out, "level", m, slot);
+        jsecs(out, "t", f->u.level.t);
+        fprintf(out, ",\"level\":%d}\n", (int)f->u.level.level);
+        break;
+    default:
+        break;
+    }
+}
+
+static void on_lost(void *vst, const mwc_model *m, size_t slot)
+{
+    mwc_json_state *st = vst;
+    const mwc_rank *r = &m->r[slot];
+    start(st->out, "lost", m, slot);
+    fputs(",\"endpoint\":", st->out);
+    jstr(st->out, r->endpoint ? r->endpoint : "");
+    fputs(",\"reason\":", st->out);
+    jstr(st->out, r->reason);
+    fputs("}\n", st->out);
+    fflush(st->out);
+}
+
+static void on_tick(void *vst, const mwc_model *m, double elapsed)
+{
+    (void)m;
+    (void)elapsed;
+    fflush(((mwc_json_state *)vst)->out);
+}
+
+static void on_finish(void *vst, const mwc_model *m, double elapsed)
+{
+    mwc_json_state *st = vst;
+    FILE *out = st->out;
+    (void)elapsed;
+    mwc_summary s = mwc_model_summary(m);
+    fprintf(out, "{\"type\":\"totals\",\"ranks\":%zu,\"finished\":%zu,\"lost\":[", m->n,
+            s.finished);
+    int first = 1;
+    for (size_t i = 0; i < m->n; i++) {
+        if (m->r[i].status == MWC_FINISHED)
+            continue;
+        int rank = mwc_model_rank(m, i);
+        if (!first)
+            putc(',', out);
+        first = 0;
+        if (rank >= 0)
+            fprintf(out, "%d", rank);
+        else
+            fputs("null", out);
+    }
+    fputs("],\"functions\":{", out);
+    mwc_total *t;
+    size_t n = mwc_model_totals(m, &t);
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            putc(',', out);
+        jstr(out, t[i].name);
+        putc(':', out);
+        counts(out, &t[i].c);
+    }
+    free(t);
+    fprintf(out, "},\"events\":{\"received\":%" PRIu64 ",\"dropped\":%" PRIu64
+            ",\"unwatched\":%" PRIu64 "}}\n", s.received, s.dropped, s.unwatched);
+    fflush(out);
+}
+
+mwc_view mwc_view_json(mwc_json_state *st)
+{
+    mwc_view v = { on_frame, on_lost, on_tick, on_finish, st };
+    return v;
+}

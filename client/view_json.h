@@ -1,0 +1,20 @@
+/* --json: one JSON object per line on a stream (docs/client.md lists them). */
+#ifndef MWC_VIEW_JSON_H
+#define MWC_VIEW_JSON_H
+
+#include <stdio.h>
+
+#include "view.h"
+
+typedef struct {
+    FILE *out;
+    int events; /* 0 with --no-events */
+} mwc_json_state;
+
+mwc_view mwc_view_json(mwc_json_state *st);
+
+/* A JSON string literal, quotes included. Control characters are escaped and
+ * bytes that are not valid UTF-8 become U+FFFD, so any input gives valid JSON. */
+void mwc_json_string(FILE *out, const char *s, size_t n);
+
+#endif

@@ -1,0 +1,220 @@
+#include "view_tty.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "util.h"
+
+static const char *status_name(int s)
+{
+    switch (s) {
+    case MWC_WAITING: return "waiting";
+    case MWC_ATTACHED: return "attached";
+    case MWC_FINISHED: return "finished";
+    default: return "lost";
+    }
+}
+
+/* One output line, cut to the terminal's width; once the screen is full
+ * further lines are dropped (the caller leaves room for what matters). */
+static void line(mwc_tty_state *st, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (st->live) {
+        if (st->row >= st->rows)
+            return;
+        if (st->cols > 0 && (size_t)st->cols < strlen(buf))
+            buf[st->cols] = '\0';
+        fputs(buf, st->out);
+        fputs("\033[K\n", st->out); /* clear what the last draw left on this line */
+    } else {
+        fprintf(st->out, "%s\n", buf);
+    }
+    st->row++;
+}
+
+static const char *human_bytes(uint64_t b, char *buf, size_t n)
+{
+    static const char *unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+    double v = (double)b;
+    int u = 0;
+    while (v >= 1024 && u < 6) {
+        v /= 1024;
+        u++;
+    }
+    if (u == 0)
+        snprintf(buf, n, "%" PRIu64 " B", b);
+    else
+        snprintf(buf, n, "%.1f %s", v, unit[u]);
+    return buf;
+}
+
+static int by_time(const void *a, const void *b)
+{
+    const mwc_total *x = a, *y = b;
+    if (x->c.time != y->c.time)
+        return x->c.time < y->c.time ? 1 : -1;
+    return strcmp(x->name, y->name);
+}
+
+static void header(mwc_tty_state *st, const mwc_model *m, double elapsed, const mwc_summary *s)
+{
+    const char *program = "?", *mpi = "";
+    for (size_t i = 0; i < m->n; i++)
+        if (m->r[i].have_hello) {
+            program = m->r[i].program;
+            mpi = m->r[i].mpi;
+            break;
+        }
+    line(st, "mpiwatch: %s%s%s%s | %zu ranks: %zu attached, %zu finished, %zu lost, %zu waiting | %.1f s",
+         program, *mpi ? " (" : "", mpi, *mpi ? ")" : "", m->n, s->attached, s->finished, s->lost,
+         s->waiting, elapsed);
+    line(st, "MPI time %.6f s over all ranks | events received %" PRIu64 ", dropped %" PRIu64
+         ", unwatched %" PRIu64, (double)s->mpi_time * 1e-9, s->received, s->dropped, s->unwatched);
+}
+
+/* limit: the most function rows to show (the rest are counted). */
+static void functions(mwc_tty_state *st, const mwc_model *m, const mwc_summary *s, int limit)
+{
+    mwc_total *t;
+    size_t n = mwc_model_totals(m, &t);
+    qsort(t, n, sizeof *t, by_time);
+    line(st, "");
+    line(st, "%-28s %12s %14s %6s %12s %12s", "FUNCTION", "CALLS", "TIME s", "%MPI", "SENT", "RECV");
+    for (size_t i = 0; i < n; i++) {
+        if (limit >= 0 && (int)i >= limit && n - i > 0) {
+            line(st, "... %zu more functions", n - i);
+            break;
+        }
+        char a[32], b[32];
+        double pct = s->mpi_time ? 100.0 * (double)t[i].c.time / (double)s->mpi_time : 0;
+        line(st, "%-28s %12" PRIu64 " %14.6f %5.1f%% %12s %12s", t[i].name, t[i].c.calls,
+             (double)t[i].c.time * 1e-9, pct, human_bytes(t[i].c.sent, a, sizeof a),
+             human_bytes(t[i].c.recv, b, sizeof b));
+    }
+    if (n == 0)
+        line(st, "(no snapshot yet)");
+    free(t);
+}
+
+static void ranks(mwc_tty_state *st, const mwc_model *m, int limit)
+{
+    line(st, "");
+    line(st, "%-6s %-9s %-16s %12s %12s %10s %9s", "RANK", "STATUS", "HOST", "MPI s", "CALLS",
+         "EVENTS", "DROPPED");
+    for (size_t i = 0; i < m->n; i++) {
+        if (limit >= 0 && (int)i >= limit) {
+            line(st, "... %zu more ranks", m->n - i);
+            break;
+        }
+        const mwc_rank *r = &m->r[i];
+        mwc_counts c = mwc_rank_total(r);
+        char rank[16];
+        int rk = mwc_model_rank(m, i);
+        if (rk >= 0)
+            snprintf(rank, sizeof rank, "%d", rk);
+        else
+            snprintf(rank, sizeof rank, "?");
+        if (r->status == MWC_LOST)
+            line(st, "%-6s %-9s %s: %s", rank, "lost", r->endpoint ? r->endpoint : "", r->reason);
+        else
+            line(st, "%-6s %-9s %-16.16s %12.6f %12" PRIu64 " %10" PRIu64 " %9" PRIu64, rank,
+                 status_name(r->status), r->have_hello ? r->host : "-", (double)c.time * 1e-9,
+                 c.calls, r->events, mwc_rank_dropped(r));
+    }
+}
+
+static void draw(mwc_tty_state *st, const mwc_model *m, double elapsed)
+{
+    mwc_summary s = mwc_model_summary(m);
+    st->row = 0;
+    if (st->live) {
+        struct winsize ws;
+        st->rows = 24;
+        st->cols = 80;
+        if (ioctl(fileno(st->out), TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0) {
+            st->rows = ws.ws_row - 1; /* a newline on the last row would scroll */
+            st->cols = ws.ws_col;
+        }
+        if (!st->screen) {
+            fputs("\033[?1049h", st->out); /* the alternate screen: the shell's is kept */
+            st->screen = 1;
+        }
+        fputs("\033[H", st->out);
+        /* Two header lines and two tables of two heading lines each: ranks
+         * get up to a third of the rest, functions what ranks leave over. */
+        int room = st->rows - 6;
+        int rk = room / 3 < (int)m->n ? room / 3 : (int)m->n;
+        int fn = room - (rk > 1 ? rk : 1) - 2; /* 2: the two "... N more" lines */
+        header(st, m, elapsed, &s);
+        functions(st, m, &s, fn > 1 ? fn : 1);
+        int left = st->rows - st->row - 2;
+        ranks(st, m, (int)m->n <= left ? -1 : (left > 1 ? left - 1 : 0));
+        fputs("\033[J", st->out); /* clear below */
+    } else {
+        header(st, m, elapsed, &s);
+        functions(st, m, &s, 10);
+        line(st, "");
+    }
+    fflush(st->out);
+}
+
+static void on_tick(void *vst, const mwc_model *m, double elapsed)
+{
+    mwc_tty_state *st = vst;
+    if (elapsed < st->next)
+        return;
+    st->next = elapsed + st->period;
+    draw(st, m, elapsed);
+}
+
+static void on_lost(void *vst, const mwc_model *m, size_t slot)
+{
+    mwc_tty_state *st = vst;
+    if (!st->live)
+        fprintf(st->out, "mpiwatch: rank %d (%s) lost: %s\n", mwc_model_rank(m, slot),
+                m->r[slot].endpoint ? m->r[slot].endpoint : "", m->r[slot].reason);
+}
+
+void mwc_tty_restore(mwc_tty_state *st)
+{
+    if (st->screen) {
+        fputs("\033[?1049l", st->out);
+        fflush(st->out);
+        st->screen = 0;
+    }
+}
+
+static void on_finish(void *vst, const mwc_model *m, double elapsed)
+{
+    mwc_tty_state *st = vst;
+    mwc_tty_restore(st);
+    mwc_summary s = mwc_model_summary(m);
+    int live = st->live;
+    st->live = 0; /* the final summary is plain text, complete */
+    line(st, "mpiwatch: final summary");
+    header(st, m, elapsed, &s);
+    functions(st, m, &s, -1);
+    ranks(st, m, -1);
+    st->live = live;
+    fflush(st->out);
+}
+
+mwc_view mwc_view_tty(mwc_tty_state *st, FILE *out)
+{
+    memset(st, 0, sizeof *st);
+    st->out = out;
+    st->live = isatty(fileno(out));
+    st->period = st->live ? 1.0 : 5.0;
+    st->next = st->live ? 0.0 : 5.0;
+    mwc_view v = { NULL, on_lost, on_tick, on_finish, st };
+    return v;
+}

@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# The mpiwatch client end to end against fake ranks (fake_rank.c, no MPI),
+# which serve the scripted streams of frames.c over TCP on 127.0.0.1:
+# - 3 ranks in a port file that does not exist yet when the client starts,
+#   one of them listening only 1 s after publishing: --json totals exact,
+#   every hello/event/goodbye line there, exit 0; its --record replayed
+#   gives the same lines;
+# - standard input with other output mixed in (--stdin), the text view;
+# - a rank that stops without GOODBYE, a rank that refuses the client (a
+#   wrong token published), a rank never reached: lost, exit 1;
+# - usage errors exit 2, a bad port file names file:line.
+set -u
+: "${top_builddir:?run through make check}"
+client="$top_builddir/mpiwatch"
+fake="$top_builddir/tests/client/fake_rank"
+passed=0
+failed=0
+work=$(mktemp -d "${TMPDIR:-/tmp}/mpiwatch-client.XXXXXX")
+pids=()
+cleanup() {
+    local p
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+    if [ "$failed" -eq 0 ]; then rm -rf "$work"; else echo "(work directory kept: $work)"; fi
+}
+trap cleanup EXIT
+pass() { echo "PASS $1"; passed=$((passed + 1)); }
+fail() {
+    local case=$1 why=$2 f
+    shift 2
+    echo "FAIL $case: $why"
+    for f in "$@"; do [ -s "$f" ] && { echo "    --- $f"; tail -n 20 "$f" | sed 's/^/    /'; }; done
+    failed=$((failed + 1))
+}
+# fake DIR RANK SIZE [options]: start a fake rank in the background.
+fake() {
+    local dir=$1 rank=$2 size=$3
+    shift 3
+    "$fake" "$rank" "$size" "$dir/ports" "$@" >"$dir/fake$rank.out" 2>"$dir/fake$rank.err" &
+    pids+=($!)
+    eval "fake_pid_$rank=$!"
+}
+# The totals of frames.c's script over ranks 0..2 (k = rank + 1 sums to 6).
+totals3='{"type":"totals","ranks":3,"finished":3,"lost":[],"functions":{"MPI_Barrier":{"calls":6,"time":0.000001500,"bytes_sent":0,"bytes_recv":0},"MPI_Finalize":{"calls":3,"time":0.000000000,"bytes_sent":0,"bytes_recv":0},"MPI_Init":{"calls":3,"time":0.006000000,"bytes_sent":0,"bytes_recv":0},"MPI_Recv":{"calls":60,"time":0.000018000,"bytes_sent":0,"bytes_recv":480},"MPI_Send":{"calls":60,"time":0.000012000,"bytes_sent":480,"bytes_recv":0}},"events":{"received":18,"dropped":3,"unwatched":15}}'
+
+# --- three ranks, late port file, one late listener, --json and --record
+d="$work/three"; mkdir -p "$d"
+timeout 60 "$client" --json --wait 20 --record "$d/rec" -f "$d/ports" >"$d/out" 2>"$d/err" &
+cpid=$!
+sleep 1
+fake "$d" 0 3
+fake "$d" 1 3 --listen-delay 1
+fake "$d" 2 3
+wait "$cpid"; rc=$?
+for p in "$fake_pid_0" "$fake_pid_1" "$fake_pid_2"; do wait "$p" || fail "three" "a fake rank failed" "$d"/fake*.err; done
+if [ "$rc" -ne 0 ]; then
+    fail "three ranks" "exit $rc, not 0" "$d/err" "$d/out"
+elif [ "$(tail -n 1 "$d/out")" != "$totals3" ]; then
+    fail "three ranks" "the totals line differs:
+    got  $(tail -n 1 "$d/out")
+    want $totals3"
+elif [ "$(grep -c '"type":"event"' "$d/out")" -ne 18 ] || [ "$(grep -c '"type":"hello"' "$d/out")" -ne 3 ] \
+    || [ "$(grep -c '"type":"goodbye"' "$d/out")" -ne 3 ] || [ "$(grep -c '"type":"level"' "$d/out")" -ne 6 ] \
+    || [ "$(grep -c '"type":"snapshot"' "$d/out")" -ne 6 ] || grep -q '"type":"lost"' "$d/out"; then
+    fail "three ranks" "wrong numbers of lines per type" "$d/out"
+elif ! grep -q '"type":"event","rank":1,"function":"MPI_Send","thread":0,"t_in":0.000001000,"t_out":0.000001400,"peer":2,"tag":7,"comm":0,"bytes_sent":16,"bytes_recv":0}' "$d/out"; then
+    fail "three ranks" "rank 1's MPI_Send event is not as sent" "$d/out"
+else
+    pass "three ranks: late port file, late listener, exact JSON totals"
+fi
+"$client" --json --replay "$d/rec" >"$d/replay" 2>"$d/replay.err"; rc=$?
+if [ "$rc" -ne 0 ] || ! cmp -s "$d/out" "$d/replay"; then
+    fail "record/replay" "exit $rc, or the replay's lines differ from the live ones" "$d/replay.err" "$d/replay"
+else
+    pass "record/replay: the same JSON lines"
+fi
+"$client" --json --no-events --replay "$d/rec" >"$d/noev" 2>&1
+if grep -q '"type":"event"' "$d/noev" || [ "$(tail -n 1 "$d/noev")" != "$totals3" ]; then
+    fail "--no-events" "event lines present or totals differ" "$d/noev"
+else
+    pass "--no-events"
+fi
+head -c 2000 "$d/rec" >"$d/rec.cut"
+"$client" --json --replay "$d/rec.cut" >"$d/cut.out" 2>"$d/cut.err"; rc=$?
+if [ "$rc" -ne 1 ] || ! grep -q "rec.cut: byte [0-9]*: the recording ends in the middle" "$d/cut.err"; then
+    fail "cut recording" "exit $rc, or no clear message" "$d/cut.err"
+else
+    pass "cut recording: exit 1 with its offset"
+fi
+
+# --- standard input, with the program's own output mixed in; text view
+d="$work/stdin"; mkdir -p "$d"
+fake "$d" 0 2
+fake "$d" 1 2
+for i in 1 2 3 4 5 6 7 8 9 10; do
+    [ "$( { tr -d '\0' <"$d/ports"; } 2>/dev/null | grep -c endpoint)" -eq 2 ] && break
+    sleep 0.2
+done
+{ echo "the program starts"; tr -d '\0' <"$d/ports"; echo "the program ends"; } \
+    | timeout 30 "$client" --stdin --wait 10 >"$d/out" 2>"$d/err"; rc=$?
+if [ "$rc" -ne 0 ]; then
+    fail "stdin" "exit $rc" "$d/err" "$d/out"
+elif ! grep -q "^the program starts$" "$d/err" || ! grep -q "^the program ends$" "$d/err"; then
+    fail "stdin" "the program's lines were not passed on to stderr" "$d/err"
+elif ! grep -q "final summary" "$d/out" || ! grep -Eq "^MPI_Send +30 " "$d/out" \
+    || ! grep -Eq "^1 +finished +fakehost" "$d/out"; then
+    fail "stdin" "the text summary lacks the totals" "$d/out"
+else
+    pass "stdin and the text view"
+fi
+
+# --- lost ranks: no GOODBYE, refused (wrong token published), never reached
+d="$work/lost"; mkdir -p "$d"
+fake "$d" 0 3
+fake "$d" 1 3 --scenario lost
+fake "$d" 2 3 --publish-token ffffffffffffffffffffffffffffffff
+timeout 60 "$client" --json --wait 10 -f "$d/ports" >"$d/out" 2>"$d/err"; rc=$?
+wait "$fake_pid_2"; frc=$?
+last=$(tail -n 1 "$d/out")
+if [ "$rc" -ne 1 ]; then
+    fail "lost" "exit $rc, not 1" "$d/err" "$d/out"
+elif [ "$frc" -ne 3 ]; then
+    fail "lost" "the refusing rank did not see a wrong token (exit $frc)" "$d/fake2.err"
+elif ! grep -q '{"type":"lost","rank":1,"endpoint":"tcp://127.0.0.1:[0-9]*","reason":"the rank closed the connection, without GOODBYE"}' "$d/out" \
+    || ! grep -q '{"type":"lost","rank":2,.*"reason":"the rank closed the connection before HELLO' "$d/out"; then
+    fail "lost" "the lost lines are not as expected" "$d/out"
+elif ! echo "$last" | grep -q '^{"type":"totals","ranks":3,"finished":1,"lost":\[1,2\],.*"MPI_Send":{"calls":11,'; then
+    fail "lost" "totals: $last"
+else
+    pass "lost ranks: no GOODBYE and refused, exit 1"
+fi
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+timeout 30 "$client" --json --wait 1 "tcp://127.0.0.1:$port/0123456789abcdef0123456789abcdef" >"$d/none" 2>&1; rc=$?
+if [ "$rc" -ne 1 ] || ! grep -q '"type":"lost","rank":null,.*"reason":"not reached within 1 s (--wait): Connection refused"' "$d/none"; then
+    fail "never reached" "exit $rc" "$d/none"
+else
+    pass "a rank never reached: lost after --wait, exit 1"
+fi
+
+# --- usage errors and bad input
+d="$work/usage"; mkdir -p "$d"
+check_rc() { # CASE WANT-RC PATTERN -- ARGS
+    local case=$1 want=$2 pat=$3 rc
+    shift 4
+    timeout 30 "$client" "$@" >"$d/out" 2>&1 </dev/null; rc=$?
+    if [ "$rc" -ne "$want" ] || ! grep -q -- "$pat" "$d/out"; then
+        fail "$case" "exit $rc (want $want), or no \"$pat\"" "$d/out"
+    else
+        pass "$case"
+    fi
+}
+check_rc "no endpoints" 2 "give the endpoints" --
+check_rc "bad option" 2 "unknown option --bogus" -- --bogus
+check_rc "two sources" 2 "only one of" -- --stdin -f x
+check_rc "bad url" 2 "argument 1:.*TOKEN is not 32" -- tcp://h:1/xyz
+check_rc "bad wait" 2 "--wait abc" -- --wait abc -f x
+check_rc "help" 0 "usage: mpiwatch" -- --help
+printf 'mpiwatch-endpoint 1 0 2 tcp h 1 0123456789abcdef0123456789abcdef\nmpiwatch-endpoint 1 1 2 tcp h 99999 0123456789abcdef0123456789abcdef\n' >"$d/bad-ports"
+check_rc "bad port file" 1 "bad-ports:2: PORT \"99999\"" -- --wait 5 -f "$d/bad-ports"
+check_rc "missing port file" 1 "does not exist after 0.5 s" -- --wait 0.5 -f "$d/nothing"
+check_rc "not a recording" 1 "not an mpiwatch recording" -- --replay "$d/bad-ports"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
