@@ -6,7 +6,8 @@ set -eu
 
 PACKAGES="build-essential autoconf automake libtool pkg-config
   libopenmpi-dev openmpi-bin libmpich-dev mpich gfortran
-  python3 python3-jinja2 python3-pycparser valgrind"
+  python3 python3-jinja2 python3-pycparser valgrind
+  clang"  # clang: libFuzzer, for the client decoder's fuzz test
 
 missing=""
 for pkg in $PACKAGES; do

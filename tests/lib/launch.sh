@@ -4,6 +4,7 @@
 # mw_launch NP [VAR=VALUE ...] -- PROGRAM [ARGS...]
 # Runs PROGRAM on NP ranks with the given variables set in every rank,
 # under a time limit so that a hung job fails the test instead of CI.
+# MW_MPIRUN_ARGS: more options for mpirun (e.g. Open MPI's --ompi-server).
 mw_launch() {
     np=$1; shift
     envs=""
@@ -13,11 +14,11 @@ mw_launch() {
     [ "$#" -gt 0 ] && shift
     case "$MPI_FLAVOR" in
         openmpi)
-            set -- --oversubscribe -np "$np" $(for e in $envs; do printf -- '-x %s ' "$e"; done) "$@"
+            set -- --oversubscribe ${MW_MPIRUN_ARGS:-} -np "$np" $(for e in $envs; do printf -- '-x %s ' "$e"; done) "$@"
             OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
                 timeout "${MW_TIMEOUT:-120}" "$MPIRUN" "$@" ;;
         *)
-            set -- -n "$np" $(for e in $envs; do printf -- '-genv %s %s ' "${e%%=*}" "${e#*=}"; done) "$@"
+            set -- ${MW_MPIRUN_ARGS:-} -n "$np" $(for e in $envs; do printf -- '-genv %s %s ' "${e%%=*}" "${e#*=}"; done) "$@"
             timeout "${MW_TIMEOUT:-120}" "$MPIRUN" "$@" ;;
     esac
 }

@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# run-monitor.sh: what watching a job live costs it. The 0-byte ping-pong of
+# overhead.c, profiled by mpiwatch, with and without a monitor client
+# attached, run interleaved in one invocation.
+#
+# See bench/README.md. Exit status: 0 when the benchmark ran (whatever the
+# verdict), non-zero on an error (bad arguments, build failure, a run failing).
+set -euo pipefail
+
+PROG=$(basename "$0")
+HERE=$(cd "$(dirname "$0")" && pwd)
+SRC="$HERE/overhead.c"
+TARGET_PERCENT=5
+
+usage() {
+    cat <<EOF
+usage: $PROG --mpi openmpi|mpich --lib PATH/libmpiwatch.so --client PATH/mpiwatch [options]
+
+Builds bench/overhead.c with mpicc.MPI and times its 0-byte MPI_Send/MPI_Recv
+ping-pong on 2 ranks, in three variants run interleaved in the same invocation:
+  bare          the program alone (for context)
+  monitor-off   LD_PRELOAD=libmpiwatch.so, profiling on, no monitor
+  monitor-on    the same, with MPIWATCH_MONITOR=file:PORTS (TCP) and the client
+                '--json --no-events --port-file PORTS' attached from the first call
+                (MPIWATCH_WAIT), receiving every event the ranks manage to send
+The verdict compares monitor-on with monitor-off: the target is at most
+$TARGET_PERCENT% more latency.
+
+options:
+  --mpi openmpi|mpich    which MPI (uses mpicc.MPI and mpirun.MPI)
+  --lib PATH             the libmpiwatch.so to preload (copied once at the start)
+  --client PATH          the mpiwatch client built for the same MPI
+  --round-trips N        round trips per repetition (default 2000)
+  --repetitions R        timed repetitions per run (default 21)
+  --rounds R             interleaved rounds (default 5)
+  --keep                 keep the temporary directory (runs' output, client output)
+  -h, --help             this text
+
+Figures: per variant, the minimum over the rounds of each run's minimum over
+its repetitions, in ns per round trip (4 MPI calls on the critical path, so
+4 events per round trip with the monitor on). The client's totals line says
+how many events it received and how many the ranks dropped.
+EOF
+}
+
+die() { echo "$PROG: error: $*" >&2; exit 2; }
+need_value() { [[ $# -ge 2 && -n "$2" ]] || die "$1 needs a value"; }
+is_count() { [[ "$1" =~ ^[1-9][0-9]*$ ]]; }
+
+MPI= LIB= CLIENT= ROUND_TRIPS=2000 REPETITIONS=21 ROUNDS=5 KEEP=0
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        -h|--help) usage; exit 0 ;;
+        --mpi) need_value "$@"; MPI=$2; shift 2 ;;
+        --lib) need_value "$@"; LIB=$2; shift 2 ;;
+        --client) need_value "$@"; CLIENT=$2; shift 2 ;;
+        --round-trips) need_value "$@"; is_count "$2" || die "--round-trips wants a positive integer, got '$2'"; ROUND_TRIPS=$2; shift 2 ;;
+        --repetitions) need_value "$@"; is_count "$2" || die "--repetitions wants a positive integer, got '$2'"; REPETITIONS=$2; shift 2 ;;
+        --rounds) need_value "$@"; is_count "$2" || die "--rounds wants a positive integer, got '$2'"; ROUNDS=$2; shift 2 ;;
+        --keep) KEEP=1; shift ;;
+        *) die "unknown argument '$1' (see --help)" ;;
+    esac
+done
+[[ "$MPI" == openmpi || "$MPI" == mpich ]] || die "--mpi openmpi|mpich is required (see --help)"
+[[ -f "$LIB" ]] || die "--lib: no library at '${LIB:-}' (see --help)"
+[[ -x "$CLIENT" ]] || die "--client: no executable at '${CLIENT:-}' (see --help)"
+MPICC=mpicc.$MPI
+MPIRUN=mpirun.$MPI
+command -v "$MPICC" >/dev/null || die "$MPICC not found in PATH"
+command -v "$MPIRUN" >/dev/null || die "$MPIRUN not found in PATH"
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/mpiwatch-monitor-bench.XXXXXX")
+cleanup() { if [[ $KEEP -eq 1 ]]; then echo "# kept $TMP" >&2; else rm -rf "$TMP"; fi; }
+trap cleanup EXIT
+cp -L "$LIB" "$TMP/libmpiwatch.so"
+PRELOAD=$TMP/libmpiwatch.so
+if [[ $(id -u) -eq 0 ]]; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fi
+unset LD_PRELOAD MPIWATCH_LEVEL MPIWATCH_MONITOR MPIWATCH_WAIT 2>/dev/null || true
+mkdir -p "$TMP/reports"
+export MPIWATCH_OUTDIR=$TMP/reports
+
+BIN=$TMP/overhead
+"$MPICC" -std=c11 -O2 -Wall -Wextra -o "$BIN" "$SRC" >"$TMP/build.log" 2>&1 ||
+    { cat "$TMP/build.log" >&2; die "building $SRC with $MPICC failed"; }
+
+# launch OUT ENV... : run the ping-pong on 2 ranks with the given variables.
+launch() {
+    local out=$1
+    shift
+    local -a cmd
+    if [[ $MPI == openmpi ]]; then
+        cmd=("$MPIRUN" --oversubscribe -np 2 -x MPIWATCH_OUTDIR)
+        for e in "$@"; do cmd+=(-x "$e"); done
+    else
+        cmd=("$MPIRUN" -n 2 -genv MPIWATCH_OUTDIR "$MPIWATCH_OUTDIR")
+        for e in "$@"; do cmd+=(-genv "${e%%=*}" "${e#*=}"); done
+    fi
+    cmd+=("$BIN" --loops pingpong --pingpong-iterations "$ROUND_TRIPS" --repetitions "$REPETITIONS")
+    "${cmd[@]}" >"$out" 2>"$out.err" ||
+        { tail -n 20 "$out" "$out.err" >&2; die "run failed: ${cmd[*]}"; }
+}
+
+run_variant() { # variant round -> ns per round trip
+    local v=$1 r=$2 out=$TMP/$1.$2.out
+    case "$v" in
+        bare) launch "$out" ;;
+        monitor-off) launch "$out" LD_PRELOAD="$PRELOAD" ;;
+        monitor-on)
+            local ports=$TMP/ports.$r.txt
+            "$CLIENT" --json --no-events --port-file "$ports" --wait 60 >"$TMP/client.$r.jsonl" \
+                2>"$TMP/client.$r.err" &
+            local client=$!
+            launch "$out" LD_PRELOAD="$PRELOAD" MPIWATCH_MONITOR="file:$ports" MPIWATCH_WAIT=60
+            wait "$client" || { cat "$TMP/client.$r.err" >&2; die "the client failed in round $r"; }
+            grep -q '"type": *"totals"' "$TMP/client.$r.jsonl" ||
+                die "the client printed no totals in round $r (see --keep)"
+            ;;
+    esac
+    sed -n 's/^loop=pingpong .*ns_per_iter=\([0-9.]*\).*/\1/p' "$out" | head -n1 | grep . ||
+        die "the $v run printed no ping-pong figure"
+}
+
+echo "# mpiwatch monitor benchmark: 0-byte ping-pong, 2 ranks"
+echo "# mpi:    $MPI; library: $LIB; client: $CLIENT"
+echo "# date:   $(date -u +%Y-%m-%dT%H:%M:%SZ); $(nproc) cores"
+echo "# timing: $ROUND_TRIPS round trips x $REPETITIONS repetitions per run, $ROUNDS interleaved rounds"
+VARIANTS=(bare monitor-off monitor-on)
+declare -A BEST
+for ((r = 0; r < ROUNDS; r++)); do
+    for ((k = 0; k < 3; k++)); do
+        v=${VARIANTS[$(((r + k) % 3))]}
+        echo "# round $((r + 1))/$ROUNDS: $v" >&2
+        ns=$(run_variant "$v" "$r")
+        if [[ -z "${BEST[$v]:-}" ]] || awk -v a="$ns" -v b="${BEST[$v]}" 'BEGIN {exit !(a < b)}'; then
+            BEST[$v]=$ns
+        fi
+    done
+done
+
+# Events the client received and the ranks dropped, over all rounds.
+read -r received dropped < <(cat "$TMP"/client.*.jsonl | python3 -c '
+import json, sys
+rec = drop = 0
+for line in sys.stdin:
+    o = json.loads(line)
+    if o.get("type") == "totals":
+        rec += o["events"]["received"]; drop += o["events"]["dropped"]
+print(rec, drop)')
+
+awk -v b="${BEST[bare]}" -v off="${BEST[monitor-off]}" -v on="${BEST[monitor-on]}" \
+    -v t="$TARGET_PERCENT" -v rec="$received" -v drop="$dropped" 'BEGIN {
+    pct = (on - off) / off * 100
+    printf "%-12s %12s\n", "variant", "ns/round trip"
+    printf "%-12s %12.1f\n", "bare", b
+    printf "%-12s %12.1f\n", "monitor-off", off
+    printf "%-12s %12.1f\n", "monitor-on", on
+    printf "monitor-on vs monitor-off: %+.1f%% (target <= %d%%): %s\n", pct, t, pct <= t ? "PASS" : "ABOVE TARGET"
+    printf "events: %d received by the client, %d dropped by the ranks (all rounds)\n", rec, drop
+}'

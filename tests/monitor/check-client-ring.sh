@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# The mpiwatch client against real jobs: ring.c, linked with libmpiwatch, on
+# 4 ranks (MW_MONITOR_RANKS), watched with `mpiwatch --json --port-file`.
+#
+# - tcp: `ring --port-in-file ports`; the client's totals equal the job's
+#   JSON report (compare_totals.py); the output is the bare run's;
+# - late: the client attaches while the job runs (no MPIWATCH_WAIT): it still
+#   gets the totals so far, and its totals equal the report;
+# - killed: the client is killed (SIGKILL) while events stream: the job ends
+#   with status 0 and the bare run's output, and writes its report;
+# - many: 64 ranks (MW_MONITOR_MANY) on this small machine, oversubscribed:
+#   every rank is shown, and the totals are exact;
+# - mpi-ports: MPIWATCH_TRANSPORT=mpi. Open MPI: an ompi-server, both jobs
+#   started with --ompi-server, totals equal the report. MPICH (no
+#   MPI_Open_port): the ranks say so, fall back to TCP, and the client works.
+name=client-ring
+. "$top_srcdir/tests/runtime/common.sh"
+
+NP=${MW_MONITOR_RANKS:-4}
+mon_dir="$top_srcdir/tests/monitor"
+client="$top_builddir/mpiwatch"
+if [ ! -x "$client" ]; then
+    echo "ERROR $name: the client $client is not built" >&2
+    exit 99
+fi
+build "$mon_dir/ring.c" "$work/ring-bare" plain
+build "$mon_dir/ring.c" "$work/ring" linked
+
+# bare NP ITERATIONS SLEEP_US: run the ring bare once; its directory is $work/bare-NP-I-S.
+bare() {
+    local dir="$work/bare-$1-$2-$3"
+    MW_TIMEOUT=300 run "$dir" "$1" bare -- "$work/ring-bare" "$2" "$3"
+    if [ "$(rc_of "$dir")" -ne 0 ]; then
+        fail "bare ring $*" "the program fails without mpiwatch: $(describe_rc "$(rc_of "$dir")")" \
+            "$dir/stdout" "$dir/stderr"
+        finish
+    fi
+}
+MANY=${MW_MONITOR_MANY:-64}
+bare "$NP" 2000 0
+bare "$NP" 4000 1000
+bare "$MANY" 200 0
+
+# same_output CASE DIR BAREDIR: status 0 and the bare run's output.
+same_output() {
+    local rc
+    rc=$(rc_of "$2")
+    if [ "$rc" -ne 0 ]; then
+        fail "$1: status" "$(describe_rc "$rc")" "$2/stdout" "$2/stderr"
+        return 1
+    elif ! cmp -s "$2/stdout" "$3/stdout"; then
+        fail "$1: output" "the output differs from the bare run's" "$2/stdout" "$3/stdout"
+        return 1
+    fi
+    pass "$1: status 0, the bare run's output"
+}
+
+# totals CASE DIR [compare_totals options]: the client's totals against the report.
+totals() {
+    local case=$1 dir=$2 report
+    shift 2
+    report=$(reports "$dir/cwd" 'mpiwatch-*.json')
+    if [ "$(cat "$dir/client.rc")" != 0 ]; then
+        fail "$case: client" "the client ended with status $(cat "$dir/client.rc")" "$dir/client.err"
+    elif [ "$(printf '%s\n' "$report" | grep -c .)" -ne 1 ]; then
+        fail "$case: report" "expected one JSON report, found: ${report:-none}"
+    elif "$PYTHON" "$mon_dir/compare_totals.py" "$dir/client.jsonl" "$dir/cwd/$report" "$@" \
+            >"$dir/compare.log" 2>&1; then
+        pass "$case: the client's totals equal the report"
+    else
+        fail "$case: totals" "the client's totals and the report differ" "$dir/compare.log"
+    fi
+}
+
+# watch DIR [CLIENT OPTIONS]: start the client in the background on DIR/cwd/ports.
+watch() {
+    local dir=$1
+    shift
+    mkdir -p "$dir/cwd"
+    ("$client" --json --quiet --wait 120 --port-file "$dir/cwd/ports" "$@" >"$dir/client.jsonl" \
+        2>"$dir/client.err"; echo $? >"$dir/client.rc") 2>/dev/null &
+    cpid=$!
+}
+
+# ---------------------------------------------------------------- tcp
+dir="$work/tcp"
+watch "$dir"
+run "$dir" "$NP" linked MPIWATCH_WAIT=30 -- "$work/ring" 2000 0 --port-in-file "$dir/cwd/ports"
+wait "$cpid"
+if same_output tcp "$dir" "$work/bare-$NP-2000-0"; then
+    totals tcp "$dir"
+fi
+
+# ---------------------------------------------------------------- late
+dir="$work/late"
+mkdir -p "$dir/cwd"
+(sleep 2; "$client" --json --no-events --quiet --wait 60 --port-file "$dir/cwd/ports" \
+     >"$dir/client.jsonl" 2>"$dir/client.err"; echo $? >"$dir/client.rc") &
+cpid=$!
+run "$dir" "$NP" linked -- "$work/ring" 4000 1000 --port-in-file "$dir/cwd/ports"
+wait "$cpid"
+if same_output late "$dir" "$work/bare-$NP-4000-1000"; then
+    totals late "$dir" --late
+fi
+
+# ---------------------------------------------------------------- killed
+dir="$work/killed"
+watch "$dir"
+kpid=$cpid
+(for _ in $(seq 200); do
+     grep -q '"type": *"event"' "$dir/client.jsonl" 2>/dev/null && break
+     sleep 0.1
+ done
+ pkill -KILL -P "$kpid" -x mpiwatch 2>/dev/null || pkill -KILL -f "$dir/cwd/ports" 2>/dev/null) &
+killer=$!
+run "$dir" "$NP" linked MPIWATCH_WAIT=30 -- "$work/ring" 4000 1000 --port-in-file "$dir/cwd/ports"
+wait "$killer" "$cpid" 2>/dev/null
+if [ "$(cat "$dir/client.rc" 2>/dev/null)" != 137 ]; then
+    fail "killed: client" "the client was not killed mid-run (status $(cat "$dir/client.rc" 2>/dev/null))" \
+        "$dir/client.err"
+elif same_output killed "$dir" "$work/bare-$NP-4000-1000"; then
+    if [ "$(reports "$dir/cwd" 'mpiwatch-*.json' | grep -c .)" -eq 1 ]; then
+        pass "killed: the job wrote its report"
+    else
+        fail "killed: report" "no JSON report" "$dir/stderr"
+    fi
+fi
+
+# ---------------------------------------------------------------- many
+dir="$work/many"
+watch "$dir" --no-events
+MW_TIMEOUT=300 run "$dir" "$MANY" linked MPIWATCH_WAIT=120 -- \
+    "$work/ring" 200 0 --port-in-file "$dir/cwd/ports"
+wait "$cpid"
+if same_output many "$dir" "$work/bare-$MANY-200-0"; then
+    totals "many ($MANY ranks)" "$dir" --ranks "$MANY"
+fi
+
+# ---------------------------------------------------------------- MPI ports
+dir="$work/mpi-ports"
+mkdir -p "$dir/cwd"
+if [ "$MPI_FLAVOR" = openmpi ]; then
+    ompi-server --no-daemonize --report-uri "$dir/uri" >"$dir/server.log" 2>&1 &
+    spid=$!
+    for _ in $(seq 100); do [ -s "$dir/uri" ] && break; sleep 0.1; done
+    (OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout "$MW_TIMEOUT" \
+         "$MPIRUN" --oversubscribe --ompi-server "file:$dir/uri" -np 1 \
+         "$client" --json --quiet --wait 60 --port-file "$dir/cwd/ports" \
+         >"$dir/client.jsonl" 2>"$dir/client.err" </dev/null; echo $? >"$dir/client.rc") &
+    cpid=$!
+    MW_MPIRUN_ARGS="--ompi-server file:$dir/uri" run "$dir" "$NP" linked MPIWATCH_TRANSPORT=mpi MPIWATCH_WAIT=30 -- \
+        "$work/ring" 2000 0 --port-in-file "$dir/cwd/ports"
+    wait "$cpid"
+    kill "$spid" 2>/dev/null
+    wait "$spid" 2>/dev/null
+    if same_output mpi-ports "$dir" "$work/bare-$NP-2000-0"; then
+        if [ "$(grep -c '^mpiwatch-endpoint 1 [0-9]* [0-9]* mpi ' "$dir/cwd/ports")" -eq "$NP" ]; then
+            pass "mpi-ports: every rank published an MPI port"
+        else
+            fail "mpi-ports: endpoints" "the port file has no $NP mpi endpoints" "$dir/cwd/ports"
+        fi
+        totals mpi-ports "$dir"
+    fi
+else
+    watch "$dir"
+    run "$dir" "$NP" linked MPIWATCH_TRANSPORT=mpi MPIWATCH_WAIT=30 -- \
+        "$work/ring" 2000 0 --port-in-file "$dir/cwd/ports"
+    wait "$cpid"
+    if same_output mpi-ports "$dir" "$work/bare-$NP-2000-0"; then
+        if grep -q 'MPI ports are not supported by this MPI' "$dir/stderr" &&
+            [ "$(grep -c '^mpiwatch-endpoint 1 [0-9]* [0-9]* tcp ' "$dir/cwd/ports")" -eq "$NP" ]; then
+            pass "mpi-ports: $MPI_FLAVOR has no MPI_Open_port; the ranks said so and used TCP"
+        else
+            fail "mpi-ports: fallback" "no warning, or no TCP endpoints" "$dir/stderr" "$dir/cwd/ports"
+        fi
+        totals mpi-ports "$dir"
+    fi
+fi
+
+finish
