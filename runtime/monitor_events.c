@@ -114,22 +114,13 @@ size_t mw_events_drain(mw_event *out, size_t max)
     return n;
 }
 
-uint64_t mw_events_dropped(void)
+void mw_events_counts(uint64_t *recorded, uint64_t *dropped)
 {
-    uint64_t total = 0;
+    *recorded = *dropped = 0;
     pthread_mutex_lock(&rings_lock);
-    for (mw_event_ring *r = rings; r != NULL; r = r->next)
-        total += __atomic_load_n(&r->dropped, __ATOMIC_RELAXED);
+    for (mw_event_ring *r = rings; r != NULL; r = r->next) {
+        *recorded += __atomic_load_n(&r->head, __ATOMIC_RELAXED);
+        *dropped += __atomic_load_n(&r->dropped, __ATOMIC_RELAXED);
+    }
     pthread_mutex_unlock(&rings_lock);
-    return total;
-}
-
-uint64_t mw_events_recorded(void)
-{
-    uint64_t total = 0;
-    pthread_mutex_lock(&rings_lock);
-    for (mw_event_ring *r = rings; r != NULL; r = r->next)
-        total += __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
-    pthread_mutex_unlock(&rings_lock);
-    return total;
 }

@@ -123,17 +123,6 @@ static void account_queued(size_t before)
 
 /* ------------------------------------------------------------ statistics */
 
-static void merge_relaxed(mw_thread *t, void *arg)
-{
-    mw_fn_stats *s = arg;
-    for (int i = 0; i < MW_FN_COUNT; i++) {
-        s[i].calls += __atomic_load_n(&t->fn[i].calls, __ATOMIC_RELAXED);
-        s[i].ticks += __atomic_load_n(&t->fn[i].ticks, __ATOMIC_RELAXED);
-        s[i].sent += __atomic_load_n(&t->fn[i].sent, __ATOMIC_RELAXED);
-        s[i].recv += __atomic_load_n(&t->fn[i].recv, __ATOMIC_RELAXED);
-    }
-}
-
 static uint64_t timebase_ns_of(uint64_t ticks, const void *arg)
 {
     const mw_timebase *b = arg;
@@ -165,9 +154,9 @@ static void periodic_snapshot(void)
 {
     static mw_fn_stats stats[MW_FN_COUNT];
     mw_monitor_counts c;
-    uint64_t recorded = mw_events_recorded(), ring_dropped = mw_events_dropped();
-    memset(stats, 0, sizeof stats);
-    mw_threads_each(merge_relaxed, stats);
+    uint64_t recorded, ring_dropped;
+    mw_events_counts(&recorded, &ring_dropped);
+    mw_stats_merge(stats);
     counters(stats, recorded, ring_dropped, &c);
     size_t before = mw_buf_pending(&out);
     if (mw_frame_snapshot(&out, now_ns(), &c, stats, timebase_ns_of, &tb) == 0)
@@ -479,7 +468,8 @@ void mw_monitor_finish(const mw_fn_stats *stats)
         on_detach(0);
     while (drain_once() > 0)
         ;
-    uint64_t recorded = mw_events_recorded(), ring_dropped = mw_events_dropped();
+    uint64_t recorded, ring_dropped;
+    mw_events_counts(&recorded, &ring_dropped);
     counters(stats, recorded, ring_dropped, &final_counts);
     if (attached) {
         send_levels();

@@ -35,11 +35,8 @@ MW_HIDDEN void mw_events_enable(int on);
 /* Move up to max queued events, from every thread's ring, into out. */
 MW_HIDDEN size_t mw_events_drain(mw_event *out, size_t max);
 
-/* Events lost so far because a ring was full, summed over the threads. */
-MW_HIDDEN uint64_t mw_events_dropped(void);
-
-/* Events queued into the rings so far (drained or not; not the dropped
- * ones), summed over the threads. */
-MW_HIDDEN uint64_t mw_events_recorded(void);
+/* Summed over the threads: the events queued into the rings so far
+ * (drained or not), and those lost because a ring was full. */
+MW_HIDDEN void mw_events_counts(uint64_t *recorded, uint64_t *dropped);
 
 #endif

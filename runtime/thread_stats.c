@@ -48,19 +48,24 @@ void mw_threads_each(void (*fn)(mw_thread *t, void *arg), void *arg)
     pthread_mutex_unlock(&registry_lock);
 }
 
+/* Other threads may be updating their tables (the monitor's periodic
+ * snapshots): relaxed atomic loads, plain moves on x86. */
+#define LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+
 static void merge_one(mw_thread *t, void *arg)
 {
     mw_fn_stats *out = arg;
     for (int i = 0; i < MW_FN_COUNT; i++) {
         const mw_fn_stats *s = &t->fn[i];
-        out[i].calls += s->calls;
-        out[i].ticks += s->ticks;
-        out[i].sent += s->sent;
-        out[i].recv += s->recv;
-        if (s->max_ticks > out[i].max_ticks)
-            out[i].max_ticks = s->max_ticks;
-        if (s->min_ticks < out[i].min_ticks)
-            out[i].min_ticks = s->min_ticks;
+        uint64_t max = LOAD(s->max_ticks), min = LOAD(s->min_ticks);
+        out[i].calls += LOAD(s->calls);
+        out[i].ticks += LOAD(s->ticks);
+        out[i].sent += LOAD(s->sent);
+        out[i].recv += LOAD(s->recv);
+        if (max > out[i].max_ticks)
+            out[i].max_ticks = max;
+        if (min < out[i].min_ticks)
+            out[i].min_ticks = min;
     }
 }
 
