@@ -41,20 +41,6 @@ bare "$NP" 2000 0
 bare "$NP" 4000 1000
 bare "$MANY" 200 0
 
-# same_output CASE DIR BAREDIR: status 0 and the bare run's output.
-same_output() {
-    local rc
-    rc=$(rc_of "$2")
-    if [ "$rc" -ne 0 ]; then
-        fail "$1: status" "$(describe_rc "$rc")" "$2/stdout" "$2/stderr"
-        return 1
-    elif ! cmp -s "$2/stdout" "$3/stdout"; then
-        fail "$1: output" "the output differs from the bare run's" "$2/stdout" "$3/stdout"
-        return 1
-    fi
-    pass "$1: status 0, the bare run's output"
-}
-
 # totals CASE DIR [compare_totals options]: the client's totals against the report.
 totals() {
     local case=$1 dir=$2 report

@@ -32,20 +32,6 @@ for args in "2000 0" "3000 1000"; do
     fi
 done
 
-# same_output CASE DIR BAREDIR: status 0 and the bare run's output.
-same_output() {
-    local rc
-    rc=$(rc_of "$2")
-    if [ "$rc" -ne 0 ]; then
-        fail "$1: status" "$(describe_rc "$rc")" "$2/stdout" "$2/stderr"
-        return 1
-    elif ! cmp -s "$2/stdout" "$3/stdout"; then
-        fail "$1: output" "the output differs from the bare run's" "$2/stdout" "$3/stdout"
-        return 1
-    fi
-    pass "$1: status 0, the bare run's output"
-}
-
 # compare CASE DIR [--attached-from-start]: the client's view against the report.
 compare() {
     local case=$1 dir=$2 report

@@ -129,6 +129,21 @@ describe_rc() {
     fi
 }
 
+# same_output CASE DIR BAREDIR: passes CASE if the run in DIR ended with status 0
+# and printed what the bare run in BAREDIR printed; else fails it and returns 1.
+same_output() {
+    local rc
+    rc=$(rc_of "$2")
+    if [ "$rc" -ne 0 ]; then
+        fail "$1: status" "$(describe_rc "$rc")" "$2/stdout" "$2/stderr"
+        return 1
+    elif ! cmp -s "$2/stdout" "$3/stdout"; then
+        fail "$1: output" "the output differs from the bare run's" "$2/stdout" "$3/stdout"
+        return 1
+    fi
+    pass "$1: status 0, the bare run's output"
+}
+
 # reports DIR [PATTERN]: the names of the report files in DIR, one a line.
 reports() {
     (cd "$1" && find . -maxdepth 1 -type f -name "${2:-mpiwatch-*}" | sed 's|^\./||' | sort)
