@@ -11,12 +11,13 @@ static int monitor_on;
 static void apply_locked(void)
 {
     int level = __atomic_load_n(&mw_level, __ATOMIC_RELAXED);
-    int fast = mw_clock_use_tsc && MW_HAVE_TSC && !monitor_on;
+    int tsc = mw_clock_use_tsc && MW_HAVE_TSC;
     for (int i = 0; i < MW_FN_COUNT; i++) {
         const mw_impl *f = mw_impls[i];
-        if (f != NULL)
-            __atomic_store_n(f->slot, !level ? f->quiet : fast ? f->fast : f->slow,
-                             __ATOMIC_RELAXED);
+        if (f == NULL)
+            continue;
+        mw_fn to = !level ? f->quiet : !tsc ? f->slow : monitor_on ? f->watched : f->fast;
+        __atomic_store_n(f->slot, to, __ATOMIC_RELAXED);
     }
 }
 

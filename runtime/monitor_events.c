@@ -1,7 +1,7 @@
 /* Event rings: each thread's MPI calls go into its own single-producer,
- * single-consumer ring, so the call path takes no lock and never waits. The
- * producer publishes with a release store of head; the sender thread reads
- * head with acquire and hands back slots with a release store of tail. */
+ * single-consumer ring (mw_events.h), so the call path takes no lock and
+ * never waits. The common case of a push is inline (mw_monitor.h); here are
+ * the rest: attaching a thread's ring, a full ring, and the consumer. */
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -9,22 +9,11 @@
 #include "mw_monitor.h"
 #include "mw_warn.h"
 
-typedef struct mw_event_ring {
-    struct mw_event_ring *next;      /* registry, for the consumer */
-    uint32_t thread;
-    uint32_t mask;                   /* capacity - 1 */
-    _Alignas(64) uint64_t head;      /* events ever queued (64 bits: never wraps); owner writes */
-    uint64_t tail_seen;              /* the owner's copy of tail: the shared one is
-                                      * read only when the ring looks full, so the
-                                      * call path does not pull the consumer's line */
-    uint64_t dropped;                /* owner writes, consumer reads */
-    _Alignas(64) uint64_t tail;      /* events ever taken; consumer writes */
-    _Alignas(64) mw_event slots[];
-} mw_event_ring;
-
 int mw_monitor_events;
 
-static _Thread_local mw_event_ring *my_ring MW_TLS_MODEL;
+/* head - tail_seen = 1 > mask = 0: looks full to mw_event_push, which then
+ * finds it is this ring and calls mw_event_push_first. */
+mw_event_ring mw_ring_detached = {.head = 1, .tail_seen = 0, .mask = 0};
 static _Thread_local int ring_failed MW_TLS_MODEL;
 static pthread_mutex_t rings_lock = PTHREAD_MUTEX_INITIALIZER;
 static mw_event_ring *rings;
@@ -60,43 +49,27 @@ static mw_event_ring *ring_attach(void)
     r->next = rings;
     __atomic_store_n(&rings, r, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&rings_lock);
-    my_ring = r;
+    mw_tls.ring = r;
     return r;
+}
+
+void mw_event_push_first(int id, const mw_call *call, int traffic)
+{
+    mw_event_ring *r = mw_tls.ring;
+    if (r == &mw_ring_detached && (ring_failed || (r = ring_attach()) == NULL))
+        return;
+    mw_event_push(id, call, traffic);
 }
 
 void mw_monitor_event(int id, const mw_call *call, int traffic)
 {
-    mw_event_ring *r = my_ring;
-    if (MW_UNLIKELY(r == NULL)) {
-        if (ring_failed || (r = ring_attach()) == NULL)
-            return;
-    }
-    uint64_t head = r->head;
-    if (MW_UNLIKELY(head - r->tail_seen > r->mask)) {
-        r->tail_seen = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
-        if (head - r->tail_seen > r->mask) {
-            __atomic_store_n(&r->dropped, r->dropped + 1, __ATOMIC_RELAXED);
-            return;
-        }
-    }
-    mw_event *e = &r->slots[head & r->mask];
-    e->t_in = call->t_in;
-    e->t_out = call->t_out;
-    e->function = (uint16_t)id;
-    e->thread = r->thread;
-    if (traffic) {
-        e->sent = call->sent;
-        e->recv = call->recv;
-        e->peer = call->peer;
-        e->tag = call->tag;
-        e->comm = mw_comm_id(call->comm);
-        e->flags = MW_EVENT_TRAFFIC;
-    } else {
-        e->sent = e->recv = 0;
-        e->peer = e->tag = e->comm = -1;
-        e->flags = 0;
-    }
-    __atomic_store_n(&r->head, head + 1, __ATOMIC_RELEASE);
+    mw_event_push(id, call, traffic);
+}
+
+void mw_account_and_event(int id, const mw_call *call)
+{
+    mw_account(id, call);
+    mw_event_push(id, call, 1);
 }
 
 size_t mw_events_drain(mw_event *out, size_t max)
@@ -106,8 +79,15 @@ size_t mw_events_drain(mw_event *out, size_t max)
     for (mw_event_ring *r = rings; r != NULL && n < max; r = r->next) {
         uint64_t tail = r->tail;
         uint64_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
-        while (tail != head && n < max)
-            out[n++] = r->slots[tail++ & r->mask];
+        for (; tail != head && n < max; n++) {
+            mw_event *e = &out[n];
+            *e = r->slots[tail++ & r->mask];
+            e->thread = r->thread;
+            if (!(e->flags & MW_EVENT_TRAFFIC)) {   /* the producer wrote the times only */
+                e->sent = e->recv = 0;
+                e->peer = e->tag = e->comm = -1;
+            }
+        }
         __atomic_store_n(&r->tail, tail, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&rings_lock);

@@ -8,7 +8,10 @@
 
 #include "mw_compiler.h"
 
-/* One call, as queued; the sender turns it into a protocol record. */
+/* One call, as queued; the sender turns it into a protocol record. In a
+ * ring, only t_in, t_out, function and flags are always written; the
+ * traffic fields when flags has MW_EVENT_TRAFFIC. mw_events_drain hands
+ * out complete events. */
 typedef struct mw_event {
     uint64_t t_in;           /* ticks */
     uint64_t t_out;
@@ -25,6 +28,27 @@ typedef struct mw_event {
 
 #define MW_EVENT_TRAFFIC 1u
 
+/* A thread's ring: single producer (the thread), single consumer (the
+ * sender). The producer publishes with a release store of head; the sender
+ * reads head with acquire and hands slots back with a release store of tail. */
+typedef struct mw_event_ring {
+    struct mw_event_ring *next;      /* registry, for the consumer */
+    uint32_t thread;
+    uint32_t mask;                   /* capacity - 1 */
+    _Alignas(64) uint64_t head;      /* events ever queued (64 bits: never wraps); owner writes */
+    uint64_t tail_seen;              /* the owner's copy of tail: the shared one is
+                                      * read only when the ring looks full, so the
+                                      * call path does not pull the consumer's line */
+    uint64_t dropped;                /* owner writes, consumer reads */
+    _Alignas(64) uint64_t tail;      /* events ever taken; consumer writes */
+    _Alignas(64) mw_event slots[];
+} mw_event_ring;
+
+/* Where a thread's ring pointer starts: a ring that always looks full, so
+ * that the thread's first event goes out of line and attaches a real one
+ * (the call path then never tests for "no ring"). Never written. */
+extern MW_HIDDEN mw_event_ring mw_ring_detached;
+
 /* Events each thread may queue (MPIWATCH_MONITOR_BUFFER), rounded up to a
  * power of two. Set before events are switched on. */
 MW_HIDDEN void mw_events_set_capacity(size_t events);
@@ -32,7 +56,9 @@ MW_HIDDEN void mw_events_set_capacity(size_t events);
 /* Switch event collection on or off for every thread. */
 MW_HIDDEN void mw_events_enable(int on);
 
-/* Move up to max queued events, from every thread's ring, into out. */
+/* Move up to max queued events, from every thread's ring, into out, with
+ * their thread and (for events without traffic) peer, tag and comm -1,
+ * bytes 0. */
 MW_HIDDEN size_t mw_events_drain(mw_event *out, size_t max);
 
 /* Summed over the threads: the events queued into the rings so far

@@ -1,11 +1,13 @@
 /* Where each wrapper goes. MPI_X jumps through its slot (a function pointer
  * per wrapper, see templates/wrapper/generic.c.j2) to one of
  *
- *   quiet  PMPI_X (or what must run unprofiled): profiling is off;
- *   fast   the profiled body for the usual case: the TSC is the clock and
- *          the live monitor is off, so it tests neither;
- *   slow   the profiled body for everything else: clock_gettime, and
- *          per-call events for the monitor.
+ *   quiet    PMPI_X (or what must run unprofiled): profiling is off;
+ *   fast     the profiled body for the usual case: the TSC is the clock and
+ *            the live monitor is off, so it tests neither;
+ *   watched  the same with the monitor on: each call's event is pushed
+ *            inline into the thread's ring;
+ *   slow     the profiled body for everything else: clock_gettime (with
+ *            per-call events while the monitor is on).
  *
  * The choice is pushed into every slot when something it depends on changes
  * (MPI_Pcontrol, the monitor), never tested per call. Slots start at slow,
@@ -22,9 +24,10 @@
 MW_HIDDEN void mw_mode_update(void);
 
 /* The live monitor's switch: on = 1 routes every profiled call through the
- * slow body, which calls mw_monitor_event() while mw_monitor_events is set;
- * on = 0 goes back to the fast body. Thread-safe. It does not itself write
- * mw_monitor_events: set that before switching on, clear it after off. */
+ * watched body (with the TSC; else the slow body, which calls
+ * mw_monitor_event() while mw_monitor_events is set); on = 0 goes back to
+ * the fast body. Thread-safe. It does not itself write mw_monitor_events:
+ * set that before switching on, clear it after off. */
 MW_HIDDEN void mw_mode_set_monitor(int on);
 
 /* Any thread may switch modes while others call: relaxed atomics (plain

@@ -9,6 +9,7 @@
 #include "mw_compiler.h"
 
 struct mw_thread;
+struct mw_event_ring;
 
 typedef struct mw_tls_block {
     struct mw_thread *self;  /* this thread's statistics, NULL before its first call */
@@ -21,6 +22,9 @@ typedef struct mw_tls_block {
         uint64_t word;
         uint32_t half[2];    /* x86: low, high */
     } guard;
+    /* This thread's monitor event ring; mw_ring_detached until its first
+     * event (runtime/mw_events.h). */
+    struct mw_event_ring *ring;
 } mw_tls_block;
 
 /* A thread starts with the guard taken (MW_GUARD_NEW) and no statistics,

@@ -2,21 +2,26 @@
  * path is inline.
  *
  * MPI_X is one indirect jump through its slot (runtime/mw_mode.h): to PMPI_X
- * when profiling is off, else to one of two instances of the profiled body
+ * when profiling is off, else to one of three instances of the profiled body
  *
  *     if (!mw_enter_guard())           -- a nested call: not counted again
  *         return PMPI_X(...);
  *     mw_call call;
- *     mw_clock_in(&call, fast);        -- time in
+ *     mw_clock_in(&call, how);         -- time in
  *     ret = PMPI_X(...);
- *     mw_clock_out(&call, fast);       -- time out
- *     mw_leave(&call, MW_ID_MPI_X, fast); -- record, release the guard
+ *     mw_clock_out(&call, how);        -- time out
+ *     mw_leave(&call, MW_ID_MPI_X, how); -- record, release the guard
  *
- * compiled with fast = 1 (the TSC, no monitor: nothing is tested and nothing
- * is called around PMPI_X, so no register has to survive a call) and fast = 0
- * (any clock; per-call events for the live monitor). The fast one hands a
- * call that finds the guard taken (nested, or the thread's first) to the
- * slow one, which sorts the two out in mw_guard_contended.
+ * compiled with how =
+ *   MW_FAST     the TSC, no monitor: nothing is tested and nothing is called
+ *               around PMPI_X, so no register has to survive a call;
+ *   MW_WATCHED  the same, and the call's event pushed inline into the
+ *               thread's monitor ring;
+ *   MW_SLOW     any clock; per-call events (out of line) while the monitor
+ *               collects them.
+ * The first two hand a call that finds the guard taken (nested, or the
+ * thread's first) to the slow one, which sorts the two out in
+ * mw_guard_contended.
  *
  * Functions that move data note what they moved between the clock reads and
  * the exit (mw_note_* in mw_traffic.h) and leave with mw_leave_xfer, which
@@ -44,6 +49,9 @@
 #include "mw_stats.h"
 #include "mw_traffic.h"
 
+/* The instances of a wrapper's body (above). */
+enum { MW_SLOW, MW_FAST, MW_WATCHED };
+
 /* Is profiling on (MPI_Pcontrol, MPIWATCH_LEVEL)? */
 static inline int mw_profiling(void)
 {
@@ -68,10 +76,11 @@ static inline int mw_enter(void)
     return mw_profiling() && mw_enter_guard();
 }
 
-/* With fast, the time in goes to the guard word, which it also takes. */
-static inline void mw_clock_in(mw_call *call, int fast)
+/* Outside the slow body, the time in goes to the guard word, which it also
+ * takes. */
+static inline void mw_clock_in(mw_call *call, int how)
 {
-    if (!fast) {
+    if (how == MW_SLOW) {
         call->t_in = mw_now();
         return;
     }
@@ -86,9 +95,9 @@ static inline void mw_clock_in(mw_call *call, int fast)
 #endif
 }
 
-static inline void mw_clock_out(mw_call *call, int fast)
+static inline void mw_clock_out(mw_call *call, int how)
 {
-    if (fast) {
+    if (how != MW_SLOW) {
         call->t_out = mw_now_tsc();
         call->t_in = mw_tls.guard.word;
     } else {
@@ -96,43 +105,49 @@ static inline void mw_clock_out(mw_call *call, int fast)
     }
 }
 
-/* Record the call, tell the monitor (never on the fast path: mw_mode.h
- * routes calls to the slow one while events are on), release the guard. */
-static inline void mw_leave(const mw_call *call, int id, int fast)
+/* Record the call, queue its event for the monitor (the watched body, or
+ * the slow one while events are on), release the guard. */
+static inline void mw_leave(const mw_call *call, int id, int how)
 {
     mw_stats_add(id, call->t_out - call->t_in);
-    if (!fast && MW_UNLIKELY(__atomic_load_n(&mw_monitor_events, __ATOMIC_RELAXED)))
+    if (how == MW_WATCHED)
+        mw_event_push(id, call, 0);
+    else if (how == MW_SLOW && MW_UNLIKELY(__atomic_load_n(&mw_monitor_events, __ATOMIC_RELAXED)))
         mw_monitor_event(id, call, 0);
     mw_depth = 0;
 }
 
-static inline void mw_leave_xfer(const mw_call *call, int id, int fast)
+static inline void mw_leave_xfer(const mw_call *call, int id, int how)
 {
     mw_stats_add(id, call->t_out - call->t_in);
-    mw_account(id, call);
-    if (!fast && MW_UNLIKELY(__atomic_load_n(&mw_monitor_events, __ATOMIC_RELAXED)))
-        mw_monitor_event(id, call, 1);
+    if (how == MW_WATCHED) {
+        mw_account_and_event(id, call);
+    } else {
+        mw_account(id, call);
+        if (how == MW_SLOW && MW_UNLIKELY(__atomic_load_n(&mw_monitor_events, __ATOMIC_RELAXED)))
+            mw_monitor_event(id, call, 1);
+    }
     mw_depth = 0;
 }
 
 static inline void mw_start(mw_call *call)
 {
-    mw_clock_in(call, 0);
+    mw_clock_in(call, MW_SLOW);
 }
 
 static inline void mw_stop(mw_call *call)
 {
-    mw_clock_out(call, 0);
+    mw_clock_out(call, MW_SLOW);
 }
 
 static inline void mw_exit(const mw_call *call, int id)
 {
-    mw_leave(call, id, 0);
+    mw_leave(call, id, MW_SLOW);
 }
 
 static inline void mw_exit_xfer(const mw_call *call, int id)
 {
-    mw_leave_xfer(call, id, 0);
+    mw_leave_xfer(call, id, MW_SLOW);
 }
 
 /* Lifecycle, called by the MPI_Init/Init_thread, MPI_Finalize and

@@ -3,10 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mw_events.h"
 #include "mw_stats.h"
 #include "mw_warn.h"
 
-_Thread_local mw_tls_block mw_tls = {.guard.word = MW_GUARD_NEW};
+_Thread_local mw_tls_block mw_tls = {.guard.word = MW_GUARD_NEW, .ring = &mw_ring_detached};
 unsigned mw_handle_gen;
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;

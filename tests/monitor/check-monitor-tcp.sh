@@ -8,6 +8,9 @@
 #   the first SNAPSHOTs are empty; the final SNAPSHOTs summed over the
 #   ranks equal the JSON report's functions (compare.py); every call has
 #   its event; the port file is owner-only; the output is the bare run's;
+# - clock_gettime: the same comparison with MPIWATCH_TIMER=clock_gettime,
+#   whose wrappers queue their events out of line (the other case's go
+#   inline, with the TSC);
 # - wrong-token: a client with a wrong token is refused by every rank,
 #   which says so on stderr with the client's address; a right client then
 #   gets everything;
@@ -77,6 +80,18 @@ if same_output totals "$dir" "$work/bare-2000-0"; then
     else
         fail "totals: port file" "mode ${mode:-none}, $lines endpoint lines" "$dir/cwd/ports"
     fi
+fi
+
+# ---------------------------------------------------------------- clock_gettime
+dir="$work/clock_gettime"
+mkdir -p "$dir/cwd"
+("$PYTHON" "$client" "$dir/cwd/ports" --timeout 50 >"$dir/client.json" 2>"$dir/client.err") &
+cpid=$!
+run "$dir" "$NP" linked MPIWATCH_WAIT=30 MPIWATCH_TIMER=clock_gettime -- "$work/ring" 2000 0 \
+    --port-in-file "$dir/cwd/ports"
+wait "$cpid"
+if same_output clock_gettime "$dir" "$work/bare-2000-0"; then
+    compare clock_gettime "$dir" --attached-from-start
 fi
 
 # ---------------------------------------------------------------- wrong token

@@ -9,7 +9,8 @@ goodbye; no protocol error; sent + dropped + unwatched = all calls; the
 report's monitor section has the same counters. With --attached-from-start
 (MPIWATCH_WAIT held MPI_Init until the client came), the first SNAPSHOT is
 empty and, when nothing was dropped, the events of each function number its
-calls. Prints what differs; exit status 1 if anything does.
+calls and carry its bytes, and ring.c's MPI_Sendrecv events name the next
+rank and tag 7. Prints what differs; exit status 1 if anything does.
 """
 import json
 import sys
@@ -54,6 +55,14 @@ if from_start:
         for name, f in mine.items():
             if client["events"].get(name, 0) != f["calls"]:
                 bad.append(f"{name}: {client['events'].get(name, 0)} events, {f['calls']} calls")
+            eb = client["event_function_bytes"].get(name, {"sent": 0, "recv": 0})
+            if (eb["sent"], eb["recv"]) != (f["sent"], f["recv"]):
+                bad.append(f"{name}: the events carry {eb['sent']}/{eb['recv']} bytes, "
+                           f"the snapshots {f['sent']}/{f['recv']}")
+        ring = sorted(f"{r}>{(r + 1) % n} tag 7" for r in range(n))
+        if client["traffic"].get("MPI_Sendrecv") != ring:
+            bad.append(f"MPI_Sendrecv events: {client['traffic'].get('MPI_Sendrecv')}, "
+                       f"expected {ring}")
 for line in bad:
     print(line)
 sys.exit(1 if bad else 0)

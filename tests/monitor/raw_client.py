@@ -13,6 +13,9 @@ endpoint with its token, decodes every frame and prints one JSON object:
   first_snapshot_calls  calls in each rank's first SNAPSHOT, summed
   events            {name: number of EVENTS records}
   event_bytes       {"sent": .., "recv": ..} summed over the records
+  event_function_bytes  {name: {"sent": .., "recv": ..}}: the same per function
+  traffic           {name: ["RANK>PEER tag TAG", ...]}: the distinct senders,
+                    peers and tags of the function's records that carry traffic
   counts            {"sent", "dropped", "unwatched"}: the last SNAPSHOT's, summed
   goodbye           {"sent", "dropped"}: the GOODBYE frames', summed
   errors            protocol violations found (an empty list when all is well)
@@ -101,8 +104,25 @@ def handle_frame(r, kind, body, out, errors):
             out["events"][name] = out["events"].get(name, 0) + 1
             out["event_bytes"]["sent"] += sent
             out["event_bytes"]["recv"] += recv
+            fb = out["event_function_bytes"].setdefault(name, {"sent": 0, "recv": 0})
+            fb["sent"] += sent
+            fb["recv"] += recv
             if t_out < t_in:
                 errors.append(f"rank {r.rank}: event {name} leaves before it enters")
+            if thread != 0:
+                errors.append(f"rank {r.rank}: event {name} from thread {thread} (one thread)")
+            if flags == 0 and (peer, tag, comm, sent, recv) != (-1, -1, -1, 0, 0):
+                errors.append(f"rank {r.rank}: event {name} without traffic has peer {peer} "
+                              f"tag {tag} comm {comm} bytes {sent}/{recv}")
+            elif flags == 1:
+                if comm == -1 or not -1 <= peer < r.size:
+                    errors.append(f"rank {r.rank}: event {name} has peer {peer} comm {comm}")
+                seen = out["traffic"].setdefault(name, [])
+                key = f"{r.rank}>{peer} tag {tag}"
+                if key not in seen:
+                    seen.append(key)
+            elif flags > 1:
+                errors.append(f"rank {r.rank}: event {name} has flags {flags}")
         out["events_total"] += count
     elif kind == 3:
         t, sent, dropped, unwatched, count = struct.unpack_from("<QQQQI", body, 0)
@@ -147,7 +167,8 @@ def main():
         s.setblocking(False)
         sel.register(s, selectors.EVENT_READ, r)
     out = {"ranks": len(ranks), "events": {}, "events_total": 0,
-           "event_bytes": {"sent": 0, "recv": 0}, "levels": []}
+           "event_bytes": {"sent": 0, "recv": 0}, "event_function_bytes": {}, "traffic": {},
+           "levels": []}
     errors = []
     open_count = sum(1 for r in ranks if not r.closed)
     while open_count > 0 and time.monotonic() < deadline:
@@ -210,8 +231,10 @@ def main():
         "counts": counts,
         "goodbye": {"sent": sum(r.goodbye["sent"] for r in ranks if r.goodbye),
                     "dropped": sum(r.goodbye["dropped"] for r in ranks if r.goodbye)},
-        "errors": errors,
+        "errors": errors[:20] + ([f"... and {len(errors) - 20} more"] if len(errors) > 20 else []),
     })
+    for seen in out["traffic"].values():
+        seen.sort()
     json.dump(out, sys.stdout, indent=1, sort_keys=True)
     print()
 

@@ -1,23 +1,24 @@
 /* MPI_Send_c: send, large-count variant */
 static MW_NOINLINE int mw_slow_MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 
-/* The profiled call. mw_fast: the TSC is the clock and the monitor is off
- * (see runtime/mw_mode.h), so neither is tested. */
-static MW_ALWAYS_INLINE int mw_body_MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, const int mw_fast)
+/* The profiled call, compiled once for each way of running it (mw_how:
+ * MW_FAST, MW_WATCHED or MW_SLOW, see runtime/mw_wrap.h), so that none
+ * tests at run time what the slot has already chosen. */
+static MW_ALWAYS_INLINE int mw_body_MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, const int mw_how)
 {
-    if (!mw_fast) {
+    if (mw_how == MW_SLOW) {
         if (!mw_enter_guard())
             return PMPI_Send_c(buf, count, datatype, dest, tag, comm);
     } else if (MW_UNLIKELY(mw_depth)) {
         return mw_slow_MPI_Send_c(buf, count, datatype, dest, tag, comm);   /* nested, or a first call */
     }
-    if (mw_fast)
+    if (mw_how != MW_SLOW)
         mw_depth = 1;   /* the hooks run inside the guard; mw_clock_in keeps it */
     fprintf(stderr, "MPI_Send_c: %lld bytes to %d\n", ((long long)(count) * mpiwatch_type_size(datatype)), dest);
     mw_call call;
-    mw_clock_in(&call, mw_fast);
+    mw_clock_in(&call, mw_how);
     int ret = PMPI_Send_c(buf, count, datatype, dest, tag, comm);
-    mw_clock_out(&call, mw_fast);
+    mw_clock_out(&call, mw_how);
     if (ret == MPI_SUCCESS) {
         mw_note_send(&call, count, datatype, dest, tag, comm);
     } else {
@@ -25,24 +26,30 @@ static MW_ALWAYS_INLINE int mw_body_MPI_Send_c(const void *buf, MPI_Count count,
     }
     if (hook_calls > 1000)
         fprintf(stderr, "MPI_Send_c returned %d\n", (int)ret);
-    mw_leave_xfer(&call, MW_ID_MPI_Send_c, mw_fast);
+    mw_leave_xfer(&call, MW_ID_MPI_Send_c, mw_how);
     return ret;
 }
 
 static MW_NOINLINE int mw_fast_MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
-    return mw_body_MPI_Send_c(buf, count, datatype, dest, tag, comm, 1);
+    return mw_body_MPI_Send_c(buf, count, datatype, dest, tag, comm, MW_FAST);
+}
+
+static MW_NOINLINE int mw_watched_MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return mw_body_MPI_Send_c(buf, count, datatype, dest, tag, comm, MW_WATCHED);
 }
 
 static MW_NOINLINE int mw_slow_MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
-    return mw_body_MPI_Send_c(buf, count, datatype, dest, tag, comm, 0);
+    return mw_body_MPI_Send_c(buf, count, datatype, dest, tag, comm, MW_SLOW);
 }
 
 /* Where MPI_Send_c goes: set by mw_mode_update(). */
 static mw_fn mw_slot_MPI_Send_c = (mw_fn)mw_slow_MPI_Send_c;
 MW_HIDDEN const mw_impl mw_impl_MPI_Send_c = {
-    &mw_slot_MPI_Send_c, (mw_fn)PMPI_Send_c, (mw_fn)mw_fast_MPI_Send_c, (mw_fn)mw_slow_MPI_Send_c,
+    &mw_slot_MPI_Send_c, (mw_fn)PMPI_Send_c, (mw_fn)mw_fast_MPI_Send_c,
+    (mw_fn)mw_watched_MPI_Send_c, (mw_fn)mw_slow_MPI_Send_c,
 };
 
 MW_EXPORT int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
