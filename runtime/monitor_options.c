@@ -14,10 +14,11 @@
 
 #define MW_DEFAULT_BUFFER 16384
 #define MW_MAX_BUFFER (1u << 24)
+#define MW_DEFAULT_NICE 19
 
 mw_monitor_options mw_monitor_opts = {
     .publish = MW_PUBLISH_OFF, .transport = MW_TRANSPORT_TCP,
-    .buffer = MW_DEFAULT_BUFFER, .interval = 1.0};
+    .buffer = MW_DEFAULT_BUFFER, .interval = 1.0, .nice = MW_DEFAULT_NICE};
 
 static int loaded;
 static char problems[8][320];
@@ -109,6 +110,14 @@ static void load_variables(void)
                                   "a number of seconds from 0 to 86400");
     mw_monitor_opts.interval = number("MPIWATCH_MONITOR_INTERVAL", 0.01, 86400, 1.0,
                                       "a number of seconds from 0.01 to 86400");
+    double nice = number("MPIWATCH_MONITOR_NICE", 0, 19, MW_DEFAULT_NICE,
+                         "a nice increment from 0 to 19");
+    if (nice != (int)nice) {
+        problem("MPIWATCH_MONITOR_NICE='%s' is not a whole number; using %d",
+                getenv("MPIWATCH_MONITOR_NICE"), MW_DEFAULT_NICE);
+        nice = MW_DEFAULT_NICE;
+    }
+    mw_monitor_opts.nice = (int)nice;
     const char *v = getenv("MPIWATCH_MONITOR_BUFFER");
     char *end = NULL;
     unsigned long long n = MW_DEFAULT_BUFFER;
@@ -187,8 +196,9 @@ void mw_monitor_print_help(void)
             "  --help                print this help; the program runs as usual\n"
             "Variables: MPIWATCH_MONITOR=off|stdout|stderr|file:PATH, MPIWATCH_TRANSPORT=tcp|mpi,\n"
             "  MPIWATCH_BIND=ADDRESS, MPIWATCH_WAIT=SECONDS, MPIWATCH_MONITOR_BUFFER=EVENTS,\n"
-            "  MPIWATCH_MONITOR_INTERVAL=SECONDS, MPIWATCH_OUTDIR, MPIWATCH_LEVEL,\n"
-            "  MPIWATCH_TIMER, MPIWATCH_FORMATS (see mpiwatch's README and docs/protocol.md)\n");
+            "  MPIWATCH_MONITOR_INTERVAL=SECONDS, MPIWATCH_MONITOR_NICE=0..19, MPIWATCH_OUTDIR,\n"
+            "  MPIWATCH_LEVEL, MPIWATCH_TIMER, MPIWATCH_FORMATS (see mpiwatch's README and\n"
+            "  docs/protocol.md)\n");
     fflush(stdout);
 }
 

@@ -30,6 +30,7 @@ typedef struct mw_monitor_options {
     double wait;             /* MPIWATCH_WAIT, seconds; 0 = do not wait */
     size_t buffer;           /* MPIWATCH_MONITOR_BUFFER: events per thread */
     double interval;         /* MPIWATCH_MONITOR_INTERVAL, seconds */
+    int nice;                /* MPIWATCH_MONITOR_NICE: the sender thread's nice increment */
     int help;                /* --help was given */
 } mw_monitor_options;
 

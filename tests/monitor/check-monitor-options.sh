@@ -7,8 +7,12 @@
 # - --port-in-stdout/stderr publish one endpoint line per rank there;
 # - --help prints mpiwatch's options once (rank 0) and the program runs on;
 # - --port-in-file without FILE, and bad MPIWATCH_MONITOR, _TRANSPORT,
-#   _WAIT, _MONITOR_BUFFER, _MONITOR_INTERVAL values: one warning naming
-#   the flag or variable and the value; the program runs as usual.
+#   _WAIT, _MONITOR_BUFFER, _MONITOR_INTERVAL, _MONITOR_NICE values: one
+#   warning naming the flag or variable and the value; the program runs as
+#   usual;
+# - priority: while MPIWATCH_WAIT holds MPI_Init, each rank's monitor thread
+#   runs at nice 19 (the default MPIWATCH_MONITOR_NICE), or 5 when asked,
+#   and the program's own thread keeps nice 0.
 name=monitor-options
 . "$top_srcdir/tests/runtime/common.sh"
 
@@ -88,5 +92,56 @@ warns bad-transport MPIWATCH_TRANSPORT "'udp'" MPIWATCH_TRANSPORT=udp -- "$work/
 warns bad-wait MPIWATCH_WAIT "'soon'" MPIWATCH_WAIT=soon -- "$work/args"
 warns bad-buffer MPIWATCH_MONITOR_BUFFER "'-5'" MPIWATCH_MONITOR_BUFFER=-5 -- "$work/args"
 warns bad-interval MPIWATCH_MONITOR_INTERVAL "'0'" MPIWATCH_MONITOR_INTERVAL=0 -- "$work/args"
+warns bad-nice MPIWATCH_MONITOR_NICE "'20'" MPIWATCH_MONITOR_NICE=20 -- "$work/args"
+warns bad-nice-fraction MPIWATCH_MONITOR_NICE "'2.5'" MPIWATCH_MONITOR_NICE=2.5 -- "$work/args"
+
+# thread_nices PID: "MAIN: OTHERS" -- the nice value of the process's main
+# thread, then those of its other threads, sorted.
+thread_nices() {
+    local pid=$1 main others t
+    main=$(sed 's/.*) //' "/proc/$pid/stat" | cut -d' ' -f17)
+    others=$(for t in /proc/"$pid"/task/*; do
+                 [ "${t##*/}" = "$pid" ] || sed 's/.*) //' "$t/stat" | cut -d' ' -f17
+             done | sort -n | tr '\n' ' ')
+    echo "$main: $others"
+}
+
+# priority CASE WANT [VAR=VALUE...]: per rank, the main thread at nice 0 and
+# exactly one thread (the monitor's sender) at nice WANT, sampled while
+# MPIWATCH_WAIT holds MPI_Init; a raw client then lets the job go on.
+priority() {
+    local case=$1 want=$2 dir="$work/$1"
+    shift 2
+    mkdir -p "$dir/cwd"
+    (
+        for _ in $(seq 200); do
+            [ -f "$dir/cwd/ports" ] && break
+            sleep 0.1
+        done
+        for p in $(pgrep -f "$work/args"); do
+            [ "$(readlink "/proc/$p/exe")" = "$work/args" ] && echo "$(thread_nices "$p")"
+        done >"$dir/nices"
+        "$PYTHON" "$mon_dir/raw_client.py" "$dir/cwd/ports" --timeout 50 >"$dir/client.json" \
+            2>"$dir/client.err"
+    ) &
+    local sampler=$!
+    run "$dir" "$NP" linked MPIWATCH_MONITOR=file:ports MPIWATCH_WAIT=30 "$@" -- "$work/args"
+    wait "$sampler"
+    local rc ranks good
+    rc=$(rc_of "$dir")
+    ranks=$(grep -c . "$dir/nices")
+    good=$(awk -v w="$want" '{n = 0; for (i = 2; i <= NF; i++) if ($i == w) n++}
+                            $1 == "0:" && n == 1 {g++} END {print g + 0}' "$dir/nices")
+    if [ "$rc" -ne 0 ] || ! grep -q '^argc 1:$' "$dir/stdout"; then
+        fail "$case" "the program did not run as usual: $(describe_rc "$rc")" "$dir/stdout" "$dir/stderr"
+    elif [ "$ranks" -ne "$NP" ] || [ "$good" -ne "$NP" ]; then
+        fail "$case" "expected $NP ranks, each with its main thread at nice 0 and one thread at $want (MAIN: OTHERS per rank)" \
+            "$dir/nices" "$dir/stderr"
+    else
+        pass "$case: each rank's monitor thread at nice $want, the program's at 0"
+    fi
+}
+priority priority-default 19
+priority priority-5 5 MPIWATCH_MONITOR_NICE=5
 
 finish
