@@ -3,6 +3,7 @@
  * as a live table or JSON lines; or replays a recording the same way.
  * Exit status: 0 every rank said goodbye, 1 some rank was lost or never
  * reached (or an input was unreadable), 2 usage error. */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,8 +141,22 @@ static int read_endpoints(const mwc_options *o, mwc_endpoints *l, mwc_linereader
     return 0;
 }
 
+/* Run at a lower priority than the ranks (--nice): on a node whose cores
+ * the job keeps busy, every time slice the client took would be one a rank
+ * waited for. */
+static void lower_priority(const mwc_options *o)
+{
+    if (o->nice == 0)
+        return;
+    errno = 0;
+    if (nice(o->nice) == -1 && errno != 0 && !o->quiet)
+        fprintf(stderr, "mpiwatch: warning: --nice %d: %s; running at the usual priority\n",
+                o->nice, strerror(errno));
+}
+
 static int watch(const mwc_options *o, views *v, int *argc, char ***argv)
 {
+    lower_priority(o);
     mwc_endpoints l;
     mwc_linereader in;
     mwc_endpoints_init(&l);

@@ -28,6 +28,9 @@ static const char usage[] =
     "  -r, --record FILE      also write everything received to FILE\n"
     "      --replay FILE      show a recording instead of watching a job\n"
     "      --replay-speed X   replay X times as fast as recorded (default: at once)\n"
+    "      --nice N           lower the client's CPU priority by N, 0 to 19 (default 19),\n"
+    "                         so that, run on the job's nodes, it takes little CPU\n"
+    "                         time from the ranks; 0 keeps the priority\n"
     "  -q, --quiet            no progress messages on standard error\n"
     "  -h, --help             this help\n"
     "      --version          the version\n"
@@ -55,7 +58,7 @@ static int positive(const char *s, double *out)
 
 int mwc_options_parse(mwc_options *o, int argc, char **argv)
 {
-    enum { O_NO_EVENTS = 256, O_REPLAY, O_SPEED, O_VERSION };
+    enum { O_NO_EVENTS = 256, O_REPLAY, O_SPEED, O_NICE, O_VERSION };
     static const struct option longs[] = {
         { "port-file", required_argument, NULL, 'f' },
         { "stdin", no_argument, NULL, 's' },
@@ -65,6 +68,7 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
         { "record", required_argument, NULL, 'r' },
         { "replay", required_argument, NULL, O_REPLAY },
         { "replay-speed", required_argument, NULL, O_SPEED },
+        { "nice", required_argument, NULL, O_NICE },
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, O_VERSION },
@@ -73,6 +77,7 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
     memset(o, 0, sizeof *o);
     o->events = 1;
     o->wait_s = 60;
+    o->nice = 19;
     opterr = 0;
     int c;
     /* "+": stop at the first endpoint, so an endpoint line is never parsed
@@ -93,6 +98,14 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
             if (positive(optarg, &o->replay_speed) != 0)
                 return bad("--replay-speed %s: give a factor above 0", optarg);
             break;
+        case O_NICE: {
+            char *end;
+            long n = strtol(optarg, &end, 10);
+            if (end == optarg || *end || n < 0 || n > 19)
+                return bad("--nice %s: give a whole number from 0 to 19", optarg);
+            o->nice = (int)n;
+            break;
+        }
         case 'q': o->quiet = 1; break;
         case 'h': fputs(usage, stdout); return 1;
         case O_VERSION: puts("mpiwatch " PACKAGE_VERSION " (monitor protocol 1)"); return 1;

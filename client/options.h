@@ -13,6 +13,7 @@ typedef struct {
     const char *replay;      /* --replay FILE */
     double replay_speed;     /* --replay-speed X; 0: as fast as possible */
     int quiet;
+    int nice;                /* --nice N: added to our nice value while watching */
 } mwc_options;
 
 /* 0: run; 1: --help or --version was printed (exit 0); 2: usage error

@@ -8,6 +8,8 @@
 # - standard input with other output mixed in (--stdin), the text view;
 # - a rank that stops without GOODBYE, a rank that refuses the client (a
 #   wrong token published), a rank never reached: lost, exit 1;
+# - while watching, the client runs at nice 19 (--nice's default), at its
+#   parent's priority with --nice 0, at 7 with --nice 7;
 # - usage errors exit 2, a bad port file names file:line.
 set -u
 : "${top_builddir:?run through make check}"
@@ -136,6 +138,29 @@ else
     pass "a rank never reached: lost after --wait, exit 1"
 fi
 
+# --- priority: sampled while the client waits for a port file
+d="$work/nice"; mkdir -p "$d"
+nice_case() { # WANT [OPTIONS]
+    local want=$1 pid got
+    shift
+    "$client" "$@" --json --wait 30 -f "$d/never" >/dev/null 2>"$d/err" &
+    pid=$!
+    pids+=("$pid")
+    sleep 0.5
+    got=$(sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null | cut -d' ' -f17)
+    kill "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    if [ "$got" = "$want" ]; then
+        pass "priority ${*:-(default)}: nice $want"
+    else
+        fail "priority ${*:-(default)}" "nice '${got:-unknown}', expected $want" "$d/err"
+    fi
+}
+base=$(nice)
+nice_case $((base + 19 > 19 ? 19 : base + 19))
+nice_case "$base" --nice 0
+nice_case $((base + 7 > 19 ? 19 : base + 7)) --nice 7
+
 # --- usage errors and bad input
 d="$work/usage"; mkdir -p "$d"
 check_rc() { # CASE WANT-RC PATTERN -- ARGS
@@ -153,6 +178,7 @@ check_rc "bad option" 2 "unknown option --bogus" -- --bogus
 check_rc "two sources" 2 "only one of" -- --stdin -f x
 check_rc "bad url" 2 "argument 1:.*TOKEN is not 32" -- tcp://h:1/xyz
 check_rc "bad wait" 2 "--wait abc" -- --wait abc -f x
+check_rc "bad nice" 2 "--nice 20: give a whole number from 0 to 19" -- --nice 20 -f x
 check_rc "help" 0 "usage: mpiwatch" -- --help
 printf 'mpiwatch-endpoint 1 0 2 tcp h 1 0123456789abcdef0123456789abcdef\nmpiwatch-endpoint 1 1 2 tcp h 99999 0123456789abcdef0123456789abcdef\n' >"$d/bad-ports"
 check_rc "bad port file" 1 "bad-ports:2: PORT \"99999\"" -- --wait 5 -f "$d/bad-ports"
