@@ -6,14 +6,13 @@
 #include <stdlib.h>
 
 #include "mw_events.h"
+#include "mw_handles.h"
 #include "mw_monitor.h"
 #include "mw_warn.h"
 
 int mw_monitor_events;
 
-/* head - tail_seen = 1 > mask = 0: looks full to mw_event_push, which then
- * finds it is this ring and calls mw_event_push_first. */
-mw_event_ring mw_ring_detached = {.head = 1, .tail_seen = 0, .mask = 0};
+mw_event_ring mw_ring_detached = {.head = 0, .limit = 0, .tail = UINT64_MAX, .mask = 0};
 static _Thread_local int ring_failed MW_TLS_MODEL;
 static pthread_mutex_t rings_lock = PTHREAD_MUTEX_INITIALIZER;
 static mw_event_ring *rings;
@@ -33,15 +32,23 @@ void mw_events_enable(int on)
     __atomic_store_n(&mw_monitor_events, on, __ATOMIC_RELAXED);
 }
 
+/* Give the calling thread its ring; NULL if there is no memory for one
+ * (warned once; its events are then not queued). */
 static mw_event_ring *ring_attach(void)
 {
     mw_event_ring *r = NULL;
+    if (ring_failed)
+        return NULL;
     if (posix_memalign((void **)&r, 64, sizeof *r + capacity * sizeof r->slots[0]) != 0) {
         ring_failed = 1;
         mw_warn("out of memory for a thread's monitor events; they are not sent");
         return NULL;
     }
-    r->head = r->tail = r->tail_seen = 0;
+    r->head = r->tail = 0;
+    r->comm_seen = MPI_COMM_NULL;
+    r->comm_seen_id = -1;
+    r->comm_seen_gen = 0;
+    r->limit = capacity;
     r->dropped = 0;
     r->mask = (uint32_t)(capacity - 1);
     pthread_mutex_lock(&rings_lock);
@@ -53,23 +60,74 @@ static mw_event_ring *ring_attach(void)
     return r;
 }
 
-void mw_event_push_first(int id, const mw_call *call, int traffic)
+void mw_event_push_times_first(int id, uint64_t t_in, uint64_t t_out)
+{
+    mw_event_ring *r = ring_attach();
+    if (r != NULL)
+        mw_event_write_times(r, r->head, id, t_in, t_out);
+}
+
+static MW_ALWAYS_INLINE void write_traffic(mw_event_ring *r, int id, const mw_call *call, int32_t comm)
+{
+    uint64_t head = r->head;
+    mw_event *e = &r->slots[head & r->mask];
+    e->t_in = call->t_in;
+    e->t_out = call->t_out;
+    e->function = (uint16_t)id;
+    e->flags = MW_EVENT_TRAFFIC;
+    e->sent = call->sent;
+    e->recv = call->recv;
+    e->peer = call->peer;
+    e->tag = call->tag;
+    e->comm = comm;
+    __atomic_store_n(&r->head, head + 1, __ATOMIC_RELEASE);
+}
+
+/* push_traffic's rare cases: the thread's first event, and a communicator
+ * other than the last one (or a handle freed since). */
+static MW_NOINLINE void push_traffic_slow(int id, const mw_call *call)
 {
     mw_event_ring *r = mw_tls.ring;
-    if (r == &mw_ring_detached && (ring_failed || (r = ring_attach()) == NULL))
+    if (r == &mw_ring_detached && (r = ring_attach()) == NULL)
         return;
-    mw_event_push(id, call, traffic);
+    r->comm_seen = call->comm;
+    r->comm_seen_id = mw_comm_id(call->comm);
+    r->comm_seen_gen = __atomic_load_n(&mw_handle_gen, __ATOMIC_RELAXED);
+    write_traffic(r, id, call, r->comm_seen_id);
+}
+
+/* Queue an event with traffic: every field. Inline but for the rare cases,
+ * so that nothing here needs registers saved. */
+static MW_ALWAYS_INLINE void push_traffic(int id, const mw_call *call)
+{
+    mw_event_ring *r = mw_tls.ring;
+    if (MW_UNLIKELY(r->head == r->limit) && !mw_event_recheck(r)) {
+        if (r == &mw_ring_detached)
+            push_traffic_slow(id, call);
+        else
+            mw_event_drop(r);
+        return;
+    }
+    if (MW_UNLIKELY(call->comm != r->comm_seen ||
+                    r->comm_seen_gen != __atomic_load_n(&mw_handle_gen, __ATOMIC_RELAXED))) {
+        push_traffic_slow(id, call);
+        return;
+    }
+    write_traffic(r, id, call, r->comm_seen_id);
 }
 
 void mw_monitor_event(int id, const mw_call *call, int traffic)
 {
-    mw_event_push(id, call, traffic);
+    if (traffic)
+        push_traffic(id, call);
+    else
+        mw_event_push_times(id, call->t_in, call->t_out);
 }
 
 void mw_account_and_event(int id, const mw_call *call)
 {
+    push_traffic(id, call);
     mw_account(id, call);
-    mw_event_push(id, call, 1);
 }
 
 size_t mw_events_drain(mw_event *out, size_t max)

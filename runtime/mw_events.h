@@ -3,6 +3,7 @@
 #ifndef MW_EVENTS_H
 #define MW_EVENTS_H
 
+#include <mpi.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,8 +24,10 @@ typedef struct mw_event {
     uint16_t function;
     uint16_t flags;          /* MW_EVENT_TRAFFIC */
     uint32_t thread;
-    uint32_t reserved;
+    uint32_t reserved[3];    /* to one cache line: one slot per line, a shift to index */
 } mw_event;
+
+_Static_assert(sizeof(mw_event) == 64, "an event fills one cache line");
 
 #define MW_EVENT_TRAFFIC 1u
 
@@ -36,17 +39,24 @@ typedef struct mw_event_ring {
     uint32_t thread;
     uint32_t mask;                   /* capacity - 1 */
     _Alignas(64) uint64_t head;      /* events ever queued (64 bits: never wraps); owner writes */
-    uint64_t tail_seen;              /* the owner's copy of tail: the shared one is
-                                      * read only when the ring looks full, so the
-                                      * call path does not pull the consumer's line */
+    uint64_t limit;                  /* the owner's last-read tail + capacity: the ring
+                                      * looks full when head reaches it, and only then is
+                                      * the shared tail read again, so the call path does
+                                      * not pull the consumer's line */
     uint64_t dropped;                /* owner writes, consumer reads */
+    /* The owner's last communicator and its id (mw_comm_id), valid while
+     * no handle has been freed since (mw_handle_gen). */
+    MPI_Comm comm_seen;
+    int32_t comm_seen_id;
+    unsigned comm_seen_gen;
     _Alignas(64) uint64_t tail;      /* events ever taken; consumer writes */
     _Alignas(64) mw_event slots[];
 } mw_event_ring;
 
-/* Where a thread's ring pointer starts: a ring that always looks full, so
- * that the thread's first event goes out of line and attaches a real one
- * (the call path then never tests for "no ring"). Never written. */
+/* Where a thread's ring pointer starts: a ring that is always full (head
+ * = limit = 0, and tail + capacity wraps to 0), so that only a full ring's
+ * path has to tell it apart, and the thread's first event goes out of line
+ * to attach a real one. Never written. */
 extern MW_HIDDEN mw_event_ring mw_ring_detached;
 
 /* Events each thread may queue (MPIWATCH_MONITOR_BUFFER), rounded up to a

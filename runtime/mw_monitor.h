@@ -4,9 +4,10 @@
  * While a client is attached, profiled calls copy their record into this
  * thread's bounded event ring (mw_events.h): no lock, no system call, never
  * blocks. When the ring is full the event is counted as dropped. With the
- * TSC as the clock the wrappers' "watched" body pushes inline
- * (mw_event_push); the slow body calls mw_monitor_event() while
- * mw_monitor_events is set. */
+ * TSC as the clock the wrappers' "watched" body queues its events itself
+ * (mw_event_push_times, inline; mw_account_and_event for calls that move
+ * data); the slow body calls mw_monitor_event() while mw_monitor_events is
+ * set. */
 #ifndef MW_MONITOR_H
 #define MW_MONITOR_H
 
@@ -21,55 +22,61 @@
  * mw_monitor_start/stop; read on every call of the slow body. */
 extern MW_HIDDEN int mw_monitor_events;
 
-/* Fill the ring's next slot with one call's event and publish it. traffic:
- * the record's bytes, peer, tag and comm were filled by an mw_note_*
- * function; otherwise only the times are meaningful, and only they are
- * written (mw_events_drain fills in the rest, and the thread). */
-static inline void mw_event_write(mw_event_ring *r, uint64_t head, int id, const mw_call *call,
-                                  int traffic)
+/* Write an event without traffic into slot head (which has room) and
+ * publish it. Only the times, function and flags: mw_events_drain fills in
+ * the rest. */
+static inline void mw_event_write_times(mw_event_ring *r, uint64_t head, int id, uint64_t t_in,
+                                        uint64_t t_out)
 {
     mw_event *e = &r->slots[head & r->mask];
-    e->t_in = call->t_in;
-    e->t_out = call->t_out;
+    e->t_in = t_in;
+    e->t_out = t_out;
     e->function = (uint16_t)id;
-    if (traffic) {
-        e->sent = call->sent;
-        e->recv = call->recv;
-        e->peer = call->peer;
-        e->tag = call->tag;
-        e->comm = mw_comm_id(call->comm);
-        e->flags = MW_EVENT_TRAFFIC;
-    } else {
-        e->flags = 0;
-    }
+    e->flags = 0;
     __atomic_store_n(&r->head, head + 1, __ATOMIC_RELEASE);
 }
 
-/* A thread's first event: attaches its ring (or gives up, warning once). */
-MW_HIDDEN MW_NOINLINE void mw_event_push_first(int id, const mw_call *call, int traffic);
-
-/* Queue one call's event into this thread's ring. When the ring looks full
- * the consumer's tail is read again; if it is full, the event is dropped
- * and counted. */
-static inline void mw_event_push(int id, const mw_call *call, int traffic)
+/* The ring looked full (head == limit): read the consumer's tail again and
+ * say whether there is room now. Only then is the consumer's cache line
+ * read. The detached ring stays full. */
+static inline int mw_event_recheck(mw_event_ring *r)
 {
-    mw_event_ring *r = mw_tls.ring;
-    uint64_t head = r->head;
-    if (MW_UNLIKELY(head - r->tail_seen > r->mask)) {
-        if (r == &mw_ring_detached) {
-            mw_event_push_first(id, call, traffic);
-            return;
-        }
-        r->tail_seen = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
-        if (head - r->tail_seen > r->mask) {
-            __atomic_store_n(&r->dropped, r->dropped + 1, __ATOMIC_RELAXED);
-            return;
-        }
-    }
-    mw_event_write(r, head, id, call, traffic);
+    uint64_t limit = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE) + r->mask + 1;
+    if (r->head == limit)
+        return 0;
+    r->limit = limit;
+    return 1;
 }
 
-/* mw_event_push, out of line, for the slow body and the general forms. */
+/* The ring is full: the event is dropped, and counted. */
+static inline void mw_event_drop(mw_event_ring *r)
+{
+    __atomic_store_n(&r->dropped, r->dropped + 1, __ATOMIC_RELAXED);
+}
+
+/* mw_event_push_times for a thread's first event: attaches its ring (or
+ * gives up, warning once, without memory for one), then queues it. */
+MW_HIDDEN MW_NOINLINE void mw_event_push_times_first(int id, uint64_t t_in, uint64_t t_out);
+
+/* Queue the event of a call without traffic into this thread's ring; drop
+ * and count it if the ring is full. All inline but a thread's first event:
+ * on a node too busy for the sender, dropping is the common case. */
+static inline void mw_event_push_times(int id, uint64_t t_in, uint64_t t_out)
+{
+    mw_event_ring *r = mw_tls.ring;
+    if (MW_UNLIKELY(r->head == r->limit) && !mw_event_recheck(r)) {
+        if (MW_UNLIKELY(r == &mw_ring_detached))
+            mw_event_push_times_first(id, t_in, t_out);
+        else
+            mw_event_drop(r);
+        return;
+    }
+    mw_event_write_times(r, r->head, id, t_in, t_out);
+}
+
+/* Queue one call's event, out of line, for the slow body and the general
+ * forms. traffic: the record's bytes, peer, tag and comm were filled by an
+ * mw_note_* function; otherwise only the times are meaningful. */
 MW_HIDDEN MW_NOINLINE void mw_monitor_event(int id, const mw_call *call, int traffic);
 
 /* mw_account and the traffic event in one call, for the watched body of the

@@ -111,7 +111,7 @@ static inline void mw_leave(const mw_call *call, int id, int how)
 {
     mw_stats_add(id, call->t_out - call->t_in);
     if (how == MW_WATCHED)
-        mw_event_push(id, call, 0);
+        mw_event_push_times(id, call->t_in, call->t_out);
     else if (how == MW_SLOW && MW_UNLIKELY(__atomic_load_n(&mw_monitor_events, __ATOMIC_RELAXED)))
         mw_monitor_event(id, call, 0);
     mw_depth = 0;

@@ -10,7 +10,8 @@ report's monitor section has the same counters. With --attached-from-start
 (MPIWATCH_WAIT held MPI_Init until the client came), the first SNAPSHOT is
 empty and, when nothing was dropped, the events of each function number its
 calls and carry its bytes, and ring.c's MPI_Sendrecv events name the next
-rank and tag 7. Prints what differs; exit status 1 if anything does.
+rank and tag 7, and on every rank one communicator, another than its
+MPI_Allreduce events' one. Prints what differs; exit status 1 if anything does.
 """
 import json
 import sys
@@ -62,7 +63,14 @@ if from_start:
         ring = sorted(f"{r}>{(r + 1) % n} tag 7" for r in range(n))
         if client["traffic"].get("MPI_Sendrecv") != ring:
             bad.append(f"MPI_Sendrecv events: {client['traffic'].get('MPI_Sendrecv')}, "
-                       f"expected {ring}")
+                   f"expected {ring}")
+        comms = client["comms"]
+        for rank in map(str, range(n)):
+            world = comms.get("MPI_Sendrecv", {}).get(rank, [])
+            work = comms.get("MPI_Allreduce", {}).get(rank, [])
+            if len(world) != 1 or len(work) != 1 or world == work:
+                bad.append(f"rank {rank}: MPI_Sendrecv events name communicators {world}, "
+                           f"MPI_Allreduce events {work}: expected one each, not the same")
 for line in bad:
     print(line)
 sys.exit(1 if bad else 0)

@@ -16,6 +16,8 @@ endpoint with its token, decodes every frame and prints one JSON object:
   event_function_bytes  {name: {"sent": .., "recv": ..}}: the same per function
   traffic           {name: ["RANK>PEER tag TAG", ...]}: the distinct senders,
                     peers and tags of the function's records that carry traffic
+  comms             {name: {RANK: [COMM, ...]}}: the distinct communicators
+                    those records name, per rank
   counts            {"sent", "dropped", "unwatched"}: the last SNAPSHOT's, summed
   goodbye           {"sent", "dropped"}: the GOODBYE frames', summed
   errors            protocol violations found (an empty list when all is well)
@@ -117,6 +119,9 @@ def handle_frame(r, kind, body, out, errors):
             elif flags == 1:
                 if comm == -1 or not -1 <= peer < r.size:
                     errors.append(f"rank {r.rank}: event {name} has peer {peer} comm {comm}")
+                comms = out["comms"].setdefault(name, {}).setdefault(str(r.rank), [])
+                if comm not in comms:
+                    comms.append(comm)
                 seen = out["traffic"].setdefault(name, [])
                 key = f"{r.rank}>{peer} tag {tag}"
                 if key not in seen:
@@ -167,7 +172,7 @@ def main():
         s.setblocking(False)
         sel.register(s, selectors.EVENT_READ, r)
     out = {"ranks": len(ranks), "events": {}, "events_total": 0,
-           "event_bytes": {"sent": 0, "recv": 0}, "event_function_bytes": {}, "traffic": {},
+           "event_bytes": {"sent": 0, "recv": 0}, "event_function_bytes": {}, "traffic": {}, "comms": {},
            "levels": []}
     errors = []
     open_count = sum(1 for r in ranks if not r.closed)
