@@ -10,6 +10,8 @@
  *   iprobe      MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, ...) with no message pending
  *   pingpong    0-byte MPI_Send/MPI_Recv between ranks 0 and 1; the figure is
  *               the ROUND-TRIP time (4 MPI calls on the critical path)
+ *   sendrecv_self  0-byte MPI_Sendrecv to oneself: a call that moves data
+ *               (only when named in --loops or --callgrind)
  *
  * Repetitions are kept short (about a millisecond each by default) and many,
  * so that on a shared machine some of them fall between two interruptions:
@@ -66,6 +68,7 @@ void bench_loop_comm_rank(long n);
 void bench_loop_test_null(long n);
 void bench_loop_iprobe(long n);
 void bench_loop_pingpong(long n);
+void bench_loop_sendrecv_self(long n);
 
 BENCH_NOINLINE void bench_loop_comm_rank(long n)
 {
@@ -101,6 +104,20 @@ BENCH_NOINLINE void bench_loop_iprobe(long n)
     sink = acc;
 }
 
+/* A 0-byte message to oneself: the cheapest call that moves data, so the
+ * cost of what mpiwatch notes for transfers (and the monitor's traffic
+ * events). */
+BENCH_NOINLINE void bench_loop_sendrecv_self(long n)
+{
+    int rank;
+    char out = 0, in = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    for (long i = 0; i < n; i++)
+        MPI_Sendrecv(&out, 0, MPI_CHAR, rank, PINGPONG_TAG, &in, 0, MPI_CHAR, rank, PINGPONG_TAG,
+                     MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    sink = in;
+}
+
 /* Ranks 0 and 1 exchange n zero-byte messages each way; other ranks idle. */
 BENCH_NOINLINE void bench_loop_pingpong(long n)
 {
@@ -127,13 +144,15 @@ typedef struct loop_def {
     int calls_per_iter;   /* MPI calls on the critical path per iteration */
     const char *unit;     /* what one iteration is */
     int cheap;            /* usable in callgrind mode (single rank) */
+    int by_default;       /* run when --loops is not given */
 } loop_def;
 
 static const loop_def loops[] = {
-    {"comm_rank", bench_loop_comm_rank, 1, "call", 1},
-    {"test_null", bench_loop_test_null, 1, "call", 1},
-    {"iprobe", bench_loop_iprobe, 1, "call", 1},
-    {"pingpong", bench_loop_pingpong, 4, "round_trip", 0},
+    {"comm_rank", bench_loop_comm_rank, 1, "call", 1, 1},
+    {"test_null", bench_loop_test_null, 1, "call", 1, 1},
+    {"iprobe", bench_loop_iprobe, 1, "call", 1, 1},
+    {"pingpong", bench_loop_pingpong, 4, "round_trip", 0, 1},
+    {"sendrecv_self", bench_loop_sendrecv_self, 1, "call", 1, 0},
 };
 #define NLOOPS ((int)(sizeof loops / sizeof loops[0]))
 
@@ -168,8 +187,9 @@ static void usage(FILE *out, const char *prog)
             "                           at least 500)\n"
             "  --repetitions R          timed repetitions of every loop (default 21); the\n"
             "                           reported ns_per_iter is the minimum over them\n"
-            "  --loops a,b,...          loops to run: comm_rank,test_null,iprobe,pingpong\n"
-            "                           (default all; pingpong is skipped on 1 rank)\n"
+            "  --loops a,b,...          loops to run: comm_rank,test_null,iprobe,pingpong,\n"
+            "                           sendrecv_self (default all but sendrecv_self;\n"
+            "                           pingpong is skipped on 1 rank)\n"
             "  --pcontrol-off           call MPI_Pcontrol(0) after MPI_Init (profiling off)\n"
             "  --callgrind LOOP         run only bench_loop_LOOP once with --iterations\n"
             "                           iterations, untimed, no warm-up (cheap loops only)\n"
@@ -228,7 +248,8 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--callgrind") == 0) {
             callgrind_loop = find_loop(v);
             if (callgrind_loop == NULL || !callgrind_loop->cheap) {
-                fprintf(stderr, "overhead: --callgrind wants comm_rank, test_null or iprobe, got '%s'\n", v);
+                fprintf(stderr, "overhead: --callgrind wants comm_rank, test_null, iprobe or "
+                                "sendrecv_self, got '%s'\n", v);
                 return 2;
             }
         } else {
@@ -243,7 +264,7 @@ int main(int argc, char **argv)
 
     int selected[NLOOPS];
     for (int i = 0; i < NLOOPS; i++)
-        selected[i] = loop_list == NULL;
+        selected[i] = loop_list == NULL && loops[i].by_default;
     if (loop_list != NULL) {
         char buf[256];
         if (strlen(loop_list) >= sizeof buf) {

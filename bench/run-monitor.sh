@@ -32,14 +32,28 @@ options:
   --client PATH          the mpiwatch client built for the same MPI
   --round-trips N        round trips per repetition (default 2000)
   --repetitions R        timed repetitions per run (default 21)
-  --rounds R             interleaved rounds (default 5)
+  --rounds R             interleaved rounds (default 15)
+  --callgrind-iterations N  N for the instruction counts, I(2N)-I(N) (default 10000)
+  --no-callgrind         skip the instruction counts
   --keep                 keep the temporary directory (runs' output, client output)
   -h, --help             this text
 
 Figures: per variant, the minimum over the rounds of each run's minimum over
 its repetitions, in ns per round trip (4 MPI calls on the critical path, so
-4 events per round trip with the monitor on). The client's totals line says
-how many events it received and how many the ranks dropped.
+4 events per round trip with the monitor on); the verdict uses these. For
+information, the median over the rounds of monitor-on vs monitor-off within
+the round is printed too. The client's totals line says how many events it
+received and how many the ranks dropped.
+
+Then, unless --no-callgrind, the instructions per call under valgrind's
+callgrind (noise-free; 1 rank, the client attached) of MPI_Comm_rank (an
+event without traffic) and of a 0-byte MPI_Sendrecv to oneself (an event
+with traffic: bytes, peer, tag, communicator): bare, monitor-off,
+monitor-on (every event written to the ring) and monitor-full (the ring
+always full: every event dropped and counted).
+
+The client runs as a user would start it, so at its default --nice 19, and
+each rank's monitor thread at MPIWATCH_MONITOR_NICE's default 19.
 EOF
 }
 
@@ -47,7 +61,7 @@ die() { echo "$PROG: error: $*" >&2; exit 2; }
 need_value() { [[ $# -ge 2 && -n "$2" ]] || die "$1 needs a value"; }
 is_count() { [[ "$1" =~ ^[1-9][0-9]*$ ]]; }
 
-MPI= LIB= CLIENT= ROUND_TRIPS=2000 REPETITIONS=21 ROUNDS=5 KEEP=0
+MPI= LIB= CLIENT= ROUND_TRIPS=2000 REPETITIONS=21 ROUNDS=15 KEEP=0 DO_CALLGRIND=1 CG_ITERATIONS=10000
 while [[ $# -gt 0 ]]; do
     case "$1" in
         -h|--help) usage; exit 0 ;;
@@ -57,6 +71,8 @@ while [[ $# -gt 0 ]]; do
         --round-trips) need_value "$@"; is_count "$2" || die "--round-trips wants a positive integer, got '$2'"; ROUND_TRIPS=$2; shift 2 ;;
         --repetitions) need_value "$@"; is_count "$2" || die "--repetitions wants a positive integer, got '$2'"; REPETITIONS=$2; shift 2 ;;
         --rounds) need_value "$@"; is_count "$2" || die "--rounds wants a positive integer, got '$2'"; ROUNDS=$2; shift 2 ;;
+        --callgrind-iterations) need_value "$@"; is_count "$2" || die "--callgrind-iterations wants a positive integer, got '$2'"; CG_ITERATIONS=$2; shift 2 ;;
+        --no-callgrind) DO_CALLGRIND=0; shift ;;
         --keep) KEEP=1; shift ;;
         *) die "unknown argument '$1' (see --help)" ;;
     esac
@@ -68,6 +84,9 @@ MPICC=mpicc.$MPI
 MPIRUN=mpirun.$MPI
 command -v "$MPICC" >/dev/null || die "$MPICC not found in PATH"
 command -v "$MPIRUN" >/dev/null || die "$MPIRUN not found in PATH"
+if [[ $DO_CALLGRIND -eq 1 ]]; then
+    command -v valgrind >/dev/null || die "valgrind not found (install it, or pass --no-callgrind)"
+fi
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/mpiwatch-monitor-bench.XXXXXX")
 cleanup() { if [[ $KEEP -eq 1 ]]; then echo "# kept $TMP" >&2; else rm -rf "$TMP"; fi; }
@@ -127,7 +146,8 @@ echo "# mpi:    $MPI; library: $LIB; client: $CLIENT"
 echo "# date:   $(date -u +%Y-%m-%dT%H:%M:%SZ); $(nproc) cores"
 echo "# timing: $ROUND_TRIPS round trips x $REPETITIONS repetitions per run, $ROUNDS interleaved rounds"
 VARIANTS=(bare monitor-off monitor-on)
-declare -A BEST
+declare -A BEST ROUND
+PAIRED=()
 for ((r = 0; r < ROUNDS; r++)); do
     for ((k = 0; k < 3; k++)); do
         v=${VARIANTS[$(((r + k) % 3))]}
@@ -136,8 +156,13 @@ for ((r = 0; r < ROUNDS; r++)); do
         if [[ -z "${BEST[$v]:-}" ]] || awk -v a="$ns" -v b="${BEST[$v]}" 'BEGIN {exit !(a < b)}'; then
             BEST[$v]=$ns
         fi
+        ROUND[$v]=$ns
     done
+    PAIRED+=("$(awk -v on="${ROUND[monitor-on]}" -v off="${ROUND[monitor-off]}" \
+                'BEGIN {printf "%.3f", (on - off) / off * 100}')")
 done
+PAIRED_MEDIAN=$(printf '%s\n' "${PAIRED[@]}" | sort -g |
+                awk '{v[NR] = $1} END {print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}')
 
 # Events the client received and the ranks dropped, over all rounds.
 read -r received dropped < <(cat "$TMP"/client.*.jsonl | python3 -c '
@@ -150,12 +175,67 @@ for line in sys.stdin:
 print(rec, drop)')
 
 awk -v b="${BEST[bare]}" -v off="${BEST[monitor-off]}" -v on="${BEST[monitor-on]}" \
-    -v t="$TARGET_PERCENT" -v rec="$received" -v drop="$dropped" 'BEGIN {
+    -v t="$TARGET_PERCENT" -v rec="$received" -v drop="$dropped" -v paired="$PAIRED_MEDIAN" 'BEGIN {
     pct = (on - off) / off * 100
     printf "%-12s %12s\n", "variant", "ns/round trip"
     printf "%-12s %12.1f\n", "bare", b
     printf "%-12s %12.1f\n", "monitor-off", off
     printf "%-12s %12.1f\n", "monitor-on", on
     printf "monitor-on vs monitor-off: %+.1f%% (target <= %d%%): %s\n", pct, t, pct <= t ? "PASS" : "ABOVE TARGET"
+    printf "median over the rounds of monitor-on vs monitor-off in the same round: %+.1f%%\n", paired
     printf "events: %d received by the client, %d dropped by the ranks (all rounds)\n", rec, drop
 }'
+
+# ---------------------------------------------------------------- callgrind
+[[ $DO_CALLGRIND -eq 1 ]] || exit 0
+
+# cg_count VARIANT LOOP N: instructions inside bench_loop_LOOP for N calls.
+cg_count() {
+    local variant=$1 loop=$2 n=$3 file=$TMP/cg.$1.$2.$3 client=
+    local -a envs=()
+    case "$variant" in
+        bare) ;;
+        monitor-off) envs=(LD_PRELOAD="$PRELOAD") ;;
+        monitor-on|monitor-full)
+            local buffer=16777216
+            [[ $variant == monitor-full ]] && buffer=16
+            rm -f "$file.ports"
+            "$CLIENT" --json --no-events -q --port-file "$file.ports" --wait 120 >"$file.client" 2>&1 &
+            client=$!
+            envs=(LD_PRELOAD="$PRELOAD" MPIWATCH_MONITOR="file:$file.ports" MPIWATCH_WAIT=120
+                  MPIWATCH_MONITOR_BUFFER=$buffer)
+            ;;
+    esac
+    # A singleton: both MPIs initialise without mpirun.
+    if ! env ${envs[@]+"${envs[@]}"} valgrind --tool=callgrind \
+            --toggle-collect="bench_loop_$loop" --callgrind-out-file="$file" \
+            "$BIN" --callgrind "$loop" --iterations "$n" >"$file.log" 2>&1; then
+        tail -n 30 "$file.log" >&2
+        die "callgrind run ($variant, $loop, $n calls) failed"
+    fi
+    if [[ -n $client ]]; then
+        wait "$client" || { cat "$file.client" >&2; die "the client failed in the callgrind run ($variant, $loop)"; }
+    fi
+    local total
+    total=$(sed -n 's/^totals: *\([0-9]*\).*/\1/p' "$file" | head -n1)
+    [[ -z "$total" ]] && total=$(sed -n 's/^summary: *\([0-9]*\).*/\1/p' "$file" | head -n1)
+    [[ -n "$total" && "$total" -gt 0 ]] || die "callgrind collected nothing ($variant, $loop; see --keep)"
+    echo "$total"
+}
+
+for loop in comm_rank sendrecv_self; do
+    echo
+    echo "== instructions per call, $loop (callgrind, 1 rank, (I($((2 * CG_ITERATIONS))) - I($CG_ITERATIONS)) / $CG_ITERATIONS) =="
+    printf '%-13s %12s %9s %15s\n' variant instructions "vs bare" "vs monitor-off"
+    declare -A IPC=()
+    for v in bare monitor-off monitor-on monitor-full; do
+        echo "# callgrind: $loop $v" >&2
+        i1=$(cg_count "$v" "$loop" "$CG_ITERATIONS")
+        i2=$(cg_count "$v" "$loop" $((2 * CG_ITERATIONS)))
+        IPC[$v]=$(awk -v a="$i1" -v b="$i2" -v n="$CG_ITERATIONS" 'BEGIN {printf "%.1f", (b - a) / n}')
+        awk -v v="$v" -v i="${IPC[$v]}" -v bare="${IPC[bare]}" -v off="${IPC[monitor-off]:-}" 'BEGIN {
+            printf "%-13s %12.1f %9s %15s\n", v, i, v == "bare" ? "" : sprintf("%+.1f", i - bare),
+                   v ~ /^monitor-(on|full)$/ ? sprintf("%+.1f", i - off) : ""
+        }'
+    done
+done
