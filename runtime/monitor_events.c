@@ -6,7 +6,6 @@
 #include <stdlib.h>
 
 #include "mw_events.h"
-#include "mw_handles.h"
 #include "mw_monitor.h"
 #include "mw_warn.h"
 
@@ -67,25 +66,9 @@ void mw_event_push_times_first(int id, uint64_t t_in, uint64_t t_out)
         mw_event_write_times(r, r->head, id, t_in, t_out);
 }
 
-static MW_ALWAYS_INLINE void write_traffic(mw_event_ring *r, int id, const mw_call *call, int32_t comm)
-{
-    uint64_t head = r->head;
-    mw_event *e = &r->slots[head & r->mask];
-    e->t_in = call->t_in;
-    e->t_out = call->t_out;
-    e->function = (uint16_t)id;
-    e->flags = MW_EVENT_TRAFFIC;
-    e->sent = call->sent;
-    e->recv = call->recv;
-    e->peer = call->peer;
-    e->tag = call->tag;
-    e->comm = comm;
-    __atomic_store_n(&r->head, head + 1, __ATOMIC_RELEASE);
-}
-
-/* push_traffic's rare cases: the thread's first event, and a communicator
- * other than the last one (or a handle freed since). */
-static MW_NOINLINE void push_traffic_slow(int id, const mw_call *call)
+/* mw_event_push_traffic's rare cases: the thread's first event, and a
+ * communicator other than the last one (or a handle freed since). */
+void mw_event_push_traffic_slow(int id, const mw_call *call)
 {
     mw_event_ring *r = mw_tls.ring;
     if (r == &mw_ring_detached && (r = ring_attach()) == NULL)
@@ -93,41 +76,15 @@ static MW_NOINLINE void push_traffic_slow(int id, const mw_call *call)
     r->comm_seen = call->comm;
     r->comm_seen_id = mw_comm_id(call->comm);
     r->comm_seen_gen = __atomic_load_n(&mw_handle_gen, __ATOMIC_RELAXED);
-    write_traffic(r, id, call, r->comm_seen_id);
-}
-
-/* Queue an event with traffic: every field. Inline but for the rare cases,
- * so that nothing here needs registers saved. */
-static MW_ALWAYS_INLINE void push_traffic(int id, const mw_call *call)
-{
-    mw_event_ring *r = mw_tls.ring;
-    if (MW_UNLIKELY(r->head == r->limit) && !mw_event_recheck(r)) {
-        if (r == &mw_ring_detached)
-            push_traffic_slow(id, call);
-        else
-            mw_event_drop(r);
-        return;
-    }
-    if (MW_UNLIKELY(call->comm != r->comm_seen ||
-                    r->comm_seen_gen != __atomic_load_n(&mw_handle_gen, __ATOMIC_RELAXED))) {
-        push_traffic_slow(id, call);
-        return;
-    }
-    write_traffic(r, id, call, r->comm_seen_id);
+    mw_event_write_traffic(r, id, call, r->comm_seen_id);
 }
 
 void mw_monitor_event(int id, const mw_call *call, int traffic)
 {
     if (traffic)
-        push_traffic(id, call);
+        mw_event_push_traffic(id, call);
     else
         mw_event_push_times(id, call->t_in, call->t_out);
-}
-
-void mw_account_and_event(int id, const mw_call *call)
-{
-    push_traffic(id, call);
-    mw_account(id, call);
 }
 
 size_t mw_events_drain(mw_event *out, size_t max)

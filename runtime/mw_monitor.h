@@ -4,10 +4,9 @@
  * While a client is attached, profiled calls copy their record into this
  * thread's bounded event ring (mw_events.h): no lock, no system call, never
  * blocks. When the ring is full the event is counted as dropped. With the
- * TSC as the clock the wrappers' "watched" body queues its events itself
- * (mw_event_push_times, inline; mw_account_and_event for calls that move
- * data); the slow body calls mw_monitor_event() while mw_monitor_events is
- * set. */
+ * TSC as the clock the wrappers' "watched" body queues its events itself,
+ * inline (mw_event_push_times, mw_event_push_traffic); the slow body calls
+ * mw_monitor_event() while mw_monitor_events is set. */
 #ifndef MW_MONITOR_H
 #define MW_MONITOR_H
 
@@ -15,6 +14,7 @@
 
 #include "mw_compiler.h"
 #include "mw_events.h"
+#include "mw_stats.h"
 #include "mw_tls.h"
 #include "mw_traffic.h"
 
@@ -74,13 +74,53 @@ static inline void mw_event_push_times(int id, uint64_t t_in, uint64_t t_out)
     mw_event_write_times(r, r->head, id, t_in, t_out);
 }
 
+/* Write an event with traffic (every field) into slot head (which has
+ * room) and publish it. */
+static inline void mw_event_write_traffic(mw_event_ring *r, int id, const mw_call *call,
+                                          int32_t comm)
+{
+    uint64_t head = r->head;
+    mw_event *e = &r->slots[head & r->mask];
+    e->t_in = call->t_in;
+    e->t_out = call->t_out;
+    e->function = (uint16_t)id;
+    e->flags = MW_EVENT_TRAFFIC;
+    e->sent = call->sent;
+    e->recv = call->recv;
+    e->peer = call->peer;
+    e->tag = call->tag;
+    e->comm = comm;
+    __atomic_store_n(&r->head, head + 1, __ATOMIC_RELEASE);
+}
+
+/* mw_event_push_traffic's rare cases: the thread's first event, and a
+ * communicator other than the last one (or a handle freed since). */
+MW_HIDDEN MW_NOINLINE void mw_event_push_traffic_slow(int id, const mw_call *call);
+
+/* Queue the event of a call that moved data (its record filled by the
+ * mw_note_* functions); drop and count it if the ring is full. The thread's
+ * last communicator's id is kept, so the common case calls nothing. */
+static inline void mw_event_push_traffic(int id, const mw_call *call)
+{
+    mw_event_ring *r = mw_tls.ring;
+    if (MW_UNLIKELY(r->head == r->limit) && !mw_event_recheck(r)) {
+        if (MW_UNLIKELY(r == &mw_ring_detached))
+            mw_event_push_traffic_slow(id, call);
+        else
+            mw_event_drop(r);
+        return;
+    }
+    if (MW_UNLIKELY(call->comm != r->comm_seen ||
+                    r->comm_seen_gen != __atomic_load_n(&mw_handle_gen, __ATOMIC_RELAXED))) {
+        mw_event_push_traffic_slow(id, call);
+        return;
+    }
+    mw_event_write_traffic(r, id, call, r->comm_seen_id);
+}
+
 /* Queue one call's event, out of line, for the slow body and the general
  * forms. traffic: the record's bytes, peer, tag and comm were filled by an
  * mw_note_* function; otherwise only the times are meaningful. */
 MW_HIDDEN MW_NOINLINE void mw_monitor_event(int id, const mw_call *call, int traffic);
-
-/* mw_account and the traffic event in one call, for the watched body of the
- * wrappers that move data. */
-MW_HIDDEN MW_NOINLINE void mw_account_and_event(int id, const mw_call *call);
 
 #endif

@@ -107,7 +107,7 @@ static inline void mw_clock_out(mw_call *call, int how)
 
 /* Record the call, queue its event for the monitor (the watched body, or
  * the slow one while events are on), release the guard. */
-static inline void mw_leave(const mw_call *call, int id, int how)
+static MW_ALWAYS_INLINE void mw_leave(const mw_call *call, int id, int how)
 {
     mw_stats_add(id, call->t_out - call->t_in);
     if (how == MW_WATCHED)
@@ -117,16 +117,14 @@ static inline void mw_leave(const mw_call *call, int id, int how)
     mw_depth = 0;
 }
 
-static inline void mw_leave_xfer(const mw_call *call, int id, int how)
+static MW_ALWAYS_INLINE void mw_leave_xfer(const mw_call *call, int id, int how)
 {
     mw_stats_add(id, call->t_out - call->t_in);
-    if (how == MW_WATCHED) {
-        mw_account_and_event(id, call);
-    } else {
-        mw_account(id, call);
-        if (how == MW_SLOW && MW_UNLIKELY(__atomic_load_n(&mw_monitor_events, __ATOMIC_RELAXED)))
-            mw_monitor_event(id, call, 1);
-    }
+    mw_account(id, call);
+    if (how == MW_WATCHED)
+        mw_event_push_traffic(id, call);
+    else if (how == MW_SLOW && MW_UNLIKELY(__atomic_load_n(&mw_monitor_events, __ATOMIC_RELAXED)))
+        mw_monitor_event(id, call, 1);
     mw_depth = 0;
 }
 
