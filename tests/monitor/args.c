@@ -1,5 +1,8 @@
 /* Prints, on rank 0, the arguments the program sees after MPI_Init (or
- * MPI_Init_thread when MW_ARGS_THREAD is set): mpiwatch's flags must be gone. */
+ * MPI_Init_thread when MW_ARGS_THREAD is set): mpiwatch's flags must be gone.
+ * The line is printed with one call: the launcher may pass the ranks' output
+ * through unbuffered, and another rank's endpoint line must not land inside
+ * it. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,10 +16,15 @@ int main(int argc, char **argv)
         MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (rank == 0) {
-        printf("argc %d:", argc);
-        for (int i = 1; i < argc; i++)
-            printf(" [%s]", argv[i]);
-        printf("%s\n", argv[argc] == NULL ? "" : " (argv[argc] is not NULL)");
+        char line[4096];
+        size_t n = (size_t)snprintf(line, sizeof line, "argc %d:", argc);
+        for (int i = 1; i < argc && n < sizeof line; i++)
+            n += (size_t)snprintf(line + n, sizeof line - n, " [%s]", argv[i]);
+        if (n < sizeof line)
+            snprintf(line + n, sizeof line - n, "%s",
+                     argv[argc] == NULL ? "" : " (argv[argc] is not NULL)");
+        printf("%s\n", line);
+        fflush(stdout);
     }
     MPI_Finalize();
     return 0;
