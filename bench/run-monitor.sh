@@ -83,13 +83,8 @@ done
 [[ "$MPI" == openmpi || "$MPI" == mpich ]] || die "--mpi openmpi|mpich is required (see --help)"
 [[ -f "$LIB" ]] || die "--lib: no library at '${LIB:-}' (see --help)"
 [[ -x "$CLIENT" ]] || die "--client: no executable at '${CLIENT:-}' (see --help)"
-MPICC=mpicc.$MPI
-MPIRUN=mpirun.$MPI
-command -v "$MPICC" >/dev/null || die "$MPICC not found in PATH"
-command -v "$MPIRUN" >/dev/null || die "$MPIRUN not found in PATH"
-if [[ $DO_CALLGRIND -eq 1 ]]; then
-    command -v valgrind >/dev/null || die "valgrind not found (install it, or pass --no-callgrind)"
-fi
+. "$HERE/common.sh"
+need_mpi_tools
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/mpiwatch-monitor-bench.XXXXXX")
 cleanup() { if [[ $KEEP -eq 1 ]]; then echo "# kept $TMP" >&2; else rm -rf "$TMP"; fi; }
@@ -222,8 +217,7 @@ cg_count() {
         wait "$client" || { cat "$file.client" >&2; die "the client failed in the callgrind run ($variant, $loop)"; }
     fi
     local total
-    total=$(sed -n 's/^totals: *\([0-9]*\).*/\1/p' "$file" | head -n1)
-    [[ -z "$total" ]] && total=$(sed -n 's/^summary: *\([0-9]*\).*/\1/p' "$file" | head -n1)
+    total=$(callgrind_total "$file")
     [[ -n "$total" && "$total" -gt 0 ]] || die "callgrind collected nothing ($variant, $loop; see --keep)"
     echo "$total"
 }

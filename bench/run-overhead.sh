@@ -115,13 +115,8 @@ for l in "${CG_LOOPS[@]}"; do
         die "--callgrind-loops: '$l' is not one of comm_rank, test_null, iprobe"
 done
 
-MPICC=mpicc.$MPI
-MPIRUN=mpirun.$MPI
-command -v "$MPICC" >/dev/null || die "$MPICC not found in PATH"
-command -v "$MPIRUN" >/dev/null || die "$MPIRUN not found in PATH"
-if [[ $DO_CALLGRIND -eq 1 ]]; then
-    command -v valgrind >/dev/null || die "valgrind not found (install it, or pass --no-callgrind)"
-fi
+. "$HERE/common.sh"
+need_mpi_tools
 command -v nm >/dev/null || die "nm (binutils) not found"
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/mpiwatch-overhead.XXXXXX")
@@ -309,8 +304,7 @@ if [[ $DO_CALLGRIND -eq 1 ]]; then
             die "callgrind run ($variant, $loop, $n iterations) failed"
         fi
         local total
-        total=$(sed -n 's/^totals: *\([0-9]*\).*/\1/p' "$file" | head -n1)
-        [[ -z "$total" ]] && total=$(sed -n 's/^summary: *\([0-9]*\).*/\1/p' "$file" | head -n1)
+        total=$(callgrind_total "$file")
         [[ -n "$total" && "$total" -gt 0 ]] || die "callgrind collected nothing in bench_loop_$loop ($variant; see $file.log)"
         echo "$total"
     }
