@@ -1,7 +1,7 @@
 /* The runtime API the generated wrappers call. Everything on the per-call
  * path is inline.
  *
- * MPI_X is one indirect jump through its slot (runtime/mw_mode.h): to PMPI_X
+ * MPI_X is one indirect jump through its slot (runtime/core/mode.h): to PMPI_X
  * when profiling is off, else to one of three instances of the profiled body
  *
  *     if (!mw_enter_guard())           -- a nested call: not counted again
@@ -24,7 +24,7 @@
  * mw_guard_contended.
  *
  * Functions that move data note what they moved between the clock reads and
- * the exit (mw_note_* in mw_traffic.h) and leave with mw_leave_xfer, which
+ * the exit (mw_note_* in traffic/traffic.h) and leave with mw_leave_xfer, which
  * also records the bytes. Functions that free a handle call
  * mw_handles_forget() first, whether or not the call is profiled, so no cache
  * outlives it.
@@ -40,14 +40,16 @@
 
 #include <mpi.h>
 
-#include "mw_clock.h"
+#include "core/clock.h"
+#include "core/handles.h"
+#include "core/mode.h"
+#include "core/state.h"
+#include "core/thread_stats.h"
+#include "lifecycle/lifecycle.h"
+#include "monitor/events.h"
+#include "monitor/monitor.h"
 #include "mw_functions.h"
-#include "mw_state.h"
-#include "mw_handles.h"
-#include "mw_mode.h"
-#include "mw_monitor.h"
-#include "mw_stats.h"
-#include "mw_traffic.h"
+#include "traffic/traffic.h"
 
 /* The instances of a wrapper's body (above). */
 enum { MW_SLOW, MW_FAST, MW_WATCHED };
@@ -147,17 +149,5 @@ static inline void mw_exit_xfer(const mw_call *call, int id)
 {
     mw_leave_xfer(call, id, MW_SLOW);
 }
-
-/* Lifecycle, called by the MPI_Init/Init_thread, MPI_Finalize and
- * MPI_Pcontrol wrappers. */
-MW_HIDDEN void mw_on_init(void);        /* after a successful PMPI_Init */
-/* Before PMPI_Init: mpiwatch's flags out of argv (runtime/monitor_options.c),
- * and the thread level the live monitor needs. */
-MW_HIDDEN void mw_on_init_args(int *argc, char ***argv);
-MW_HIDDEN int mw_monitor_wants_threads(void);
-MW_HIDDEN int mw_monitor_thread_level(int required);
-MW_HIDDEN int mw_monitor_init_threaded(int *argc, char ***argv);
-MW_HIDDEN void mw_on_finalize(void);    /* before PMPI_Finalize: builds the report */
-MW_HIDDEN void mw_on_pcontrol(int level);
 
 #endif

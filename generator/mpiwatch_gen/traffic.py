@@ -1,7 +1,7 @@
 """What each wrapper tells the runtime about the data its call moved.
 
 A wrapper of a function that transfers data calls one ``mw_note_*`` runtime
-function after a successful call (runtime/mw_traffic.h): bytes sent and
+function after a successful call (runtime/traffic/traffic.h): bytes sent and
 received, the peer, the tag. Which one, and with which arguments, follows
 from the function's category and base name, and the arguments are found by
 the standard's parameter names (so headers that name parameters

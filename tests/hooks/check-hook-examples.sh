@@ -13,10 +13,10 @@ build_with_hook() {
     mkdir -p "$2/gen" "$2/obj"
     PYTHONPATH="$top_srcdir/generator" PYTHONDONTWRITEBYTECODE=1 "$PYTHON" -m mpiwatch_gen \
         --mpicc "$MPICC" --spec "$top_srcdir/spec/mpi-4.1.json" --hooks "$1" --out "$2/gen" -q
-    for src in "$top_srcdir"/runtime/*.c "$2"/gen/*.c; do
+    for src in "$top_srcdir"/runtime/*/*.c "$2"/gen/*.c; do
         $MPICC -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -fPIC -fvisibility=hidden -Wall -Wextra \
             -Werror -I"$top_srcdir/include" -I"$top_srcdir/runtime" -I"$2/gen" \
-            -c "$src" -o "$2/obj/$(basename "$src" .c).o"
+            -c "$src" -o "$2/obj/$(basename "$(dirname "$src")")-$(basename "$src" .c).o"
     done
     $MPICC -shared -o "$2/libmpiwatch.so" "$2"/obj/*.o -lpthread
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ThreadSanitizer: the runtime (runtime/*.c) and the generated wrappers of
+# ThreadSanitizer: the runtime (runtime/*/*.c) and the generated wrappers of
 # this build (top_builddir/generated/*.c, not the Fortran ones) are compiled
 # with -fsanitize=thread together with threads.c into one executable (no
 # preload: the wrappers are linked into the program), which runs on 2 ranks
@@ -12,7 +12,7 @@
 # 2. clean: the real program must run with no ThreadSanitizer report at all
 #    (the MPI libraries' own reports are suppressed, see tsan.supp), print
 #    "errors 0", and write a report with exact counts (threads.expect). A
-#    report involving mpiwatch code (mw_* functions, runtime/*.c, the
+#    report involving mpiwatch code (mw_* functions, runtime/*/*.c, the
 #    generated wrappers) is a failure, and so is any other report that stops
 #    the run, since it hides what would come after.
 #
@@ -43,7 +43,7 @@ cflags=(-std=c11 -D_POSIX_C_SOURCE=200809L -fvisibility=hidden -fsanitize=thread
         -I"$top_srcdir/include" -I"$top_srcdir/runtime" -I"$top_builddir/generated")
 mkdir -p "$work/obj"
 sources=()
-for src in "$top_srcdir"/runtime/*.c "$top_builddir"/generated/*.c; do
+for src in "$top_srcdir"/runtime/*/*.c "$top_builddir"/generated/*.c; do
     case "$src" in
         */generated/fortran_*) continue ;;   # the Fortran entry points belong to libmpiwatch_f
     esac

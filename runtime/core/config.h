@@ -1,0 +1,19 @@
+/* The configuration read from MPIWATCH_* variables (core/config.c). */
+#ifndef MW_CORE_CONFIG_H
+#define MW_CORE_CONFIG_H
+
+#include "core/compiler.h"
+
+enum { MW_FORMAT_TEXT = 1, MW_FORMAT_JSON = 2 };
+
+typedef struct mw_config {
+    char outdir[4096];       /* MPIWATCH_OUTDIR: where reports go */
+    int initial_level;       /* MPIWATCH_LEVEL: 0 off, 1 on */
+    const char *timer;       /* MPIWATCH_TIMER: auto, tsc, clock_gettime */
+    int formats;             /* MPIWATCH_FORMATS: MW_FORMAT_* bits */
+} mw_config;
+
+/* Read MPIWATCH_* variables into config; warn about bad values if asked. */
+MW_HIDDEN void mw_config_load(mw_config *config, int report_problems);
+
+#endif

@@ -1,0 +1,37 @@
+/* Dispatch of the wrappers: see core/mode.h. */
+#include <pthread.h>
+
+#include "core/clock.h"
+#include "core/mode.h"
+#include "core/state.h"
+
+static pthread_mutex_t mode_lock = PTHREAD_MUTEX_INITIALIZER;
+static int monitor_on;
+
+static void apply_locked(void)
+{
+    int level = __atomic_load_n(&mw_level, __ATOMIC_RELAXED);
+    int tsc = mw_clock_use_tsc && MW_HAVE_TSC;
+    for (int i = 0; i < MW_FN_COUNT; i++) {
+        const mw_impl *f = mw_impls[i];
+        if (f == NULL)
+            continue;
+        mw_fn to = !level ? f->quiet : !tsc ? f->slow : monitor_on ? f->watched : f->fast;
+        __atomic_store_n(f->slot, to, __ATOMIC_RELAXED);
+    }
+}
+
+void mw_mode_update(void)
+{
+    pthread_mutex_lock(&mode_lock);
+    apply_locked();
+    pthread_mutex_unlock(&mode_lock);
+}
+
+void mw_mode_set_monitor(int on)
+{
+    pthread_mutex_lock(&mode_lock);
+    monitor_on = on != 0;
+    apply_locked();
+    pthread_mutex_unlock(&mode_lock);
+}

@@ -1,0 +1,40 @@
+/* Where each wrapper goes. MPI_X jumps through its slot (a function pointer
+ * per wrapper, see templates/wrapper/generic.c.j2) to one of
+ *
+ *   quiet    PMPI_X (or what must run unprofiled): profiling is off;
+ *   fast     the profiled body for the usual case: the TSC is the clock and
+ *            the live monitor is off, so it tests neither;
+ *   watched  the same with the monitor on: each call's event is pushed
+ *            inline into the thread's ring;
+ *   slow     the profiled body for everything else: clock_gettime (with
+ *            per-call events while the monitor is on).
+ *
+ * The choice is pushed into every slot when something it depends on changes
+ * (MPI_Pcontrol, the monitor), never tested per call. Slots start at slow,
+ * which is right in every mode, so a call made before the library's
+ * constructor has run is profiled correctly. */
+#ifndef MW_MODE_H
+#define MW_MODE_H
+
+#include "core/compiler.h"
+#include "mw_functions.h"
+
+/* Point every slot at what mw_level, mw_clock_use_tsc and the monitor call
+ * for. Thread-safe; calls in flight finish on the body they entered. */
+MW_HIDDEN void mw_mode_update(void);
+
+/* The live monitor's switch: on = 1 routes every profiled call through the
+ * watched body (with the TSC; else the slow body, which calls
+ * mw_monitor_event() while mw_monitor_events is set); on = 0 goes back to
+ * the fast body. Thread-safe. It does not itself write mw_monitor_events:
+ * set that before switching on, clear it after off. */
+MW_HIDDEN void mw_mode_set_monitor(int on);
+
+/* Any thread may switch modes while others call: relaxed atomics (plain
+ * moves on x86) keep that free of data races. */
+static inline mw_fn mw_slot_load(mw_fn *slot)
+{
+    return __atomic_load_n(slot, __ATOMIC_RELAXED);
+}
+
+#endif

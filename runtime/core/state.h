@@ -1,0 +1,33 @@
+/* The runtime's process-wide state (core/state.c). */
+#ifndef MW_STATE_H
+#define MW_STATE_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "core/compiler.h"
+#include "core/config.h"
+
+typedef struct mw_process_state {
+    int world_rank;          /* -1 until MPI_Init has returned */
+    int world_size;
+    int started;             /* mw_on_init has run */
+    int finished;            /* the report has been written (or given up) */
+    MPI_Comm comm;           /* private duplicate of MPI_COMM_WORLD for our reductions */
+    MPI_Group world_group;   /* the group of MPI_COMM_WORLD, for rank translation */
+    uint64_t start_ticks;    /* when the library was loaded: application time starts */
+    char program[256];       /* the executable's name, safe in a file name */
+    mw_config config;
+} mw_process_state;
+
+extern MW_HIDDEN mw_process_state mw_state;
+
+/* Profiling level from MPI_Pcontrol: 0 off, nonzero on. Read on every call. */
+extern MW_HIDDEN int mw_level;
+
+
+/* Set by the Fortran library when it attaches (fortran/bridge.c): which
+ * layer the MPI's Fortran binding calls, for the report; NULL without it. */
+extern MW_HIDDEN const char *mw_fortran_layers;
+
+#endif

@@ -1,0 +1,46 @@
+/* The runtime's thread-local state, in one block so that the hot path finds
+ * it with a single TLS address computation (initial-exec: a GOT load and a
+ * %fs-relative access; fine for a library linked or preloaded at start-up). */
+#ifndef MW_TLS_H
+#define MW_TLS_H
+
+#include <stdint.h>
+
+#include "core/compiler.h"
+
+struct mw_thread;
+struct mw_event_ring;
+
+typedef struct mw_tls_block {
+    struct mw_thread *self;  /* this thread's statistics, NULL before its first call */
+    /* The re-entry guard: nonzero inside a profiled MPI call, so that MPI
+     * calls made by the MPI itself count once. The fast path keeps its time
+     * in here, as the TSC gives it (two halves), so that one pair of stores
+     * both takes the guard and saves the time: nothing has to live in a
+     * register across the PMPI call. A TSC reading is never 0. */
+    union {
+        uint64_t word;
+        uint32_t half[2];    /* x86: low, high */
+    } guard;
+    /* This thread's monitor event ring; mw_ring_detached until its first
+     * event (runtime/core/event_ring.h). */
+    struct mw_event_ring *ring;
+} mw_tls_block;
+
+/* A thread starts with the guard taken (MW_GUARD_NEW) and no statistics,
+ * so that its first call goes out of line (mw_guard_contended) to attach
+ * them, which frees the guard: a free guard implies self != NULL, and the
+ * hot path need not test self. */
+#define MW_GUARD_NEW 1
+
+extern MW_HIDDEN _Thread_local mw_tls_block mw_tls MW_TLS_MODEL;
+
+/* Where a thread's ring pointer starts (core/event_ring.h): a ring that is
+ * always full, so that only a full ring's path has to tell it apart, and the
+ * thread's first event goes out of line to attach a real one. Never written. */
+extern MW_HIDDEN struct mw_event_ring mw_ring_detached;
+
+#define mw_self (mw_tls.self)
+#define mw_depth (mw_tls.guard.word)
+
+#endif

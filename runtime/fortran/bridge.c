@@ -1,0 +1,98 @@
+/* What libmpiwatch gives its Fortran library (see fortran/bridge.h): the
+ * re-entry guard, the clock and the life-cycle calls, behind exported
+ * functions, since the Fortran entry points live in another library. */
+#include <string.h>
+
+#include "fortran/bridge.h"
+#include "mw_functions.h"
+#include "core/handles.h"
+#include "core/state.h"
+#include "core/warn.h"
+#include "mw_wrap.h"
+
+/* The call in flight on this thread. The guard admits one profiled call per
+ * thread at a time, so one slot per thread is enough. */
+static _Thread_local mw_call mw_fcall MW_TLS_MODEL;
+
+/* Nonzero when an attached Fortran library was generated for another
+ * function table: its calls are forwarded but not counted. */
+static int mw_fortran_refused;
+
+int mpiwatch_fortran_attach(int fn_count, const char *mpi, const char *layering)
+{
+    if (fn_count != MW_FN_COUNT || mpi == NULL || strcmp(mpi, mw_mpi_description) != 0) {
+        if (!mw_fortran_refused)
+            mw_warn("the Fortran library was generated for another build (%d functions, %s; "
+                    "this libmpiwatch has %d, %s): Fortran calls are not profiled",
+                    fn_count, mpi ? mpi : "?", MW_FN_COUNT, mw_mpi_description);
+        mw_fortran_refused = 1;
+        return 0;
+    }
+    mw_fortran_layers = layering;
+    return 1;
+}
+
+int mpiwatch_fortran_enter(void)
+{
+    if (MW_UNLIKELY(mw_fortran_refused) || !mw_enter())
+        return 0;
+    mw_start(&mw_fcall);
+    return 1;
+}
+
+void mpiwatch_fortran_exit(int id)
+{
+    mw_stop(&mw_fcall);
+    if (MW_UNLIKELY(id < 0 || id >= MW_FN_COUNT)) {
+        mw_depth = 0;
+        return;
+    }
+    mw_exit(&mw_fcall, id);
+}
+
+void mpiwatch_fortran_after_init(int profiled, int id)
+{
+    int initialized = 0;
+
+    if (profiled)
+        mw_stop(&mw_fcall);
+    if (PMPI_Initialized(&initialized) == MPI_SUCCESS && initialized)
+        mw_on_init();
+    if (profiled) {
+        if (id >= 0 && id < MW_FN_COUNT)
+            mw_exit(&mw_fcall, id);
+        else
+            mw_depth = 0;
+    }
+}
+
+int mpiwatch_fortran_before_finalize(int id)
+{
+    if (!mw_fortran_refused && id >= 0 && id < MW_FN_COUNT && mw_enter()) {
+        mw_start(&mw_fcall);
+        mw_fcall.t_out = mw_fcall.t_in;
+        mw_exit(&mw_fcall, id);
+    }
+    mw_on_finalize();
+    return mpiwatch_fortran_hold();
+}
+
+int mpiwatch_fortran_hold(void)
+{
+    return mw_enter_guard();
+}
+
+void mpiwatch_fortran_release(void)
+{
+    mw_depth = 0;
+}
+
+void mpiwatch_fortran_forget_handles(void)
+{
+    mw_handles_forget();
+}
+
+void mpiwatch_fortran_pcontrol(int level)
+{
+    mw_on_pcontrol(level);
+}

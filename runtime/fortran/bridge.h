@@ -1,0 +1,64 @@
+/* The bridge between libmpiwatch and its Fortran library, libmpiwatch_f.
+ *
+ * libmpiwatch_f holds one entry point per Fortran spelling of each MPI
+ * function (mpi_send_, mpi_send_f08_, ...). Each forwards its arguments,
+ * untouched, to the MPI's own Fortran profiling entry point (pmpi_send_,
+ * pmpi_send_f08_, ...) and counts the call here, through these functions:
+ *
+ *     if (!mpiwatch_fortran_enter())   -- off, or nested in a profiled call
+ *         { pmpi_send_(...); return; }
+ *     pmpi_send_(...);                 -- the MPI's binding does the rest
+ *     mpiwatch_fortran_exit(MW_ID_MPI_Send);
+ *
+ * The re-entry guard and the clock live in libmpiwatch (thread-local, hidden),
+ * so they are reached through these exported calls. While the guard is held,
+ * a C MPI_X that the MPI's Fortran binding calls (MPICH's mpif.h binding does)
+ * is not counted a second time.
+ *
+ * This is an internal interface between two libraries built together: not
+ * public API. mpiwatch_fortran_attach() refuses a libmpiwatch_f generated
+ * for another function table. */
+#ifndef MW_FORTRAN_H
+#define MW_FORTRAN_H
+
+#include "core/compiler.h"
+
+/* Called by libmpiwatch_f when it is loaded (or first linked in): fn_count is
+ * its MW_FN_COUNT and mpi its MPI description; layering says which layer the
+ * MPI's Fortran bindings call (see docs/fortran.md). Returns 1 if the two
+ * libraries agree; otherwise warns once and leaves Fortran calls unprofiled. */
+MW_EXPORT int mpiwatch_fortran_attach(int fn_count, const char *mpi, const char *layering);
+
+/* 1 if the call is profiled: the guard is taken and the clock started. */
+MW_EXPORT int mpiwatch_fortran_enter(void);
+
+/* Stop the clock, record the call as function id, release the guard. */
+MW_EXPORT void mpiwatch_fortran_exit(int id);
+
+/* After the MPI's MPI_INIT/MPI_INIT_THREAD returned: stop the clock, start
+ * the runtime if MPI is now initialised, and record the call if profiled. */
+MW_EXPORT void mpiwatch_fortran_after_init(int profiled, int id);
+
+/* Before the MPI's MPI_FINALIZE: count the call (untimed: its time cannot be
+ * in the report it writes), build the report, and hold the guard for the
+ * forwarded call. Returns 1 if the caller must release the guard afterwards. */
+MW_EXPORT int mpiwatch_fortran_before_finalize(int id);
+
+/* Take the guard, profiled or not, so that nothing the MPI does within the
+ * forwarded call is counted (MPI_PCONTROL may switch profiling on while the
+ * MPI's binding calls the C MPI_Pcontrol). Returns 1 if the caller must
+ * release it. */
+MW_EXPORT int mpiwatch_fortran_hold(void);
+
+/* Release the guard taken by mpiwatch_fortran_hold() or
+ * mpiwatch_fortran_before_finalize(). */
+MW_EXPORT void mpiwatch_fortran_release(void);
+
+/* A Fortran call is about to free a handle (MPI_COMM_FREE...): cached facts
+ * about handles may go stale, as when a C wrapper frees one. */
+MW_EXPORT void mpiwatch_fortran_forget_handles(void);
+
+/* MPI_PCONTROL's level (0 off, 1 on, 2 on and flush). */
+MW_EXPORT void mpiwatch_fortran_pcontrol(int level);
+
+#endif

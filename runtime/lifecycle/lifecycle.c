@@ -1,0 +1,118 @@
+/* The runtime's life: load-time set-up, MPI_Init, MPI_Pcontrol, and the
+ * report at MPI_Finalize (built before PMPI_Finalize, while MPI still works). */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "core/mode.h"
+#include "monitor/monitor.h"
+#include "report/report.h"
+#include "core/state.h"
+#include "mw_wrap.h"
+#include "core/warn.h"
+
+/* Runs when the library is loaded: configuration and clock, no MPI. */
+__attribute__((constructor)) static void mw_load(void)
+{
+    mw_config_load(&mw_state.config, 0);
+    mw_level = mw_state.config.initial_level;
+    mw_clock_init(mw_state.config.timer);
+    mw_state.start_ticks = mw_now();
+    mw_mode_update();
+}
+
+static void warn_if_unfinished(void)
+{
+    if (mw_state.started && !mw_state.finished)
+        mw_warn("the program ended without calling MPI_Finalize; no report was written");
+}
+
+/* The executable's base name, reduced to characters safe in a file name. */
+static void program_name(char *out, size_t size)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    const char *base = "program";
+    if (n > 0) {
+        exe[n] = '\0';
+        base = strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe;
+    }
+    size_t i = 0;
+    for (; base[i] && i + 1 < size; i++) {
+        char c = base[i];
+        int safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                   c == '.' || c == '_' || c == '-';
+        out[i] = safe ? c : '_';
+    }
+    out[i] = '\0';
+}
+
+void mw_on_init(void)
+{
+    if (mw_state.started)
+        return;
+    mw_state.started = 1;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &mw_state.world_rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &mw_state.world_size);
+    mw_config_load(&mw_state.config, mw_state.world_rank == 0);
+    program_name(mw_state.program, sizeof mw_state.program);
+    /* Our own collectives run on a private communicator, so they can never
+     * match the application's messages, and return errors instead of
+     * aborting the job. */
+    /* Translating ranks to world ranks needs the world group: made once here,
+     * before any thread can ask for it. */
+    if (PMPI_Comm_group(MPI_COMM_WORLD, &mw_state.world_group) != MPI_SUCCESS)
+        mw_state.world_group = MPI_GROUP_NULL;
+    if (PMPI_Comm_dup(MPI_COMM_WORLD, &mw_state.comm) == MPI_SUCCESS)
+        PMPI_Comm_set_errhandler(mw_state.comm, MPI_ERRORS_RETURN);
+    else
+        mw_state.comm = MPI_COMM_NULL;
+    atexit(warn_if_unfinished);
+    mw_monitor_start();   /* the live monitor, if asked for (may wait for a client) */
+}
+
+void mw_on_finalize(void)
+{
+    static mw_job_summary job;
+    static mw_fn_stats local[MW_FN_COUNT];
+    int initialized = 0;
+
+    if (mw_state.finished)
+        return;
+    mw_state.finished = 1;
+    if (!mw_state.started && PMPI_Initialized(&initialized) == MPI_SUCCESS && initialized)
+        mw_on_init();   /* MPI was initialised behind our back (e.g. from Fortran) */
+    if (mw_state.comm == MPI_COMM_NULL) {
+        mw_warn("no private communicator; no report is written");
+        return;
+    }
+    double app_time = mw_clock_seconds(mw_now() - mw_state.start_ticks);
+    /* One merge for both: the monitor's final SNAPSHOT and the report. */
+    mw_stats_merge(local);
+    mw_monitor_finish(local);
+    int rc = mw_report_reduce(app_time, local, &job);
+    if (rc != MPI_SUCCESS) {
+        mw_warn("gathering the profile failed (MPI error %d); no report is written", rc);
+    } else if (mw_state.world_rank == 0) {
+        job.program = mw_state.program;
+        job.timer = mw_clock_name();
+        mw_report_write(&job, mw_state.config.outdir);
+    }
+    mw_report_free(&job);
+    PMPI_Comm_free(&mw_state.comm);
+    if (mw_state.world_group != MPI_GROUP_NULL)
+        PMPI_Group_free(&mw_state.world_group);
+}
+
+void mw_on_pcontrol(int level)
+{
+    /* 0 off, 1 on, 2 on and flush (a snapshot of this rank's profile); the
+     * standard leaves other levels to the tool: mpiwatch treats them as 1. */
+    __atomic_store_n(&mw_level, level != 0, __ATOMIC_RELAXED);
+    mw_mode_update();
+    mw_monitor_pcontrol(level);
+    if (level == 2)
+        mw_snapshot();
+}

@@ -1,0 +1,156 @@
+/* The rank's side of the live monitor (docs/protocol.md): options, the two
+ * transports, the endpoint line, frame encoding and the sender thread.
+ *
+ * Threads: the application's threads only queue events (monitor/events.h) and
+ * post requests (mw_monitor_pcontrol). Everything else runs in the sender
+ * thread, from mw_monitor_start (in mw_on_init) until mw_monitor_finish (in
+ * mw_on_finalize), which stops the thread and then finishes the stream on
+ * the finalizing thread. No monitor thread calls a profiled MPI function:
+ * all their MPI calls are PMPI_ ones. */
+#ifndef MW_MONITOR_SERVER_H
+#define MW_MONITOR_SERVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/compiler.h"
+#include "core/event_ring.h"
+#include "core/thread_stats.h"
+
+/* ------------------------------------------------------------ options */
+
+enum { MW_PUBLISH_OFF, MW_PUBLISH_STDOUT, MW_PUBLISH_STDERR, MW_PUBLISH_FILE };
+enum { MW_TRANSPORT_TCP, MW_TRANSPORT_MPI };
+
+typedef struct mw_monitor_options {
+    int publish;             /* MW_PUBLISH_*: off unless a flag or MPIWATCH_MONITOR asks */
+    char file[4096];         /* the port file for MW_PUBLISH_FILE */
+    int transport;           /* MPIWATCH_TRANSPORT */
+    char bind[256];          /* MPIWATCH_BIND; "" = every address */
+    double wait;             /* MPIWATCH_WAIT, seconds; 0 = do not wait */
+    size_t buffer;           /* MPIWATCH_MONITOR_BUFFER: events per thread */
+    double interval;         /* MPIWATCH_MONITOR_INTERVAL, seconds */
+    int nice;                /* MPIWATCH_MONITOR_NICE: the sender thread's nice increment */
+    int help;                /* --help was given */
+} mw_monitor_options;
+
+extern MW_HIDDEN mw_monitor_options mw_monitor_opts;
+
+/* Read the variables and take mpiwatch's flags out of argv (either may be
+ * NULL). Called before PMPI_Init by MPI_Init/MPI_Init_thread; mw_on_init
+ * calls it with NULLs if it has not run (Fortran). Problems are kept until
+ * mw_monitor_options_report, which prints them when loud (rank 0). */
+MW_HIDDEN void mw_monitor_options_load(int *argc, char ***argv);
+MW_HIDDEN void mw_monitor_options_report(int loud);
+MW_HIDDEN void mw_monitor_print_help(void);
+
+/* ------------------------------------------------------------ frames */
+
+#define MW_FRAME_MAX 1048576u          /* a frame's length field at most */
+
+enum { MW_FRAME_HELLO = 1, MW_FRAME_EVENTS = 2, MW_FRAME_SNAPSHOT = 3, MW_FRAME_GOODBYE = 4,
+       MW_FRAME_LEVEL = 5 };
+
+/* A growable byte queue of whole frames: bytes [head, len) are unsent. */
+typedef struct mw_buf {
+    unsigned char *data;
+    size_t head, len, cap;
+    int failed;              /* an allocation failed: the frame was not added */
+} mw_buf;
+
+MW_HIDDEN void mw_buf_free(mw_buf *b);
+MW_HIDDEN void mw_buf_consume(mw_buf *b, size_t n);
+static inline size_t mw_buf_pending(const mw_buf *b) { return b->len - b->head; }
+
+/* Ticks (mw_now) to nanoseconds since the epoch (mw_state.start_ticks). */
+typedef struct mw_timebase {
+    uint64_t ticks0, ns0;    /* a pair of readings of mw_now and CLOCK_MONOTONIC */
+    double ns_per_tick;
+} mw_timebase;
+
+MW_HIDDEN void mw_timebase_init(mw_timebase *tb);
+MW_HIDDEN void mw_timebase_update(mw_timebase *tb);
+MW_HIDDEN uint64_t mw_timebase_ns(const mw_timebase *tb, uint64_t ticks);
+
+/* The counters frames report. */
+typedef struct mw_monitor_counts {
+    uint64_t sent;           /* events in frames handed to the transport, all clients */
+    uint64_t dropped;        /* rings full, output full, or lost with a client */
+    uint64_t unwatched;      /* made while no client was attached */
+} mw_monitor_counts;
+
+/* Each returns 0, or -1 if the frame could not be added (memory). */
+MW_HIDDEN int mw_frame_hello(mw_buf *b, uint64_t epoch_wall_ns, const char *timer);
+/* Encode up to n events, at most one frame; returns how many were encoded. */
+MW_HIDDEN size_t mw_frame_events(mw_buf *b, const mw_event *ev, size_t n, const mw_timebase *tb);
+/* stats: MW_FN_COUNT entries; ns_of converts a number of ticks to ns. */
+MW_HIDDEN int mw_frame_snapshot(mw_buf *b, uint64_t t, const mw_monitor_counts *c,
+                                const mw_fn_stats *stats, uint64_t (*ns_of)(uint64_t, const void *),
+                                const void *arg);
+MW_HIDDEN int mw_frame_goodbye(mw_buf *b, uint64_t t, uint64_t sent, uint64_t dropped);
+MW_HIDDEN int mw_frame_level(mw_buf *b, uint64_t t, int32_t level);
+
+/* ------------------------------------------------------------ transports */
+
+/* What the sender needs from a transport. attach/write/detach are called by
+ * the sender thread only (or by the finalizing thread after it stopped). */
+typedef struct mw_transport {
+    const char *name;        /* "tcp" or "mpi" */
+    /* Poll for a new client: 1 when one has just attached (and authenticated). */
+    int (*poll_attach)(void);
+    /* Send from buf[0..len): bytes taken (0 if the transport is busy), -1 if
+     * the client is gone. Never blocks. */
+    long (*write)(const unsigned char *buf, size_t len);
+    /* 1 while everything handed to write may still be in flight. */
+    int (*busy)(void);
+    /* Has the attached client gone away (noticed without writing)? */
+    int (*gone)(void);
+    /* Drop the current client (after GOODBYE when final). */
+    void (*detach)(int final);
+    /* Wait up to ms for something to do (a client, room to write). */
+    void (*wait)(int ms, int want_write);
+    /* Release everything (at finalize); at_exit: the process is ending
+     * without MPI_Finalize, make no MPI call. */
+    void (*shutdown)(int at_exit);
+    /* The endpoint line's transport-specific part (after "RANK SIZE "). */
+    const char *(*endpoint)(void);
+} mw_transport;
+
+/* Open the listening socket: 0, or -1 after a warning. token: 32 hex digits. */
+MW_HIDDEN int mw_tcp_open(const char *bind, const char *token);
+extern MW_HIDDEN const mw_transport mw_tcp_transport;
+
+/* Open an MPI port (needs MPI_THREAD_MULTIPLE): 0, or -1 after a warning. */
+MW_HIDDEN int mw_mpiport_open(const char *token);
+extern MW_HIDDEN const mw_transport mw_mpiport_transport;
+
+/* 32 lowercase hex digits of fresh random bits into out[33]: 0, or -1. */
+MW_HIDDEN int mw_monitor_token(char *out);
+
+/* ------------------------------------------------------------ publishing */
+
+/* Publish this rank's endpoint line (collective over mw_state.comm when the
+ * destination is a file). Returns 0, or -1 after a warning. */
+MW_HIDDEN int mw_monitor_publish(const char *line);
+
+/* ------------------------------------------------------------ life cycle */
+
+/* MPI_Init/MPI_Init_thread, before PMPI_Init. */
+MW_HIDDEN void mw_on_init_args(int *argc, char ***argv);
+/* The thread level MPI_Init_thread should ask for (MPI ports need MULTIPLE). */
+MW_HIDDEN int mw_monitor_thread_level(int required);
+/* For MPI_Init when MPI ports are wanted: PMPI_Init_thread(MULTIPLE). */
+MW_HIDDEN int mw_monitor_wants_threads(void);
+MW_HIDDEN int mw_monitor_init_threaded(int *argc, char ***argv);
+
+/* In mw_on_init, after the private communicator exists. */
+MW_HIDDEN void mw_monitor_start(void);
+/* MPI_Pcontrol(level). */
+MW_HIDDEN void mw_monitor_pcontrol(int level);
+/* In mw_on_finalize: final SNAPSHOT from stats (the report's own merge),
+ * GOODBYE, flush for at most 2 s, close. */
+MW_HIDDEN void mw_monitor_finish(const mw_fn_stats *stats);
+/* 1 if the monitor ran; its transport's name and its counters. */
+MW_HIDDEN int mw_monitor_active(const char **transport, mw_monitor_counts *counts);
+
+#endif

@@ -1,0 +1,127 @@
+/* Publishing the endpoint lines (docs/protocol.md): one line per rank on
+ * standard output or standard error, or a port file written collectively
+ * with MPI-IO on the private communicator. In the file every line is padded
+ * with spaces to the longest one, so that rank r writes its own block at
+ * r * width. The file is created by rank 0 with mode 0600 under a temporary
+ * name, written by every rank, and renamed when complete, so a client never
+ * reads half of it. A failure is a warning; the job goes on. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/collectives.h"
+#include "monitor/monitor.h"
+#include "core/state.h"
+#include "core/warn.h"
+
+static void mpi_error(char *out, size_t size, int rc)
+{
+    char text[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    if (PMPI_Error_string(rc, text, &len) != MPI_SUCCESS)
+        snprintf(text, sizeof text, "MPI error %d", rc);
+    snprintf(out, size, "%s", text);
+}
+
+/* Rank 0 creates tmp (owner-only); every rank learns whether it could. */
+static int create_file(const char *tmp, char *why, size_t size, MPI_Comm comm)
+{
+    int ok = 1, all = 0;
+    if (mw_state.world_rank == 0) {
+        unlink(tmp);
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd < 0 || fchmod(fd, 0600) != 0) {
+            snprintf(why, size, "%s", strerror(errno));
+            ok = 0;
+        }
+        if (fd >= 0)
+            close(fd);
+    }
+    if (mw_allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
+        return 0;
+    return all;
+}
+
+static int publish_file(const char *line, const char *path)
+{
+    MPI_Comm comm = mw_state.comm;
+    char tmp[4200], why[MPI_MAX_ERROR_STRING + 64] = "";
+    int width = (int)strlen(line) + 1, max = 0, ok = 0, all = 0, rc;
+
+    if (comm == MPI_COMM_NULL) {
+        mw_warn("no private communicator; the monitor's port file %s is not written", path);
+        return -1;
+    }
+    snprintf(tmp, sizeof tmp, "%s.mpiwatch-tmp", path);
+    if ((rc = mw_allreduce(&width, &max, 1, MPI_INT, MPI_MAX, comm)) != MPI_SUCCESS) {
+        mpi_error(why, sizeof why, rc);
+        if (mw_state.world_rank == 0)
+            mw_warn("cannot write the monitor's port file %s: %s", path, why);
+        return -1;
+    }
+    char *block = malloc((size_t)max);
+    if (block != NULL) {
+        memset(block, ' ', (size_t)max);
+        memcpy(block, line, strlen(line));
+        block[max - 1] = '\n';
+    }
+    if (create_file(tmp, why, sizeof why, comm)) {
+        MPI_File fh;
+        MPI_Status status;
+        rc = PMPI_File_open(comm, tmp, MPI_MODE_WRONLY, MPI_INFO_NULL, &fh);
+        if (rc == MPI_SUCCESS) {
+            MPI_Offset at = (MPI_Offset)mw_state.world_rank * max;
+            if (block != NULL)
+                rc = PMPI_File_write_at_all(fh, at, block, max, MPI_CHAR, &status);
+            else   /* still take part in the collective write */
+                rc = PMPI_File_write_at_all(fh, at, NULL, 0, MPI_CHAR, &status);
+            int rc2 = PMPI_File_close(&fh);
+            if (rc == MPI_SUCCESS)
+                rc = rc2;
+        }
+        if (rc != MPI_SUCCESS)
+            mpi_error(why, sizeof why, rc);
+        else if (block == NULL)
+            snprintf(why, sizeof why, "out of memory");
+        else
+            ok = 1;
+        if (mw_allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
+            all = 0;
+        if (!ok)
+            mw_warn("cannot write this rank's line into the monitor's port file %s: %s", path, why);
+        if (mw_state.world_rank == 0) {
+            if (all && rename(tmp, path) != 0) {
+                mw_warn("cannot rename %s to %s: %s", tmp, path, strerror(errno));
+                all = 0;
+            }
+            if (!all)
+                unlink(tmp);
+        }
+    } else if (mw_state.world_rank == 0) {
+        mw_warn("cannot create the monitor's port file %s: %s", tmp, why[0] ? why : "MPI error");
+    }
+    free(block);
+    return all ? 0 : -1;
+}
+
+int mw_monitor_publish(const char *line)
+{
+    switch (mw_monitor_opts.publish) {
+    case MW_PUBLISH_STDOUT:
+        fprintf(stdout, "%s\n", line);
+        fflush(stdout);
+        return 0;
+    case MW_PUBLISH_STDERR:
+        fprintf(stderr, "%s\n", line);
+        fflush(stderr);
+        return 0;
+    case MW_PUBLISH_FILE:
+        return publish_file(line, mw_monitor_opts.file);
+    default:
+        return 0;
+    }
+}

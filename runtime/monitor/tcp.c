@@ -1,0 +1,297 @@
+/* The TCP transport: a listening socket on an ephemeral port, one client at
+ * a time, authenticated by the rank's token ("MPIWATCH 1 TOKEN\n" within 5
+ * seconds). Every socket is non-blocking and every write uses MSG_NOSIGNAL,
+ * so a client that goes away never raises SIGPIPE, and the application's
+ * signal dispositions are left alone. Used by the sender thread only. */
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "monitor/monitor.h"
+#include "core/warn.h"
+
+#define MW_HANDSHAKE_NS 5000000000ull
+
+static int listen_fd = -1, client_fd = -1, pending_fd = -1;
+static uint64_t pending_deadline;
+static char pending_line[128];
+static size_t pending_len;
+static char pending_addr[96];   /* "[address]:port" */
+static char expected[64];
+static char endpoint[512];
+
+int mw_monitor_token(char *out)
+{
+    unsigned char r[16];
+    size_t got = 0;
+    while (got < sizeof r) {
+        ssize_t n = getrandom(r + got, sizeof r - got, 0);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        got += (size_t)n;
+    }
+    for (int i = 0; i < 16; i++)
+        snprintf(out + 2 * i, 3, "%02x", r[i]);
+    return 0;
+}
+
+static void describe(const struct sockaddr *sa, socklen_t len, char *out, size_t size)
+{
+    char host[64], port[16];   /* numeric: an IPv6 address is at most 46 characters */
+    if (getnameinfo(sa, len, host, sizeof host, port, sizeof port,
+                    NI_NUMERICHOST | NI_NUMERICSERV) != 0)
+        snprintf(out, size, "an unknown address");
+    else if (sa->sa_family == AF_INET6)
+        snprintf(out, size, "[%s]:%s", host, port);
+    else
+        snprintf(out, size, "%s:%s", host, port);
+}
+
+static int nonblocking(int fd)
+{
+    int fl = fcntl(fd, F_GETFL);
+    return fl < 0 ? -1 : fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+}
+
+static int try_listen(const struct addrinfo *ai)
+{
+    int fd = socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol);
+    if (fd < 0)
+        return -1;
+    int zero = 0;
+    if (ai->ai_family == AF_INET6)   /* "::" also takes IPv4 where the system allows it */
+        setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof zero);
+    if (fcntl(fd, F_SETFD, FD_CLOEXEC) < 0 || nonblocking(fd) < 0 ||
+        bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 || listen(fd, 8) < 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+static int wildcard(const char *bind)
+{
+    return bind[0] == '\0' || strcmp(bind, "0.0.0.0") == 0 || strcmp(bind, "::") == 0;
+}
+
+int mw_tcp_open(const char *bind, const char *token)
+{
+    struct addrinfo hints, *res = NULL;
+    memset(&hints, 0, sizeof hints);
+    hints.ai_family = bind[0] ? AF_UNSPEC : AF_INET6;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE;
+    int rc = getaddrinfo(bind[0] ? bind : NULL, "0", &hints, &res);
+    if (rc != 0 && !bind[0]) {       /* no IPv6: every IPv4 address */
+        hints.ai_family = AF_INET;
+        rc = getaddrinfo(NULL, "0", &hints, &res);
+    }
+    if (rc != 0) {
+        mw_warn("the monitor cannot listen on '%s': %s", bind[0] ? bind : "*", gai_strerror(rc));
+        return -1;
+    }
+    int err = 0;
+    for (const struct addrinfo *ai = res; ai != NULL && listen_fd < 0; ai = ai->ai_next)
+        if ((listen_fd = try_listen(ai)) < 0)
+            err = errno;
+    freeaddrinfo(res);
+    if (listen_fd < 0 && !bind[0]) {
+        memset(&hints, 0, sizeof hints);
+        hints.ai_family = AF_INET;
+        hints.ai_socktype = SOCK_STREAM;
+        hints.ai_flags = AI_PASSIVE;
+        if (getaddrinfo(NULL, "0", &hints, &res) == 0) {
+            for (const struct addrinfo *ai = res; ai != NULL && listen_fd < 0; ai = ai->ai_next)
+                if ((listen_fd = try_listen(ai)) < 0)
+                    err = errno;
+            freeaddrinfo(res);
+        }
+    }
+    if (listen_fd < 0) {
+        mw_warn("the monitor cannot listen on '%s': %s", bind[0] ? bind : "*", strerror(err));
+        return -1;
+    }
+    struct sockaddr_storage ss;
+    socklen_t len = sizeof ss;
+    char port[32] = "0", host[256] = "localhost";
+    if (getsockname(listen_fd, (struct sockaddr *)&ss, &len) == 0)
+        getnameinfo((struct sockaddr *)&ss, len, NULL, 0, port, sizeof port, NI_NUMERICSERV);
+    if (wildcard(bind)) {
+        if (gethostname(host, sizeof host - 1) != 0)
+            snprintf(host, sizeof host, "localhost");
+        host[sizeof host - 1] = '\0';
+    } else {
+        snprintf(host, sizeof host, "%s", bind);
+    }
+    snprintf(endpoint, sizeof endpoint, "tcp %s %s %s", host, port, token);
+    snprintf(expected, sizeof expected, "MPIWATCH 1 %s\n", token);
+    return 0;
+}
+
+static void refuse(int *fd, const char *addr, const char *why)
+{
+    mw_warn("monitor: refused the client at %s: %s", addr, why);
+    close(*fd);
+    *fd = -1;
+}
+
+static int same(const char *a, const char *b, size_t n)
+{
+    unsigned char d = 0;
+    for (size_t i = 0; i < n; i++)
+        d |= (unsigned char)(a[i] ^ b[i]);
+    return d == 0;
+}
+
+/* Read what the pending client sent: 1 attached, 0 not yet, -1 refused. */
+static int handshake(void)
+{
+    for (;;) {
+        ssize_t n = recv(pending_fd, pending_line + pending_len, sizeof pending_line - 1 - pending_len,
+                         MSG_DONTWAIT);
+        if (n > 0) {
+            pending_len += (size_t)n;
+            char *nl = memchr(pending_line, '\n', pending_len);
+            if (nl == NULL && pending_len < sizeof pending_line - 1)
+                continue;
+            size_t want = strlen(expected);
+            if (nl != NULL && (size_t)(nl - pending_line) + 1 == want &&
+                same(pending_line, expected, want)) {
+                client_fd = pending_fd;
+                pending_fd = -1;
+                return 1;
+            }
+            refuse(&pending_fd, pending_addr, "wrong token");
+            return -1;
+        }
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            if (mw_clock_monotonic_ns() > pending_deadline) {
+                refuse(&pending_fd, pending_addr, "no token within 5 seconds");
+                return -1;
+            }
+            return 0;
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        refuse(&pending_fd, pending_addr, "it closed the connection without sending the token");
+        return -1;
+    }
+}
+
+static int tcp_poll_attach(void)
+{
+    if (pending_fd >= 0 && handshake() == 1)
+        return 1;
+    while (listen_fd >= 0 && (pending_fd < 0 || client_fd >= 0)) {
+        struct sockaddr_storage ss;
+        socklen_t len = sizeof ss;
+        int fd = accept(listen_fd, (struct sockaddr *)&ss, &len);
+        if (fd < 0)
+            return 0;
+        char addr[sizeof pending_addr];
+        describe((struct sockaddr *)&ss, len, addr, sizeof addr);
+        if (client_fd >= 0) {
+            refuse(&fd, addr, "another client is attached");
+            continue;
+        }
+        fcntl(fd, F_SETFD, FD_CLOEXEC);
+        nonblocking(fd);
+        pending_fd = fd;
+        pending_len = 0;
+        pending_deadline = mw_clock_monotonic_ns() + MW_HANDSHAKE_NS;
+        snprintf(pending_addr, sizeof pending_addr, "%s", addr);
+        if (handshake() == 1)
+            return 1;
+    }
+    return 0;
+}
+
+static long tcp_write(const unsigned char *buf, size_t len)
+{
+    if (client_fd < 0)
+        return -1;
+    for (;;) {
+        ssize_t n = send(client_fd, buf, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (n >= 0)
+            return (long)n;
+        if (errno == EINTR)
+            continue;
+        return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1;
+    }
+}
+
+static int tcp_busy(void)
+{
+    return 0;
+}
+
+/* The client sends nothing after its token: readable means it has gone
+ * (end of file, reset), or sent something it should not (ignored). */
+static int tcp_gone(void)
+{
+    char junk[256];
+    if (client_fd < 0)
+        return 1;
+    for (;;) {
+        ssize_t n = recv(client_fd, junk, sizeof junk, MSG_DONTWAIT);
+        if (n > 0)
+            continue;
+        if (n < 0 && errno == EINTR)
+            continue;
+        return !(n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK));
+    }
+}
+
+static void tcp_detach(int final)
+{
+    (void)final;
+    if (client_fd >= 0) {
+        shutdown(client_fd, SHUT_WR);
+        close(client_fd);
+        client_fd = -1;
+    }
+}
+
+static void tcp_wait(int ms, int want_write)
+{
+    struct pollfd p[3];
+    int n = 0;
+    if (listen_fd >= 0)
+        p[n++] = (struct pollfd){.fd = listen_fd, .events = POLLIN};
+    if (pending_fd >= 0)
+        p[n++] = (struct pollfd){.fd = pending_fd, .events = POLLIN};
+    if (client_fd >= 0)
+        p[n++] = (struct pollfd){.fd = client_fd, .events = (short)(POLLIN | (want_write ? POLLOUT : 0))};
+    poll(p, (nfds_t)n, ms);
+}
+
+static void tcp_shutdown(int at_exit)
+{
+    (void)at_exit;
+    tcp_detach(1);
+    if (pending_fd >= 0)
+        close(pending_fd);
+    if (listen_fd >= 0)
+        close(listen_fd);
+    pending_fd = listen_fd = -1;
+}
+
+static const char *tcp_endpoint(void)
+{
+    return endpoint;
+}
+
+const mw_transport mw_tcp_transport = {
+    .name = "tcp", .poll_attach = tcp_poll_attach, .write = tcp_write, .busy = tcp_busy,
+    .gone = tcp_gone, .detach = tcp_detach, .wait = tcp_wait, .shutdown = tcp_shutdown,
+    .endpoint = tcp_endpoint};

@@ -1,0 +1,150 @@
+/* The JSON report, schema mpiwatch-report/1 (docs/report-format.md). */
+#include <stdio.h>
+
+#include "fortran/bridge.h"
+#include "mw_functions.h"
+#include "report/report.h"
+#include "core/state.h"
+
+void mw_json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+static void write_config(FILE *out)
+{
+    const mw_config *c = &mw_state.config;
+    fprintf(out, "  \"config\": {\"outdir\": ");
+    mw_json_string(out, c->outdir);
+    fprintf(out, ", \"formats\": \"%s%s%s\", \"level\": %d, \"timer\": \"%s\"},\n",
+            c->formats & MW_FORMAT_TEXT ? "text" : "",
+            (c->formats & MW_FORMAT_TEXT) && (c->formats & MW_FORMAT_JSON) ? "," : "",
+            c->formats & MW_FORMAT_JSON ? "json" : "", c->initial_level, c->timer);
+}
+
+static void write_ranks(FILE *out, const mw_job_summary *job)
+{
+    double app_min = 0, app_max = 0;
+    fprintf(out, "  \"rank_times\": [");
+    for (int r = 0; job->app_time && r < job->ranks; r++) {
+        double app = job->app_time[r];
+        app_min = r == 0 || app < app_min ? app : app_min;
+        app_max = r == 0 || app > app_max ? app : app_max;
+        fprintf(out, "%s{\"rank\": %d, \"app\": %.9g, \"mpi\": %.9g}", r ? ", " : "",
+                job->first_rank + r, app, job->mpi_time[r]);
+    }
+    fprintf(out, "],\n  \"app_time\": {\"min\": %.9g, \"max\": %.9g},\n", app_min, app_max);
+}
+
+static void write_histogram(FILE *out, const uint64_t *hist)
+{
+    const char *sep = "";
+    fprintf(out, ", \"sizes\": [");
+    for (int b = 0; b < MW_HIST_BUCKETS; b++) {
+        if (hist[b] == 0)
+            continue;
+        unsigned long long lo = b ? 1ull << (b - 1) : 0, hi = b ? 1ull << b : 1;
+        fprintf(out, "%s[%llu, %llu, %llu]", sep, lo, hi, (unsigned long long)hist[b]);
+        sep = ", ";
+    }
+    fprintf(out, "]");
+}
+
+static void write_functions(FILE *out, const mw_job_summary *job)
+{
+    const char *sep = "\n";
+    fprintf(out, "  \"functions\": {");
+    for (int i = 0; i < MW_FN_COUNT; i++) {
+        const mw_fn_summary *f = &job->fn[i];
+        if (f->calls == 0)
+            continue;
+        fprintf(out, "%s    ", sep);
+        mw_json_string(out, mw_fn_names[i]);
+        fprintf(out, ": {\"category\": \"%s\", \"calls\": %llu, \"time\": %.9g, "
+                     "\"min\": %.9g, \"max\": %.9g, "
+                     "\"rank_time\": {\"min\": %.9g, \"mean\": %.9g, \"max\": %.9g}, "
+                     "\"bytes_sent\": %llu, \"bytes_recv\": %llu",
+                mw_fn_categories[i], (unsigned long long)f->calls, f->time, f->min, f->max,
+                f->rank_min, f->time / job->ranks, f->rank_max, (unsigned long long)f->sent,
+                (unsigned long long)f->recv);
+        if (f->hist != NULL)
+            write_histogram(out, f->hist);
+        fprintf(out, "}");
+        sep = ",\n";
+    }
+    fprintf(out, "\n  },\n");
+}
+
+static void write_pairs(FILE *out, const mw_job_summary *job)
+{
+    fprintf(out, "  \"pairs\": [");
+    for (int i = 0; i < job->npairs; i++) {
+        const mw_pair *p = &job->pairs[i];
+        fprintf(out, "%s\n    {\"from\": %llu, \"to\": %llu, \"bytes\": %llu, \"messages\": %llu}",
+                i ? "," : "", (unsigned long long)p->from, (unsigned long long)p->to,
+                (unsigned long long)p->bytes, (unsigned long long)p->messages);
+    }
+    fprintf(out, "%s],\n", job->npairs ? "\n  " : "");
+}
+
+static void write_monitor(FILE *out, const mw_job_summary *job)
+{
+    if (job->monitor == NULL)
+        return;
+    fprintf(out, "  \"monitor\": {\"transport\": \"%s\", \"events_sent\": %llu, "
+                 "\"events_dropped\": %llu, \"events_unwatched\": %llu},\n",
+            job->monitor, (unsigned long long)job->monitor_sent,
+            (unsigned long long)job->monitor_dropped, (unsigned long long)job->monitor_unwatched);
+}
+
+static void write_regions(FILE *out, const mw_job_summary *job)
+{
+    fprintf(out, "  \"regions\": {");
+    for (int i = 0; i < job->nregions; i++) {
+        const mw_region_summary *r = &job->regions[i];
+        fprintf(out, "%s\n    ", i ? "," : "");
+        mw_json_string(out, r->name);
+        fprintf(out, ": {\"ranks\": %d, \"entries\": %llu, \"calls\": %llu, "
+                     "\"wall\": {\"sum\": %.9g, \"max\": %.9g}, \"mpi\": {\"sum\": %.9g, \"max\": %.9g}}",
+                r->ranks, (unsigned long long)r->entries, (unsigned long long)r->calls, r->wall_sum,
+                r->wall_max, r->mpi_sum, r->mpi_max);
+    }
+    fprintf(out, "%s}\n", job->nregions ? "\n  " : "");
+}
+
+void mw_report_json(FILE *out, const mw_job_summary *job)
+{
+    fprintf(out, "{\n  \"schema\": \"mpiwatch-report/1\",\n  \"program\": ");
+    mw_json_string(out, job->program);
+    fprintf(out, ",\n  \"ranks\": %d,\n", job->ranks);
+    if (job->snapshot)
+        fprintf(out, "  \"snapshot\": {\"rank\": %d, \"index\": %d, \"world_size\": %d},\n",
+                job->first_rank, job->snapshot, mw_state.world_size);
+    fprintf(out, "  \"mpi\": ");
+    mw_json_string(out, mw_mpi_description);
+    fprintf(out, ",\n  \"timer\": ");
+    mw_json_string(out, job->timer);
+    const char *layering = mw_fortran_layers;
+    if (layering != NULL) {
+        fprintf(out, ",\n  \"fortran_binding_calls\": ");
+        mw_json_string(out, layering);
+    }
+    fprintf(out, ",\n");
+    write_config(out);
+    write_ranks(out, job);
+    write_functions(out, job);
+    write_pairs(out, job);
+    write_monitor(out, job);
+    write_regions(out, job);
+    fprintf(out, "}\n");
+}

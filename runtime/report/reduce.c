@@ -1,0 +1,240 @@
+/* Job-wide statistics by reductions on the private communicator: rank 0
+ * receives sums, minima and maxima, a few numbers per rank, and each rank's
+ * top destinations; never every rank's whole table. */
+#include <float.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/clock.h"
+#include "core/collectives.h"
+#include "report/report.h"
+#include "core/state.h"
+
+#define N MW_FN_COUNT
+
+/* Every thread's histograms summed into one table of N x buckets. */
+static void merge_hist(mw_thread *t, void *arg)
+{
+    uint64_t *hist = arg;
+    for (int i = 0; i < N; i++)
+        if (t->hist[i] != NULL)
+            for (int b = 0; b < MW_HIST_BUCKETS; b++)
+                hist[(size_t)i * MW_HIST_BUCKETS + b] += t->hist[i][b];
+}
+
+/* Every thread's bytes per destination summed: 2 x world_size. */
+static void merge_pairs(mw_thread *t, void *arg)
+{
+    uint64_t *to = arg;
+    int n = mw_state.world_size;
+    for (int d = 0; t->sent_to != NULL && d < n && d < t->world_size; d++) {
+        to[d] += t->sent_to[d];
+        to[n + d] += t->msgs_to[d];
+    }
+}
+
+static int by_bytes_desc(const void *a, const void *b)
+{
+    const mw_pair *x = a, *y = b;
+    if (x->bytes != y->bytes)
+        return x->bytes < y->bytes ? 1 : -1;
+    if (x->from != y->from)
+        return x->from < y->from ? -1 : 1;
+    return x->to < y->to ? -1 : (x->to > y->to);
+}
+
+/* This rank's busiest destinations, as from/to/bytes/messages quadruples. */
+static void top_destinations(uint64_t *out)
+{
+    int n = mw_state.world_size;
+    uint64_t *to = calloc(2 * (size_t)n, sizeof *to);
+    mw_pair *mine = calloc((size_t)n, sizeof *mine);
+    int count = 0;
+    memset(out, 0, MW_PAIRS_PER_RANK * 4 * sizeof *out);
+    if (to != NULL && mine != NULL) {
+        mw_threads_each(merge_pairs, to);
+        for (int d = 0; d < n; d++)
+            if (to[n + d] > 0)
+                mine[count++] = (mw_pair){(uint64_t)mw_state.world_rank, (uint64_t)d, to[d], to[n + d]};
+        qsort(mine, (size_t)count, sizeof *mine, by_bytes_desc);
+        for (int i = 0; i < count && i < MW_PAIRS_PER_RANK; i++)
+            memcpy(&out[4 * i], &mine[i], sizeof mine[i]);
+    }
+    free(to);
+    free(mine);
+}
+
+static int reduce_tables(const mw_fn_stats *local, mw_job_summary *job, MPI_Comm comm)
+{
+    static uint64_t counts[3 * N], counts_all[3 * N];
+    static double sums[N], mins[2 * N], maxs[2 * N];
+    static double sums_all[N], mins_all[2 * N], maxs_all[2 * N];
+    int rc;
+
+    for (int i = 0; i < N; i++) {
+        counts[i] = local[i].calls;
+        counts[N + i] = local[i].sent;
+        counts[2 * N + i] = local[i].recv;
+        sums[i] = mw_clock_seconds(local[i].ticks);
+        mins[i] = local[i].calls ? mw_clock_seconds(local[i].min_ticks) : DBL_MAX;
+        mins[N + i] = sums[i];
+        maxs[i] = mw_clock_seconds(local[i].max_ticks);
+        maxs[N + i] = sums[i];
+    }
+    if ((rc = mw_reduce(counts, counts_all, 3 * N, MPI_UINT64_T, MPI_SUM, comm)) ||
+        (rc = mw_reduce(sums, sums_all, N, MPI_DOUBLE, MPI_SUM, comm)) ||
+        (rc = mw_reduce(mins, mins_all, 2 * N, MPI_DOUBLE, MPI_MIN, comm)) ||
+        (rc = mw_reduce(maxs, maxs_all, 2 * N, MPI_DOUBLE, MPI_MAX, comm)))
+        return rc;
+    for (int i = 0; job && i < N; i++) {
+        mw_fn_summary *f = &job->fn[i];
+        f->calls = counts_all[i];
+        f->sent = counts_all[N + i];
+        f->recv = counts_all[2 * N + i];
+        f->time = sums_all[i];
+        f->min = f->calls ? mins_all[i] : 0.0;
+        f->max = maxs_all[i];
+        f->rank_min = mins_all[N + i];
+        f->rank_max = maxs_all[N + i];
+    }
+    return MPI_SUCCESS;
+}
+
+/* Histograms: first which functions have one anywhere, then only those rows. */
+static int reduce_histograms(mw_job_summary *job, MPI_Comm comm)
+{
+    static unsigned char has[N], has_all[N];
+    uint64_t *hist = calloc((size_t)N * MW_HIST_BUCKETS, sizeof *hist);
+    int rc, rows = 0;
+    if (hist == NULL)
+        return MPI_ERR_NO_MEM;
+    mw_threads_each(merge_hist, hist);
+    for (int i = 0; i < N; i++) {
+        has[i] = 0;
+        for (int b = 0; b < MW_HIST_BUCKETS && !has[i]; b++)
+            has[i] = hist[(size_t)i * MW_HIST_BUCKETS + b] != 0;
+    }
+    rc = mw_allreduce(has, has_all, N, MPI_UNSIGNED_CHAR, MPI_MAX, comm);
+    for (int i = 0; rc == MPI_SUCCESS && i < N; i++)
+        if (has_all[i])
+            memmove(&hist[(size_t)rows++ * MW_HIST_BUCKETS], &hist[(size_t)i * MW_HIST_BUCKETS],
+                    MW_HIST_BUCKETS * sizeof *hist);
+    uint64_t *sum = job ? calloc((size_t)(rows ? rows : 1) * MW_HIST_BUCKETS, sizeof *sum) : NULL;
+    if (rc == MPI_SUCCESS && rows > 0)
+        rc = mw_reduce(hist, sum, rows * MW_HIST_BUCKETS, MPI_UINT64_T, MPI_SUM, comm);
+    for (int i = 0, r = 0; rc == MPI_SUCCESS && job && sum && i < N; i++)
+        if (has_all[i])
+            job->fn[i].hist = &sum[(size_t)r++ * MW_HIST_BUCKETS];
+    if (job)
+        job->hist_block = sum;
+    free(hist);
+    return rc;
+}
+
+static int gather_ranks(double app_time, const mw_fn_stats *local, mw_job_summary *job,
+                        MPI_Comm comm)
+{
+    double mine[2] = {app_time, 0.0};
+    for (int i = 0; i < N; i++)
+        mine[1] += mw_clock_seconds(local[i].ticks);
+    double *all = job ? malloc(2 * (size_t)mw_state.world_size * sizeof *all) : NULL;
+    if (job && all == NULL)
+        return MPI_ERR_NO_MEM;
+    int rc = mw_gather(mine, 2, MPI_DOUBLE, all, comm);
+    if (job && rc == MPI_SUCCESS) {
+        job->app_time = malloc((size_t)mw_state.world_size * sizeof *job->app_time);
+        job->mpi_time = malloc((size_t)mw_state.world_size * sizeof *job->mpi_time);
+        for (int r = 0; job->app_time && job->mpi_time && r < mw_state.world_size; r++) {
+            job->app_time[r] = all[2 * r];
+            job->mpi_time[r] = all[2 * r + 1];
+        }
+    }
+    free(all);
+    return rc;
+}
+
+static int gather_pairs(mw_job_summary *job, MPI_Comm comm)
+{
+    uint64_t mine[MW_PAIRS_PER_RANK * 4];
+    int n = mw_state.world_size, per = MW_PAIRS_PER_RANK * 4;
+    uint64_t *all = job ? malloc((size_t)n * (size_t)per * sizeof *all) : NULL;
+    top_destinations(mine);
+    int rc = mw_gather(mine, per, MPI_UINT64_T, all, comm);
+    if (job && all != NULL && rc == MPI_SUCCESS) {
+        job->pairs = (mw_pair *)all;
+        job->npairs = 0;
+        for (int i = 0; i < n * MW_PAIRS_PER_RANK; i++)
+            if (job->pairs[i].messages > 0)
+                job->pairs[job->npairs++] = job->pairs[i];
+        qsort(job->pairs, (size_t)job->npairs, sizeof *job->pairs, by_bytes_desc);
+        all = NULL;
+    }
+    free(all);
+    return rc;
+}
+
+int mw_report_reduce(double app_time, const mw_fn_stats *local, mw_job_summary *job)
+{
+    MPI_Comm comm = mw_state.comm;
+    mw_job_summary *root = mw_state.world_rank == 0 ? job : NULL;
+    int rc;
+
+    memset(job, 0, sizeof *job);
+    if ((rc = reduce_tables(local, root, comm)) || (rc = reduce_histograms(root, comm)) ||
+        (rc = gather_ranks(app_time, local, root, comm)) || (rc = gather_pairs(root, comm)) ||
+        (rc = mw_report_regions(root, comm)) || (rc = mw_report_monitor(root, comm)))
+        return rc;
+    if (root != NULL)
+        root->ranks = mw_state.world_size;
+    return MPI_SUCCESS;
+}
+
+void mw_report_local(double app_time, mw_job_summary *job)
+{
+    static mw_fn_stats local[N];
+    uint64_t *hist = calloc((size_t)N * MW_HIST_BUCKETS, sizeof *hist);
+    uint64_t top[MW_PAIRS_PER_RANK * 4];
+
+    memset(job, 0, sizeof *job);
+    mw_stats_merge(local);
+    job->ranks = 1;
+    job->first_rank = mw_state.world_rank;
+    job->app_time = malloc(sizeof *job->app_time);
+    job->mpi_time = malloc(sizeof *job->mpi_time);
+    if (job->app_time != NULL && job->mpi_time != NULL) {
+        job->app_time[0] = app_time;
+        job->mpi_time[0] = 0;
+    }
+    job->hist_block = hist;
+    if (hist != NULL)
+        mw_threads_each(merge_hist, hist);
+    for (int i = 0; i < N; i++) {
+        mw_fn_summary *f = &job->fn[i];
+        f->calls = local[i].calls;
+        f->sent = local[i].sent;
+        f->recv = local[i].recv;
+        f->time = f->rank_min = f->rank_max = mw_clock_seconds(local[i].ticks);
+        f->min = f->calls ? mw_clock_seconds(local[i].min_ticks) : 0.0;
+        f->max = mw_clock_seconds(local[i].max_ticks);
+        if (job->mpi_time != NULL)
+            job->mpi_time[0] += f->time;
+        for (int b = 0; hist != NULL && b < MW_HIST_BUCKETS && f->hist == NULL; b++)
+            if (hist[(size_t)i * MW_HIST_BUCKETS + b])
+                f->hist = &hist[(size_t)i * MW_HIST_BUCKETS];
+    }
+    top_destinations(top);
+    job->pairs = malloc(MW_PAIRS_PER_RANK * sizeof *job->pairs);
+    for (int i = 0; job->pairs != NULL && i < MW_PAIRS_PER_RANK; i++)
+        if (top[4 * i + 3] > 0)
+            memcpy(&job->pairs[job->npairs++], &top[4 * i], sizeof *job->pairs);
+}
+
+void mw_report_free(mw_job_summary *job)
+{
+    free(job->hist_block);
+    free(job->app_time);
+    free(job->mpi_time);
+    free(job->pairs);
+    free(job->regions);
+    memset(job, 0, sizeof *job);
+}

@@ -1,0 +1,93 @@
+/* The profile report written at MPI_Finalize: job-wide statistics built by
+ * reductions on the private communicator, then written by rank 0 as JSON
+ * and as text. */
+#ifndef MW_REPORT_H
+#define MW_REPORT_H
+
+#include <stdio.h>
+
+#include "core/compiler.h"
+#include "mw_functions.h"
+#include "core/thread_stats.h"
+
+/* Destinations each rank reports for the job's most talkative pairs. */
+#define MW_PAIRS_PER_RANK 16
+
+/* Job-wide statistics of one function. */
+typedef struct mw_fn_summary {
+    uint64_t calls;          /* sum over ranks */
+    uint64_t sent;           /* bytes, sum over ranks */
+    uint64_t recv;
+    double time;             /* seconds, sum over ranks */
+    double min;              /* shortest single call, any rank */
+    double max;              /* longest single call, any rank */
+    double rank_min;         /* least time one rank spent in the function */
+    double rank_max;         /* most time one rank spent in it */
+    uint64_t *hist;          /* MW_HIST_BUCKETS message counts, or NULL */
+} mw_fn_summary;
+
+typedef struct mw_region_summary {
+    char name[64];
+    int ranks;               /* ranks that entered the region */
+    uint64_t entries, calls;
+    double wall_sum, wall_max;   /* seconds in the region: all ranks, slowest rank */
+    double mpi_sum, mpi_max;     /* seconds in MPI within it */
+} mw_region_summary;
+
+typedef struct mw_pair {
+    uint64_t from, to, bytes, messages;
+} mw_pair;
+
+typedef struct mw_job_summary {
+    int ranks;               /* ranks whose data this is: the job, or 1 in a snapshot */
+    int first_rank;          /* world rank of app_time[0] and mpi_time[0] */
+    int snapshot;            /* 0 for the report at MPI_Finalize, else MPI_Pcontrol(2)'s count */
+    const char *program;
+    const char *timer;
+    double *app_time;        /* per rank: MPI_Init to MPI_Finalize, seconds */
+    double *mpi_time;        /* per rank: time inside MPI calls */
+    mw_pair *pairs;          /* sorted by bytes, most first */
+    int npairs;
+    mw_region_summary *regions;
+    int nregions;
+    uint64_t *hist_block;    /* owns the memory every fn[].hist points into */
+    const char *monitor;     /* the live monitor's transport(s), or NULL if it was off */
+    uint64_t monitor_sent, monitor_dropped, monitor_unwatched;   /* events, all ranks */
+    mw_fn_summary fn[MW_FN_COUNT];
+} mw_job_summary;
+
+/* Reduce this rank's statistics (local: MW_FN_COUNT entries, from
+ * mw_stats_merge) onto rank 0 of the private communicator. On rank 0, *job
+ * is filled (release it with mw_report_free). Returns MPI_SUCCESS or an MPI
+ * error code. */
+MW_HIDDEN int mw_report_reduce(double app_time, const mw_fn_stats *local, mw_job_summary *job);
+MW_HIDDEN void mw_report_free(mw_job_summary *job);
+
+/* This rank's statistics so far, without communication (for snapshots). */
+MW_HIDDEN void mw_report_local(double app_time, mw_job_summary *job);
+
+/* Write this rank's snapshot (MPI_Pcontrol(2)). */
+MW_HIDDEN void mw_snapshot(void);
+
+/* Regions' totals gathered onto rank 0 (job is NULL on other ranks). */
+MW_HIDDEN int mw_report_regions(mw_job_summary *job, MPI_Comm comm);
+
+/* The live monitor's counters summed onto rank 0 (job is NULL elsewhere). */
+MW_HIDDEN int mw_report_monitor(mw_job_summary *job, MPI_Comm comm);
+
+/* Write the job's report in the formats asked for (MPIWATCH_FORMATS) into
+ * dir, each file atomically; a failure is a warning. */
+MW_HIDDEN void mw_report_write(const mw_job_summary *job, const char *dir);
+
+/* The writers behind mw_report_write. */
+MW_HIDDEN void mw_report_json(FILE *out, const mw_job_summary *job);
+MW_HIDDEN void mw_report_text(FILE *out, const mw_job_summary *job);
+
+/* Write a file atomically (a temporary file renamed): 0, or -1 after a warning. */
+MW_HIDDEN int mw_write_file(const char *path, void (*writer)(FILE *, const void *),
+                            const void *arg);
+
+/* Write s as a JSON string. */
+MW_HIDDEN void mw_json_string(FILE *out, const char *s);
+
+#endif

@@ -1,0 +1,55 @@
+/* Bytes into the per-thread statistics: per function, per message size,
+ * and per destination rank. */
+#include <stdlib.h>
+
+#include "core/state.h"
+#include "core/thread_stats.h"
+#include "traffic/traffic.h"
+
+/* Bucket of a message size: 0 for empty, else 1 + floor(log2(bytes)). */
+static int bucket(uint64_t bytes)
+{
+    int b = bytes ? 64 - __builtin_clzll(bytes) : 0;
+    return b < MW_HIST_BUCKETS ? b : MW_HIST_BUCKETS - 1;
+}
+
+static void count_pair(mw_thread *t, int dest, int64_t bytes, int messages)
+{
+    if (t->sent_to == NULL) {
+        int n = mw_state.world_size;
+        if (!mw_state.started || n <= 0 || (t->sent_to = calloc(2 * (size_t)n, sizeof *t->sent_to)) == NULL)
+            return;
+        t->msgs_to = t->sent_to + n;
+        t->world_size = n;
+    }
+    if (dest < t->world_size) {
+        t->sent_to[dest] += (uint64_t)bytes;
+        t->msgs_to[dest] += (uint64_t)messages;
+    }
+}
+
+void mw_count_pair(int dest, int64_t bytes, int messages)
+{
+    mw_thread *t = mw_thread_self();
+    if (t != NULL && dest >= 0)
+        count_pair(t, dest, bytes, messages);
+}
+
+void mw_account(int id, const mw_call *c)
+{
+    mw_thread *t = mw_self;
+    if (t == NULL)
+        return;
+    mw_fn_stats *s = &t->fn[id];
+    s->sent += (uint64_t)c->sent;
+    s->recv += (uint64_t)c->recv;
+    /* Histograms and pairs are about messages: a call that moved nothing
+     * and had no peer (a barrier, a send to MPI_PROC_NULL) is not one. */
+    if (c->sent == 0 && c->recv == 0 && !c->messages && c->peer < 0)
+        return;
+    if (t->hist[id] == NULL && (t->hist[id] = calloc(MW_HIST_BUCKETS, sizeof **t->hist)) == NULL)
+        return;
+    t->hist[id][bucket((uint64_t)(c->sent ? c->sent : c->recv))]++;
+    if (c->messages && c->peer >= 0)
+        count_pair(t, c->peer, c->sent, c->messages);
+}
