@@ -15,12 +15,21 @@ typedef struct mw_process_state {
     int finished;            /* the report has been written (or given up) */
     MPI_Comm comm;           /* private duplicate of MPI_COMM_WORLD for our reductions */
     MPI_Group world_group;   /* the group of MPI_COMM_WORLD, for rank translation */
-    uint64_t start_ticks;    /* when the library was loaded: application time starts */
+    uint64_t start_ticks;    /* when the library was loaded */
+    uint64_t app_start_ticks;  /* the end of MPI_Init (after any MPIWATCH_WAIT): application
+                                * time runs from here to the start of MPI_Finalize */
     char program[256];       /* the executable's name, safe in a file name */
     mw_config config;
 } mw_process_state;
 
 extern MW_HIDDEN mw_process_state mw_state;
+
+/* Where application time starts: the end of MPI_Init, or the library's load
+ * when MPI_Init was never seen. */
+static inline uint64_t mw_app_start(void)
+{
+    return mw_state.app_start_ticks ? mw_state.app_start_ticks : mw_state.start_ticks;
+}
 
 /* Profiling level from MPI_Pcontrol: 0 off, nonzero on. Read on every call. */
 extern MW_HIDDEN int mw_level;

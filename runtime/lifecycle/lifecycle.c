@@ -71,6 +71,7 @@ void mw_on_init(void)
         mw_state.comm = MPI_COMM_NULL;
     atexit(warn_if_unfinished);
     mw_monitor_start();   /* the live monitor, if asked for (may wait for a client) */
+    mw_state.app_start_ticks = mw_now();   /* so MPI_Init and the wait are not application time */
 }
 
 void mw_on_finalize(void)
@@ -88,7 +89,7 @@ void mw_on_finalize(void)
         mw_warn("no private communicator; no report is written");
         return;
     }
-    double app_time = mw_clock_seconds(mw_now() - mw_state.start_ticks);
+    double app_time = mw_clock_seconds(mw_now() - mw_app_start());
     /* One merge for both: the monitor's final SNAPSHOT and the report. */
     mw_stats_merge(local);
     mw_monitor_finish(local);

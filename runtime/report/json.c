@@ -32,18 +32,35 @@ static void write_config(FILE *out)
             c->formats & MW_FORMAT_JSON ? "json" : "", c->initial_level, c->timer);
 }
 
+/* {"min", "min_rank", "max", "max_rank", "mean"} of one time over the ranks. */
+static void write_spread(FILE *out, const char *name, const double *t, const mw_job_summary *job)
+{
+    int lo = 0, hi = 0;
+    double sum = 0;
+    for (int r = 0; r < job->ranks; r++) {
+        sum += t[r];
+        lo = t[r] < t[lo] ? r : lo;
+        hi = t[r] > t[hi] ? r : hi;
+    }
+    fprintf(out, "  \"%s\": {\"min\": %.9g, \"min_rank\": %d, \"max\": %.9g, \"max_rank\": %d, "
+                 "\"mean\": %.9g},\n",
+            name, t[lo], job->first_rank + lo, t[hi], job->first_rank + hi, sum / job->ranks);
+}
+
 static void write_ranks(FILE *out, const mw_job_summary *job)
 {
-    double app_min = 0, app_max = 0;
     fprintf(out, "  \"rank_times\": [");
-    for (int r = 0; job->app_time && r < job->ranks; r++) {
-        double app = job->app_time[r];
-        app_min = r == 0 || app < app_min ? app : app_min;
-        app_max = r == 0 || app > app_max ? app : app_max;
-        fprintf(out, "%s{\"rank\": %d, \"app\": %.9g, \"mpi\": %.9g}", r ? ", " : "",
-                job->first_rank + r, app, job->mpi_time[r]);
-    }
-    fprintf(out, "],\n  \"app_time\": {\"min\": %.9g, \"max\": %.9g},\n", app_min, app_max);
+    int have = job->app_time != NULL && job->mpi_time != NULL && job->init_time != NULL;
+    for (int r = 0; have && r < job->ranks; r++)
+        fprintf(out, "%s{\"rank\": %d, \"app\": %.9g, \"mpi\": %.9g, \"init\": %.9g}",
+                r ? ", " : "", job->first_rank + r, job->app_time[r], job->mpi_time[r],
+                job->init_time[r]);
+    fprintf(out, "],\n");
+    if (!have || job->ranks < 1)
+        return;
+    write_spread(out, "app_time", job->app_time, job);
+    write_spread(out, "mpi_time", job->mpi_time, job);
+    write_spread(out, "init_time", job->init_time, job);
 }
 
 static void write_histogram(FILE *out, const uint64_t *hist)
@@ -72,10 +89,12 @@ static void write_functions(FILE *out, const mw_job_summary *job)
         mw_json_string(out, mw_fn_names[i]);
         fprintf(out, ": {\"category\": \"%s\", \"calls\": %llu, \"time\": %.9g, "
                      "\"min\": %.9g, \"max\": %.9g, "
-                     "\"rank_time\": {\"min\": %.9g, \"mean\": %.9g, \"max\": %.9g}, "
-                     "\"bytes_sent\": %llu, \"bytes_recv\": %llu",
+                     "\"rank_time\": {\"min\": %.9g, \"min_rank\": %d, \"mean\": %.9g, "
+                     "\"max\": %.9g, \"max_rank\": %d, \"cv\": %.6g}, "
+                     "\"mpi_time\": %s, \"bytes_sent\": %llu, \"bytes_recv\": %llu",
                 mw_fn_categories[i], (unsigned long long)f->calls, f->time, f->min, f->max,
-                f->rank_min, f->time / job->ranks, f->rank_max, (unsigned long long)f->sent,
+                f->rank_min, f->rank_min_at, f->time / job->ranks, f->rank_max, f->rank_max_at,
+                f->cv, mw_fn_is_startup(i) ? "false" : "true", (unsigned long long)f->sent,
                 (unsigned long long)f->recv);
         if (f->hist != NULL)
             write_histogram(out, f->hist);

@@ -64,27 +64,58 @@ static void top_destinations(uint64_t *out)
     free(mine);
 }
 
+/* A value and the rank it belongs to, for MPI_MINLOC / MPI_MAXLOC. */
+typedef struct ranked {
+    double value;
+    int rank;
+} ranked;
+
+/* Square root by Newton's method: a report-time figure, not worth making
+ * every program that links libmpiwatch statically add -lm. */
+static double root(double x)
+{
+    double r = x > 1 ? x : 1;
+    for (int i = 0; i < 200 && x > 0; i++) {
+        double next = 0.5 * (r + x / r);
+        if (next >= r)
+            break;
+        r = next;
+    }
+    return x > 0 ? r : 0.0;
+}
+
+/* The coefficient of variation of n values from their sum and sum of squares. */
+static double variation(double sum, double squares, int n)
+{
+    double mean = n > 0 ? sum / n : 0.0, var = n > 0 ? squares / n - mean * mean : 0.0;
+    return mean > 0 && var > 0 ? root(var) / mean : 0.0;
+}
+
 static int reduce_tables(const mw_fn_stats *local, mw_job_summary *job, MPI_Comm comm)
 {
     static uint64_t counts[3 * N], counts_all[3 * N];
-    static double sums[N], mins[2 * N], maxs[2 * N];
-    static double sums_all[N], mins_all[2 * N], maxs_all[2 * N];
+    static double sums[2 * N], mins[N], maxs[N];
+    static double sums_all[2 * N], mins_all[N], maxs_all[N];
+    static ranked low[N], high[N], low_all[N], high_all[N];
     int rc;
 
     for (int i = 0; i < N; i++) {
+        double mine = mw_clock_seconds(local[i].ticks);
         counts[i] = local[i].calls;
         counts[N + i] = local[i].sent;
         counts[2 * N + i] = local[i].recv;
-        sums[i] = mw_clock_seconds(local[i].ticks);
+        sums[i] = mine;
+        sums[N + i] = mine * mine;
         mins[i] = local[i].calls ? mw_clock_seconds(local[i].min_ticks) : DBL_MAX;
-        mins[N + i] = sums[i];
         maxs[i] = mw_clock_seconds(local[i].max_ticks);
-        maxs[N + i] = sums[i];
+        low[i] = high[i] = (ranked){mine, mw_state.world_rank};
     }
     if ((rc = mw_reduce(counts, counts_all, 3 * N, MPI_UINT64_T, MPI_SUM, comm)) ||
-        (rc = mw_reduce(sums, sums_all, N, MPI_DOUBLE, MPI_SUM, comm)) ||
-        (rc = mw_reduce(mins, mins_all, 2 * N, MPI_DOUBLE, MPI_MIN, comm)) ||
-        (rc = mw_reduce(maxs, maxs_all, 2 * N, MPI_DOUBLE, MPI_MAX, comm)))
+        (rc = mw_reduce(sums, sums_all, 2 * N, MPI_DOUBLE, MPI_SUM, comm)) ||
+        (rc = mw_reduce(mins, mins_all, N, MPI_DOUBLE, MPI_MIN, comm)) ||
+        (rc = mw_reduce(maxs, maxs_all, N, MPI_DOUBLE, MPI_MAX, comm)) ||
+        (rc = mw_reduce(low, low_all, N, MPI_DOUBLE_INT, MPI_MINLOC, comm)) ||
+        (rc = mw_reduce(high, high_all, N, MPI_DOUBLE_INT, MPI_MAXLOC, comm)))
         return rc;
     for (int i = 0; job && i < N; i++) {
         mw_fn_summary *f = &job->fn[i];
@@ -94,8 +125,11 @@ static int reduce_tables(const mw_fn_stats *local, mw_job_summary *job, MPI_Comm
         f->time = sums_all[i];
         f->min = f->calls ? mins_all[i] : 0.0;
         f->max = maxs_all[i];
-        f->rank_min = mins_all[N + i];
-        f->rank_max = maxs_all[N + i];
+        f->rank_min = low_all[i].value;
+        f->rank_min_at = low_all[i].rank;
+        f->rank_max = high_all[i].value;
+        f->rank_max_at = high_all[i].rank;
+        f->cv = variation(sums_all[i], sums_all[N + i], mw_state.world_size);
     }
     return MPI_SUCCESS;
 }
@@ -134,19 +168,23 @@ static int reduce_histograms(mw_job_summary *job, MPI_Comm comm)
 static int gather_ranks(double app_time, const mw_fn_stats *local, mw_job_summary *job,
                         MPI_Comm comm)
 {
-    double mine[2] = {app_time, 0.0};
+    double mine[3] = {app_time, 0.0, 0.0};
     for (int i = 0; i < N; i++)
-        mine[1] += mw_clock_seconds(local[i].ticks);
-    double *all = job ? malloc(2 * (size_t)mw_state.world_size * sizeof *all) : NULL;
+        mine[mw_fn_is_startup(i) ? 2 : 1] += mw_clock_seconds(local[i].ticks);
+    double *all = job ? malloc(3 * (size_t)mw_state.world_size * sizeof *all) : NULL;
     if (job && all == NULL)
         return MPI_ERR_NO_MEM;
-    int rc = mw_gather(mine, 2, MPI_DOUBLE, all, comm);
+    int rc = mw_gather(mine, 3, MPI_DOUBLE, all, comm);
     if (job && rc == MPI_SUCCESS) {
-        job->app_time = malloc((size_t)mw_state.world_size * sizeof *job->app_time);
-        job->mpi_time = malloc((size_t)mw_state.world_size * sizeof *job->mpi_time);
-        for (int r = 0; job->app_time && job->mpi_time && r < mw_state.world_size; r++) {
-            job->app_time[r] = all[2 * r];
-            job->mpi_time[r] = all[2 * r + 1];
+        size_t bytes = (size_t)mw_state.world_size * sizeof(double);
+        job->app_time = malloc(bytes);
+        job->mpi_time = malloc(bytes);
+        job->init_time = malloc(bytes);
+        for (int r = 0; job->app_time && job->mpi_time && job->init_time &&
+                        r < mw_state.world_size; r++) {
+            job->app_time[r] = all[3 * r];
+            job->mpi_time[r] = all[3 * r + 1];
+            job->init_time[r] = all[3 * r + 2];
         }
     }
     free(all);
@@ -201,9 +239,10 @@ void mw_report_local(double app_time, mw_job_summary *job)
     job->first_rank = mw_state.world_rank;
     job->app_time = malloc(sizeof *job->app_time);
     job->mpi_time = malloc(sizeof *job->mpi_time);
-    if (job->app_time != NULL && job->mpi_time != NULL) {
+    job->init_time = malloc(sizeof *job->init_time);
+    if (job->app_time != NULL && job->mpi_time != NULL && job->init_time != NULL) {
         job->app_time[0] = app_time;
-        job->mpi_time[0] = 0;
+        job->mpi_time[0] = job->init_time[0] = 0;
     }
     job->hist_block = hist;
     if (hist != NULL)
@@ -214,10 +253,11 @@ void mw_report_local(double app_time, mw_job_summary *job)
         f->sent = local[i].sent;
         f->recv = local[i].recv;
         f->time = f->rank_min = f->rank_max = mw_clock_seconds(local[i].ticks);
+        f->rank_min_at = f->rank_max_at = mw_state.world_rank;
         f->min = f->calls ? mw_clock_seconds(local[i].min_ticks) : 0.0;
         f->max = mw_clock_seconds(local[i].max_ticks);
-        if (job->mpi_time != NULL)
-            job->mpi_time[0] += f->time;
+        if (job->mpi_time != NULL && job->init_time != NULL)
+            (mw_fn_is_startup(i) ? job->init_time : job->mpi_time)[0] += f->time;
         for (int b = 0; hist != NULL && b < MW_HIST_BUCKETS && f->hist == NULL; b++)
             if (hist[(size_t)i * MW_HIST_BUCKETS + b])
                 f->hist = &hist[(size_t)i * MW_HIST_BUCKETS];
@@ -234,6 +274,7 @@ void mw_report_free(mw_job_summary *job)
     free(job->hist_block);
     free(job->app_time);
     free(job->mpi_time);
+    free(job->init_time);
     free(job->pairs);
     free(job->regions);
     memset(job, 0, sizeof *job);

@@ -23,6 +23,9 @@ typedef struct mw_fn_summary {
     double max;              /* longest single call, any rank */
     double rank_min;         /* least time one rank spent in the function */
     double rank_max;         /* most time one rank spent in it */
+    int rank_min_at;         /* the world rank of each (the lowest of equals) */
+    int rank_max_at;
+    double cv;               /* coefficient of variation of the per-rank times */
     uint64_t *hist;          /* MW_HIST_BUCKETS message counts, or NULL */
 } mw_fn_summary;
 
@@ -44,8 +47,9 @@ typedef struct mw_job_summary {
     int snapshot;            /* 0 for the report at MPI_Finalize, else MPI_Pcontrol(2)'s count */
     const char *program;
     const char *timer;
-    double *app_time;        /* per rank: MPI_Init to MPI_Finalize, seconds */
-    double *mpi_time;        /* per rank: time inside MPI calls */
+    double *app_time;        /* per rank: end of MPI_Init to start of MPI_Finalize, seconds */
+    double *mpi_time;        /* per rank: time inside MPI calls, but those of mw_fn_is_startup */
+    double *init_time;       /* per rank: time in MPI_Init / MPI_Init_thread */
     mw_pair *pairs;          /* sorted by bytes, most first */
     int npairs;
     mw_region_summary *regions;
@@ -55,6 +59,13 @@ typedef struct mw_job_summary {
     uint64_t monitor_sent, monitor_dropped, monitor_unwatched;   /* events, all ranks */
     mw_fn_summary fn[MW_FN_COUNT];
 } mw_job_summary;
+
+/* MPI_Init, MPI_Init_thread and MPI_Finalize: reported on their own line,
+ * not counted as MPI time (application time starts after them). */
+static inline int mw_fn_is_startup(int id)
+{
+    return id == MW_ID_MPI_Init || id == MW_ID_MPI_Init_thread || id == MW_ID_MPI_Finalize;
+}
 
 /* Reduce this rank's statistics (local: MW_FN_COUNT entries, from
  * mw_stats_merge) onto rank 0 of the private communicator. On rank 0, *job

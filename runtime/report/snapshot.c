@@ -12,7 +12,7 @@ void mw_snapshot(void)
 
     if (!mw_state.started || mw_state.finished || mw_state.config.formats == 0)
         return;
-    mw_report_local(mw_clock_seconds(mw_now() - mw_state.start_ticks), &job);
+    mw_report_local(mw_clock_seconds(mw_now() - mw_app_start()), &job);
     job.snapshot = ++count;
     job.program = mw_state.program;
     job.timer = mw_clock_name();

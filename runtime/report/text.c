@@ -44,32 +44,71 @@ static void write_header(FILE *out, const mw_job_summary *job)
     fprintf(out, "\n");
 }
 
+/* The per-rank times qsort is ordering (qsort passes no context). */
+static const double *sort_times;
+
+static int by_rank_time_desc(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    double tx = sort_times[x], ty = sort_times[y];
+    return tx != ty ? (tx < ty) - (tx > ty) : (x > y) - (x < y);
+}
+
+static void write_rank_line(FILE *out, const mw_job_summary *job, int r, const char *note)
+{
+    fprintf(out, "  rank %-6d        %15.6f %12.6f %7.1f%% %12.6f%s%s\n", job->first_rank + r,
+            job->app_time[r], job->mpi_time[r], percent(job->mpi_time[r], job->app_time[r]),
+            job->init_time[r], *note ? "  " : "", note);
+}
+
+/* Every rank of a small job; of a large one, those with the most and the
+ * least MPI time and the median, so that no outlier hides past the first
+ * lines. */
 static void write_ranks(FILE *out, const mw_job_summary *job)
 {
-    double app_sum = 0, mpi_sum = 0, mpi_max = 0;
-    int slowest = 0;
-    if (job->app_time == NULL)
+    double app_sum = 0, mpi_sum = 0;
+    int n = job->ranks, *order = malloc((size_t)(n > 0 ? n : 1) * sizeof *order);
+    if (job->app_time == NULL || job->mpi_time == NULL || job->init_time == NULL || order == NULL) {
+        free(order);
         return;
-    for (int r = 0; r < job->ranks; r++) {
+    }
+    for (int r = 0; r < n; r++) {
         app_sum += job->app_time[r];
         mpi_sum += job->mpi_time[r];
-        if (job->mpi_time[r] > mpi_max) {
-            mpi_max = job->mpi_time[r];
-            slowest = r;
-        }
+        order[r] = r;
     }
-    fprintf(out, "Time per rank        application (s)      MPI (s)    MPI %%\n");
-    for (int r = 0; r < job->ranks && r < MW_TEXT_RANKS; r++)
-        fprintf(out, "  rank %-6d        %15.6f %12.6f %7.1f%%\n", job->first_rank + r, job->app_time[r],
-                job->mpi_time[r], percent(job->mpi_time[r], job->app_time[r]));
-    if (job->ranks > MW_TEXT_RANKS)
-        fprintf(out, "  ... %d more ranks (all of them are in the JSON report)\n",
-                job->ranks - MW_TEXT_RANKS);
-    double mpi_mean = mpi_sum / job->ranks;
-    fprintf(out, "  mean               %15.6f %12.6f %7.1f%%\n", app_sum / job->ranks, mpi_mean,
+    sort_times = job->mpi_time;
+    qsort(order, (size_t)n, sizeof *order, by_rank_time_desc);
+    int most = order[0], least = order[n - 1], median = order[n / 2];
+    fprintf(out, "Time per rank        application (s)      MPI (s)    MPI %%  MPI_Init (s)\n");
+    if (n <= MW_TEXT_RANKS) {
+        for (int r = 0; r < n; r++)
+            write_rank_line(out, job, r,
+                            n < 3 ? "" : r == most ? "most MPI" : r == least ? "least MPI" : "");
+    } else {
+        int shown = MW_TEXT_RANKS / 2 - 1;
+        for (int k = 0; k < shown; k++)
+            write_rank_line(out, job, order[k], k == 0 ? "most MPI" : "");
+        fprintf(out, "  ...\n");
+        write_rank_line(out, job, median, "median");
+        fprintf(out, "  ...\n");
+        for (int k = n - shown; k < n; k++)
+            write_rank_line(out, job, order[k], k == n - 1 ? "least MPI" : "");
+        fprintf(out, "  (%d ranks, ordered by MPI time; all of them are in the JSON report)\n", n);
+    }
+    double mpi_mean = mpi_sum / n;
+    fprintf(out, "  mean               %15.6f %12.6f %7.1f%%\n", app_sum / n, mpi_mean,
             percent(mpi_sum, app_sum));
-    fprintf(out, "MPI time imbalance: max/mean %.2f (rank %d spends the most time in MPI)\n\n",
-            mpi_mean > 0 ? mpi_max / mpi_mean : 1.0, job->first_rank + slowest);
+    fprintf(out, "Application time runs from the end of MPI_Init to the start of MPI_Finalize; "
+                 "MPI time leaves out MPI_Init and MPI_Finalize.\n");
+    if (n > 1)
+        fprintf(out, "MPI time imbalance: max/mean %.2f; rank %d spends the most time in MPI "
+                     "(%.6f s), rank %d the least (%.6f s)%s\n",
+                mpi_mean > 0 ? job->mpi_time[most] / mpi_mean : 1.0, job->first_rank + most,
+                job->mpi_time[most], job->first_rank + least, job->mpi_time[least],
+                job->mpi_time[least] < 0.5 * mpi_mean ? ": the others may be waiting for it" : "");
+    fprintf(out, "\n");
+    free(order);
 }
 
 /* The functions qsort is ordering (qsort passes no context). */
@@ -96,20 +135,25 @@ static void write_functions(FILE *out, const mw_job_summary *job, const int *ids
 {
     double total = 0;
     for (int k = 0; k < n; k++)
-        total += job->fn[ids[k]].time;
-    fprintf(out, "MPI functions by time (summed over ranks; per-rank time min/mean/max)\n");
-    fprintf(out, "  %-26s %10s %12s %6s %30s %12s %12s\n", "function", "calls", "time (s)",
-            "%MPI", "per rank min / mean / max (s)", "sent", "received");
+        if (!mw_fn_is_startup(ids[k]))
+            total += job->fn[ids[k]].time;
+    fprintf(out, "MPI functions by time (summed over ranks; per-rank time min/mean/max, with the "
+                 "rank of each extreme, and its coefficient of variation)\n");
+    fprintf(out, "  %-26s %10s %12s %6s %48s %5s %12s %12s\n", "function", "calls", "time (s)",
+            "%MPI", "per rank min (rank) / mean / max (rank) (s)", "CV", "sent", "received");
     for (int k = 0; k < n; k++) {
         const mw_fn_summary *f = &job->fn[ids[k]];
-        char sent[32], recv[32], spread[64];
+        char sent[32], recv[32], spread[96], share[16];
         human_bytes(sent, sizeof sent, (double)f->sent);
         human_bytes(recv, sizeof recv, (double)f->recv);
-        snprintf(spread, sizeof spread, "%.6f / %.6f / %.6f", f->rank_min, f->time / job->ranks,
-                 f->rank_max);
-        fprintf(out, "  %-26s %10llu %12.6f %6.1f %30s %12s %12s\n", mw_fn_names[ids[k]],
-                (unsigned long long)f->calls, f->time, percent(f->time, total), spread, sent,
-                recv);
+        snprintf(spread, sizeof spread, "%.6f (%d) / %.6f / %.6f (%d)", f->rank_min,
+                 f->rank_min_at, f->time / job->ranks, f->rank_max, f->rank_max_at);
+        if (mw_fn_is_startup(ids[k]))
+            snprintf(share, sizeof share, "%6s", "-");
+        else
+            snprintf(share, sizeof share, "%6.1f", percent(f->time, total));
+        fprintf(out, "  %-26s %10llu %12.6f %s %48s %5.2f %12s %12s\n", mw_fn_names[ids[k]],
+                (unsigned long long)f->calls, f->time, share, spread, f->cv, sent, recv);
     }
     fprintf(out, "\n");
 }
