@@ -109,9 +109,9 @@ static inline void mw_clock_out(mw_call *call, int how)
 
 /* Record the call, queue its event for the monitor (the watched body, or
  * the slow one while events are on), release the guard. */
-static MW_ALWAYS_INLINE void mw_leave(const mw_call *call, int id, int how)
+static MW_ALWAYS_INLINE void mw_leave_at(const mw_call *call, int id, int how, const void *site)
 {
-    mw_stats_add(id, call->t_out - call->t_in);
+    mw_stats_add(mw_stats_of(id, site), call->t_out - call->t_in);
     if (how == MW_WATCHED)
         mw_event_push_times(id, call->t_in, call->t_out);
     else if (how == MW_SLOW && MW_UNLIKELY(__atomic_load_n(&mw_monitor_events, __ATOMIC_RELAXED)))
@@ -119,10 +119,20 @@ static MW_ALWAYS_INLINE void mw_leave(const mw_call *call, int id, int how)
     mw_depth = 0;
 }
 
+/* The call site of a wrapper: inlined into a body that MPI_X jumped to (or
+ * into MPI_X itself), the return address is the caller's. */
+#define MW_CALL_SITE __builtin_return_address(0)
+
+static MW_ALWAYS_INLINE void mw_leave(const mw_call *call, int id, int how)
+{
+    mw_leave_at(call, id, how, MW_CALL_SITE);
+}
+
 static MW_ALWAYS_INLINE void mw_leave_xfer(const mw_call *call, int id, int how)
 {
-    mw_stats_add(id, call->t_out - call->t_in);
-    mw_account(id, call);
+    mw_fn_stats *s = mw_stats_of(id, MW_CALL_SITE);
+    mw_stats_add(s, call->t_out - call->t_in);
+    mw_account(id, call, s);
     if (how == MW_WATCHED)
         mw_event_push_traffic(id, call);
     else if (how == MW_SLOW && MW_UNLIKELY(__atomic_load_n(&mw_monitor_events, __ATOMIC_RELAXED)))
@@ -140,12 +150,18 @@ static inline void mw_stop(mw_call *call)
     mw_clock_out(call, MW_SLOW);
 }
 
-static inline void mw_exit(const mw_call *call, int id)
+static MW_ALWAYS_INLINE void mw_exit(const mw_call *call, int id)
 {
     mw_leave(call, id, MW_SLOW);
 }
 
-static inline void mw_exit_xfer(const mw_call *call, int id)
+/* mw_exit for a call whose site the caller knows (the Fortran bridge). */
+static inline void mw_exit_at(const mw_call *call, int id, const void *site)
+{
+    mw_leave_at(call, id, MW_SLOW, site);
+}
+
+static MW_ALWAYS_INLINE void mw_exit_xfer(const mw_call *call, int id)
 {
     mw_leave_xfer(call, id, MW_SLOW);
 }

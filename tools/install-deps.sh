@@ -7,7 +7,7 @@ set -eu
 PACKAGES="build-essential autoconf automake libtool pkg-config
   libopenmpi-dev openmpi-bin libmpich-dev mpich gfortran
   python3 python3-jinja2 python3-pycparser valgrind
-  clang"  # clang: libFuzzer, for the client decoder's fuzz test
+  libdw-dev clang"  # libdw-dev: call sites to file:line; clang: libFuzzer, for the client decoder's fuzz test
 
 missing=""
 for pkg in $PACKAGES; do

@@ -50,16 +50,6 @@ static int region_id(const char *name, size_t len)
     return id;
 }
 
-/* This thread's MPI time and calls so far. */
-static void thread_totals(const mw_thread *t, uint64_t *ticks, uint64_t *calls)
-{
-    *ticks = *calls = 0;
-    for (int i = 0; i < MW_FN_COUNT; i++) {
-        *ticks += t->fn[i].ticks;
-        *calls += t->fn[i].calls;
-    }
-}
-
 static mw_regions *thread_regions(void)
 {
     mw_thread *t = mw_thread_self();
@@ -79,7 +69,7 @@ static void begin(const char *name, size_t len)
     }
     mw_region_frame *f = &r->stack[r->depth++];
     f->id = region_id(name, len);
-    thread_totals(mw_self, &f->mpi_ticks0, &f->calls0);
+    mw_thread_totals(mw_self, &f->mpi_ticks0, &f->calls0);
     f->t0 = mw_now();
 }
 
@@ -104,7 +94,7 @@ static void end(const char *name, size_t len)
     if ((strlen(open) != len || strncmp(open, name, len) != 0) && !warned++)
         mw_warn("mpiwatch_region_end(\"%.*s\") ends region \"%s\", begun last", (int)len, name, open);
     uint64_t ticks, calls;
-    thread_totals(mw_self, &ticks, &calls);
+    mw_thread_totals(mw_self, &ticks, &calls);
     mw_region_stats *s = &r->stats[f->id];
     s->entries++;
     s->wall_ticks += now - f->t0;

@@ -13,7 +13,12 @@ static mw_thread *registry;
 mw_thread *mw_thread_attach(void)
 {
     static int warned;
-    mw_thread *t = calloc(1, sizeof *t + (size_t)MW_FN_COUNT * sizeof t->fn[0]);
+    size_t size = sizeof(mw_thread) + (size_t)MW_FN_COUNT * sizeof(mw_fn_stats);
+    mw_thread *t = NULL;
+    if (posix_memalign((void **)&t, 64, size) == 0)
+        memset(t, 0, size);
+    else
+        t = NULL;
     if (t == NULL) {
         if (!warned++)
             mw_warn("out of memory for a thread's statistics; its calls are not profiled");
@@ -38,6 +43,54 @@ int mw_guard_contended(void)
     return 1;
 }
 
+/* No vector register: the trampoline below keeps only the general ones. */
+#if MW_SITE_TRAMPOLINE
+__attribute__((target("general-regs-only")))
+#endif
+mw_fn_stats *mw_site_find(mw_thread *t, uint64_t key)
+{
+    /* As mw_site_fn and mw_site_home, which cannot be inlined here. */
+    int id = (int)(key >> 48);
+    size_t home = (size_t)(key >> 2) & (MW_SITES - 1);
+    for (unsigned k = 0; k <= MW_SITE_PROBES; k++) {
+        unsigned slot = (unsigned)(home + k) & (MW_SITES - 1);
+        mw_site *e = &t->sites[slot];
+        if (e->key == key)
+            return &e->s;
+        if (e->key == 0) {
+            /* Only this thread writes its table; the sender thread reads it
+             * (mw_stats_merge) under the registry lock, and sees the site
+             * once nsites covers it. */
+            e->s.min_ticks = UINT64_MAX;
+            e->key = key;
+            t->site_used[t->nsites] = (uint16_t)slot;
+            __atomic_store_n(&t->nsites, t->nsites + 1, __ATOMIC_RELEASE);
+            return &e->s;
+        }
+    }
+    t->sites_full++;
+    return &t->fn[id];
+}
+
+#if MW_SITE_TRAMPOLINE
+/* mw_site_find(rdi = thread, rsi = key) -> rax, keeping every other general
+ * register and the flags' users' values (see core/thread_stats.h). */
+__asm__(".text\n"
+        ".globl mw_site_miss_x86\n"
+        ".hidden mw_site_miss_x86\n"
+        ".type mw_site_miss_x86, @function\n"
+        "mw_site_miss_x86:\n"
+        "    push %rcx\n    push %rdx\n    push %rsi\n    push %rdi\n"
+        "    push %r8\n    push %r9\n    push %r10\n    push %r11\n"
+        "    push %rbp\n    mov %rsp, %rbp\n    and $-16, %rsp\n"
+        "    call mw_site_find\n"
+        "    mov %rbp, %rsp\n    pop %rbp\n"
+        "    pop %r11\n    pop %r10\n    pop %r9\n    pop %r8\n"
+        "    pop %rdi\n    pop %rsi\n    pop %rdx\n    pop %rcx\n"
+        "    ret\n"
+        ".size mw_site_miss_x86, .-mw_site_miss_x86\n");
+#endif
+
 void mw_threads_each(void (*fn)(mw_thread *t, void *arg), void *arg)
 {
     pthread_mutex_lock(&registry_lock);
@@ -50,20 +103,41 @@ void mw_threads_each(void (*fn)(mw_thread *t, void *arg), void *arg)
  * snapshots): relaxed atomic loads, plain moves on x86. */
 #define LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
 
+void mw_stats_merge_one(mw_fn_stats *out, const mw_fn_stats *s)
+{
+    uint64_t max = LOAD(s->max_ticks), min = LOAD(s->min_ticks);
+    out->calls += LOAD(s->calls);
+    out->ticks += LOAD(s->ticks);
+    out->sent += LOAD(s->sent);
+    out->recv += LOAD(s->recv);
+    if (max > out->max_ticks)
+        out->max_ticks = max;
+    if (min < out->min_ticks)
+        out->min_ticks = min;
+}
+
 static void merge_one(mw_thread *t, void *arg)
 {
     mw_fn_stats *out = arg;
+    for (int i = 0; i < MW_FN_COUNT; i++)
+        mw_stats_merge_one(&out[i], &t->fn[i]);
+    unsigned n = __atomic_load_n(&t->nsites, __ATOMIC_ACQUIRE);
+    for (unsigned k = 0; k < n; k++) {
+        const mw_site *e = &t->sites[t->site_used[k]];
+        mw_stats_merge_one(&out[mw_site_fn(e->key)], &e->s);
+    }
+}
+
+void mw_thread_totals(const mw_thread *t, uint64_t *ticks, uint64_t *calls)
+{
+    *ticks = *calls = 0;
     for (int i = 0; i < MW_FN_COUNT; i++) {
-        const mw_fn_stats *s = &t->fn[i];
-        uint64_t max = LOAD(s->max_ticks), min = LOAD(s->min_ticks);
-        out[i].calls += LOAD(s->calls);
-        out[i].ticks += LOAD(s->ticks);
-        out[i].sent += LOAD(s->sent);
-        out[i].recv += LOAD(s->recv);
-        if (max > out[i].max_ticks)
-            out[i].max_ticks = max;
-        if (min < out[i].min_ticks)
-            out[i].min_ticks = min;
+        *ticks += t->fn[i].ticks;
+        *calls += t->fn[i].calls;
+    }
+    for (unsigned k = 0; k < t->nsites; k++) {
+        *ticks += t->sites[t->site_used[k]].s.ticks;
+        *calls += t->sites[t->site_used[k]].s.calls;
     }
 }
 

@@ -40,14 +40,14 @@ int mpiwatch_fortran_enter(void)
     return 1;
 }
 
-void mpiwatch_fortran_exit(int id)
+void mpiwatch_fortran_exit(int id, const void *site)
 {
     mw_stop(&mw_fcall);
     if (MW_UNLIKELY(id < 0 || id >= MW_FN_COUNT)) {
         mw_depth = 0;
         return;
     }
-    mw_exit(&mw_fcall, id);
+    mw_exit_at(&mw_fcall, id, site);
 }
 
 void mpiwatch_fortran_after_init(int profiled, int id)

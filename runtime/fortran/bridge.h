@@ -8,7 +8,7 @@
  *     if (!mpiwatch_fortran_enter())   -- off, or nested in a profiled call
  *         { pmpi_send_(...); return; }
  *     pmpi_send_(...);                 -- the MPI's binding does the rest
- *     mpiwatch_fortran_exit(MW_ID_MPI_Send);
+ *     mpiwatch_fortran_exit(MW_ID_MPI_Send, __builtin_return_address(0));
  *
  * The re-entry guard and the clock live in libmpiwatch (thread-local, hidden),
  * so they are reached through these exported calls. While the guard is held,
@@ -32,8 +32,10 @@ MW_EXPORT int mpiwatch_fortran_attach(int fn_count, const char *mpi, const char 
 /* 1 if the call is profiled: the guard is taken and the clock started. */
 MW_EXPORT int mpiwatch_fortran_enter(void);
 
-/* Stop the clock, record the call as function id, release the guard. */
-MW_EXPORT void mpiwatch_fortran_exit(int id);
+/* Stop the clock, record the call as function id made from site (the
+ * Fortran entry point's return address: the program's call), release the
+ * guard. */
+MW_EXPORT void mpiwatch_fortran_exit(int id, const void *site);
 
 /* After the MPI's MPI_INIT/MPI_INIT_THREAD returned: stop the clock, start
  * the runtime if MPI is now initialised, and record the call if profiled. */

@@ -141,6 +141,36 @@ static void write_regions(FILE *out, const mw_job_summary *job)
     fprintf(out, "%s}\n", job->nregions ? "\n  " : "");
 }
 
+static void write_sites(FILE *out, const mw_job_summary *job)
+{
+    if (job->sites_resolver == NULL)
+        return;   /* a snapshot: no call sites */
+    fprintf(out, "  \"callsites\": {\"resolver\": ");
+    mw_json_string(out, job->sites_resolver);
+    fprintf(out, ", \"other_calls\": %llu, \"sites\": [", (unsigned long long)job->sites_other);
+    for (int i = 0; i < job->nsites; i++) {
+        const mw_site_summary *s = &job->sites[i];
+        fprintf(out, "%s\n    {\"function\": ", i ? "," : "");
+        mw_json_string(out, mw_fn_names[s->all.fn]);
+        fprintf(out, ", \"caller\": ");
+        mw_json_string(out, s->function);
+        fprintf(out, ", \"file\": ");
+        mw_json_string(out, s->file);
+        fprintf(out, ", \"line\": %d, \"module\": ", s->line);
+        mw_json_string(out, s->module);
+        fprintf(out, ", \"offset\": \"0x%llx\", \"ranks\": %d, \"calls\": %llu, \"time\": %.9g, "
+                     "\"min\": %.9g, \"max\": %.9g, "
+                     "\"rank_time\": {\"min\": %.9g, \"min_rank\": %d, \"mean\": %.9g, "
+                     "\"max\": %.9g, \"max_rank\": %d, \"cv\": %.6g}, "
+                     "\"bytes_sent\": %llu, \"bytes_recv\": %llu}",
+                (unsigned long long)s->all.offset, s->ranks, (unsigned long long)s->all.calls,
+                s->all.time, s->all.min, s->all.max, s->rank_min, s->rank_min_at,
+                s->all.time / job->ranks, s->rank_max, s->rank_max_at, s->cv,
+                (unsigned long long)s->all.sent, (unsigned long long)s->all.recv);
+    }
+    fprintf(out, "%s]},\n", job->nsites ? "\n  " : "");
+}
+
 void mw_report_json(FILE *out, const mw_job_summary *job)
 {
     fprintf(out, "{\n  \"schema\": \"mpiwatch-report/1\",\n  \"program\": ");
@@ -162,6 +192,7 @@ void mw_report_json(FILE *out, const mw_job_summary *job)
     write_config(out);
     write_ranks(out, job);
     write_functions(out, job);
+    write_sites(out, job);
     write_pairs(out, job);
     write_monitor(out, job);
     write_regions(out, job);

@@ -191,6 +191,24 @@ static int gather_ranks(double app_time, const mw_fn_stats *local, mw_job_summar
     return rc;
 }
 
+static int gather_sites(mw_job_summary *job, MPI_Comm comm)
+{
+    mw_site_summary *sites;
+    int n;
+    uint64_t other;
+    int rc = mw_callsites_gather(comm, &sites, &n, &other);
+    if (job != NULL && rc == MPI_SUCCESS) {
+        mw_callsites_resolve(sites, n);
+        job->sites = sites;
+        job->nsites = n;
+        job->sites_other = other;
+        job->sites_resolver = mw_callsites_resolver();
+    } else {
+        free(sites);
+    }
+    return rc;
+}
+
 static int gather_pairs(mw_job_summary *job, MPI_Comm comm)
 {
     uint64_t mine[MW_PAIRS_PER_RANK * 4];
@@ -220,7 +238,8 @@ int mw_report_reduce(double app_time, const mw_fn_stats *local, mw_job_summary *
     memset(job, 0, sizeof *job);
     if ((rc = reduce_tables(local, root, comm)) || (rc = reduce_histograms(root, comm)) ||
         (rc = gather_ranks(app_time, local, root, comm)) || (rc = gather_pairs(root, comm)) ||
-        (rc = mw_report_regions(root, comm)) || (rc = mw_report_monitor(root, comm)))
+        (rc = mw_report_regions(root, comm)) || (rc = mw_report_monitor(root, comm)) ||
+        (rc = gather_sites(root, comm)))
         return rc;
     if (root != NULL)
         root->ranks = mw_state.world_size;
@@ -275,6 +294,7 @@ void mw_report_free(mw_job_summary *job)
     free(job->app_time);
     free(job->mpi_time);
     free(job->init_time);
+    free(job->sites);
     free(job->pairs);
     free(job->regions);
     memset(job, 0, sizeof *job);

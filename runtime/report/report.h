@@ -9,6 +9,7 @@
 #include "core/compiler.h"
 #include "mw_functions.h"
 #include "core/thread_stats.h"
+#include "report/callsites.h"
 
 /* Destinations each rank reports for the job's most talkative pairs. */
 #define MW_PAIRS_PER_RANK 16
@@ -55,6 +56,10 @@ typedef struct mw_job_summary {
     mw_region_summary *regions;
     int nregions;
     uint64_t *hist_block;    /* owns the memory every fn[].hist points into */
+    mw_site_summary *sites;  /* call sites, busiest first (report/callsites.h) */
+    int nsites;
+    uint64_t sites_other;    /* calls kept by no site (a full table, or past a rank's limit) */
+    const char *sites_resolver;   /* how sites were resolved */
     const char *monitor;     /* the live monitor's transport(s), or NULL if it was off */
     uint64_t monitor_sent, monitor_dropped, monitor_unwatched;   /* events, all ranks */
     mw_fn_summary fn[MW_FN_COUNT];

@@ -1,6 +1,7 @@
 /* The text report: what a user reads first. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "mw_functions.h"
 #include "report/report.h"
@@ -9,6 +10,7 @@
 /* Ranks listed one by one up to this many; beyond it, a summary. */
 #define MW_TEXT_RANKS 16
 #define MW_TEXT_PAIRS 10
+#define MW_TEXT_SITES 20
 
 static void human_bytes(char *out, size_t size, double bytes)
 {
@@ -217,6 +219,61 @@ static void write_regions(FILE *out, const mw_job_summary *job)
     fprintf(out, "\n");
 }
 
+/* "file:line (function)", or what is known of the site. */
+static void site_name(char *out, size_t size, const mw_site_summary *s)
+{
+    const char *base = strrchr(s->file, '/') ? strrchr(s->file, '/') + 1 : s->file;
+    const char *module = strrchr(s->module, '/') ? strrchr(s->module, '/') + 1 : s->module;
+    if (s->file[0])
+        snprintf(out, size, "%s:%d (%s)", base, s->line, s->function[0] ? s->function : "?");
+    else if (s->function[0])
+        snprintf(out, size, "%s (%s+0x%llx, no line information)", s->function, module,
+                 (unsigned long long)s->all.offset);
+    else
+        snprintf(out, size, "%s+0x%llx", module, (unsigned long long)s->all.offset);
+}
+
+static void write_sites(FILE *out, const mw_job_summary *job)
+{
+    double total = 0;
+    if (job->sites_resolver == NULL || job->nsites == 0)
+        return;
+    for (int i = 0; i < MW_FN_COUNT; i++)
+        if (!mw_fn_is_startup(i))
+            total += job->fn[i].time;
+    fprintf(out, "Call sites by time (the busiest %d, MPI_Init and MPI_Finalize left out; all %d "
+                 "are in the JSON report; resolved with %s)\n",
+            MW_TEXT_SITES, job->nsites, job->sites_resolver);
+    fprintf(out, "  %-20s %-44s %10s %12s %6s %46s %5s %12s %12s\n", "function", "site", "calls",
+            "time (s)", "%MPI", "per rank min (rank) / mean / max (rank) (s)", "CV", "sent",
+            "received");
+    for (int i = 0, shown = 0; i < job->nsites && shown < MW_TEXT_SITES; i++) {
+        const mw_site_summary *s = &job->sites[i];
+        if (mw_fn_is_startup(s->all.fn))
+            continue;
+        shown++;
+        char name[512], spread[96], low[16], sent[32], recv[32];
+        site_name(name, sizeof name, s);
+        if (s->rank_min_at >= 0)
+            snprintf(low, sizeof low, "%d", s->rank_min_at);
+        else
+            snprintf(low, sizeof low, "absent");
+        snprintf(spread, sizeof spread, "%.6f (%s) / %.6f / %.6f (%d)", s->rank_min, low,
+                 s->all.time / job->ranks, s->rank_max, s->rank_max_at);
+        human_bytes(sent, sizeof sent, (double)s->all.sent);
+        human_bytes(recv, sizeof recv, (double)s->all.recv);
+        fprintf(out, "  %-20s %-44s %10llu %12.6f %6.1f %46s %5.2f %12s %12s\n",
+                mw_fn_names[s->all.fn], name, (unsigned long long)s->all.calls, s->all.time,
+                percent(s->all.time, total), spread, s->cv,
+                sent, recv);
+    }
+    if (job->sites_other > 0)
+        fprintf(out, "  (%llu calls were kept by function only: the per-thread table of %d sites "
+                     "was full, or a rank had more than %d sites)\n",
+                (unsigned long long)job->sites_other, MW_SITES, MW_SITES_PER_RANK);
+    fprintf(out, "\n");
+}
+
 void mw_report_text(FILE *out, const mw_job_summary *job)
 {
     static int ids[MW_FN_COUNT];
@@ -224,6 +281,7 @@ void mw_report_text(FILE *out, const mw_job_summary *job)
     write_header(out, job);
     write_ranks(out, job);
     write_functions(out, job, ids, n);
+    write_sites(out, job);
     write_histograms(out, job, ids, n);
     write_pairs(out, job);
     write_regions(out, job);

@@ -35,12 +35,11 @@ void mw_count_pair(int dest, int64_t bytes, int messages)
         count_pair(t, dest, bytes, messages);
 }
 
-void mw_account(int id, const mw_call *c)
+void mw_account(int id, const mw_call *c, mw_fn_stats *s)
 {
     mw_thread *t = mw_self;
     if (t == NULL)
         return;
-    mw_fn_stats *s = &t->fn[id];
     s->sent += (uint64_t)c->sent;
     s->recv += (uint64_t)c->recv;
     /* Histograms and pairs are about messages: a call that moved nothing

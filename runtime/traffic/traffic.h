@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "core/compiler.h"
+#include "core/thread_stats.h"
 
 typedef struct mw_call {
     uint64_t t_in;
@@ -104,7 +105,7 @@ MW_HIDDEN void mw_note_io(mw_call *c, int64_t written, int64_t read);
 /* Add a noted call's bytes to this thread's statistics: per function, the
  * message-size histogram, and bytes per destination (for sends with a known
  * peer: the report's most talkative pairs). */
-MW_HIDDEN void mw_account(int id, const mw_call *c);
+MW_HIDDEN void mw_account(int id, const mw_call *c, mw_fn_stats *s);
 
 /* Count messages and bytes sent from this rank to world rank dest. */
 MW_HIDDEN void mw_count_pair(int dest, int64_t bytes, int messages);

@@ -226,7 +226,7 @@ class RenderTest(unittest.TestCase):
             self.assertIn("mpiwatch_fortran_after_init(profiled, MW_ID_MPI_Init);", mpif)
             self.assertIn(f'"{LAYERING}"', mpif)
             f08 = (out / "fortran_f08.c").read_text(encoding="utf-8")
-            self.assertIn("mpiwatch_fortran_exit(MW_ID_MPI_Send_c);", f08)
+            self.assertIn("mpiwatch_fortran_exit(MW_ID_MPI_Send_c, __builtin_return_address(0));", f08)
             coverage = (out / COVERAGE_FILE).read_text(encoding="utf-8")
             self.assertIn(f"# Layering (measured): {LAYERING}\n", coverage)
             done = compile_generated("golden.h", str(out))

@@ -1,0 +1,63 @@
+/* Call sites in the report (report/callsites.c) and what they resolve to
+ * (report/resolve.c). */
+#ifndef MW_REPORT_CALLSITES_H
+#define MW_REPORT_CALLSITES_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "core/compiler.h"
+
+/* The call sites each rank sends to rank 0: its busiest ones by time. */
+#define MW_SITES_PER_RANK 256
+
+/* One rank's figures for one call site, as gathered (plain bytes). The site
+ * is named by its module (a hash of the module's build-id, or of its path
+ * without one) and the return address's offset from the module's load
+ * address: the same for every rank however ASLR placed the module. */
+typedef struct mw_site_record {
+    uint64_t module;
+    uint64_t offset;
+    uint64_t calls, sent, recv;
+    double time, min, max;       /* seconds: in all, shortest and longest call */
+    int32_t fn;
+    int32_t rank;
+} mw_site_record;
+
+/* One call site over the job (rank 0). */
+typedef struct mw_site_summary {
+    mw_site_record all;          /* sums; min/max over every call; rank unused */
+    int ranks;                   /* ranks that made calls from here */
+    double rank_min, rank_max;   /* least and most time one rank spent here */
+    int rank_min_at, rank_max_at;   /* their ranks; -1 for "a rank that never called from here" */
+    double squares;              /* sum over ranks of time squared, for the variation */
+    double cv;
+    char function[128];          /* the enclosing function, or "" */
+    char file[256];              /* source file, or "" without line information */
+    int line;
+    char module[256];            /* the module's path */
+} mw_site_summary;
+
+/* Gather every rank's call sites onto rank 0 of comm, merged by site; on
+ * rank 0, *sites (sorted by time, most first; free it) and *nsites, and
+ * *other: the calls that no site kept (a full table, or past
+ * MW_SITES_PER_RANK on a rank). */
+MW_HIDDEN int mw_callsites_gather(MPI_Comm comm, mw_site_summary **sites, int *nsites,
+                                  uint64_t *other);
+
+/* Where this process has the module of a record: its path and load bias;
+ * 0 when no loaded module has that hash. */
+MW_HIDDEN int mw_module_find(uint64_t module, char *path, size_t size, uintptr_t *bias);
+
+/* The module hash and offset of an address in this process; 0 if no
+ * loaded module holds it. */
+MW_HIDDEN int mw_module_of(uintptr_t address, uint64_t *module, uint64_t *offset);
+
+/* Fill function, file and line of each site (rank 0), with libdw when it
+ * can be loaded, else from the dynamic symbols. */
+MW_HIDDEN void mw_callsites_resolve(mw_site_summary *sites, int n);
+
+/* A note for the report on how sites were resolved ("libdw", or why not). */
+MW_HIDDEN const char *mw_callsites_resolver(void);
+
+#endif

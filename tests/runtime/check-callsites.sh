@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Call sites (docs/report-format.md): a program built -g as a PIE, with
+# MPI_Send called from two functions in two source files and from a shared
+# library, run on 4 ranks with ASLR: each of the three sites is in the report
+# once, with its file, line and function, and its calls and bytes summed
+# over the ranks exactly; the text report lists them. In C (preloaded and
+# linked) and in Fortran (use mpi; both libraries preloaded).
+name=callsites
+. "$top_srcdir/tests/runtime/common.sh"
+
+NP=4
+src="$rt_dir"
+if ! $MPICC -g -O1 -fPIC -shared -o "$work/libcsite.so" "$src/callsites_lib.c" >"$work/lib.log" 2>&1 ||
+   ! $MPICC -g -O1 -fPIE -pie -o "$work/callsites" "$src/callsites_main.c" "$src/callsites_util.c" \
+        -L"$work" -lcsite "-Wl,-rpath,$work" >"$work/build.log" 2>&1; then
+    fail "build" "$MPICC could not build the call-site program" "$work/lib.log" "$work/build.log"
+    finish
+fi
+echo "# ASLR (kernel.randomize_va_space): $(cat /proc/sys/kernel/randomize_va_space 2>/dev/null || echo '?')"
+
+# expect FILE FUNCTION TAG CALLS BYTES: the JSON report has one MPI_Send
+# site at FILE's line marked "SITE TAG", in FUNCTION, with these sums.
+# Fortran calls have no byte counts yet (docs/fortran.md): their bytes are
+# not checked.
+expect() {
+    local file=$1 function=$2 tag=$3 calls=$4 bytes=$5 line got
+    case $file in *.f90) bytes='*' ;; esac
+    line=$(grep -n "SITE $tag\( \*/\)\?\$" "$src/$file" | cut -d: -f1)
+    got=$("$PYTHON" - "$json" "$file" "$line" <<'PY'
+import json, sys
+report, file, line = json.load(open(sys.argv[1])), sys.argv[2], int(sys.argv[3])
+hits = [s for s in report["callsites"]["sites"]
+        if s["function"] == "MPI_Send" and s["file"].endswith("/" + file) and s["line"] == line]
+# A Fortran subroutine's symbol carries the compiler's trailing underscore.
+print(len(hits), *(f"{h['caller'].rstrip('_')} {h['calls']} {h['bytes_sent']} {h['ranks']}" for h in hits))
+PY
+)
+    # shellcheck disable=SC2053  # $bytes may be the pattern '*'
+    if [[ $got == "1 $function $calls "$bytes" $NP" ]]; then
+        pass "$mode: $file:$line ($function): once, $calls calls, $bytes bytes over $NP ranks"
+    else
+        fail "$mode: $file:$line ($function)" "expected '1 $function $calls $bytes $NP' (sites, caller, calls, bytes, ranks), got '$got'" "$text"
+    fi
+}
+
+# check_run MODE EXT: check the report of the run in $work/MODE, whose
+# sources are callsites_*.EXT.
+check_run() {
+    local mode=$1 ext=$2 sends
+    report=$(reports "$work/$mode/out" 'mpiwatch-*.json')
+    if [ "$(rc_of "$work/$mode")" -ne 0 ] || [ -z "$report" ]; then
+        fail "$mode: run" "failed or wrote no report ($(describe_rc "$(rc_of "$work/$mode")"))" \
+            "$work/$mode/stderr"
+        return
+    fi
+    json="$work/$mode/out/$report"
+    text="$work/$mode/out/${report%.json}.txt"
+    expect "callsites_main.$ext" main_send main_send $((5 * NP)) $((5 * NP * 8 * 8))
+    expect "callsites_util.$ext" util_send util_send $((7 * NP)) $((7 * NP * 16 * 8))
+    expect "callsites_lib.$ext" lib_send lib_send $((3 * NP)) $((3 * NP * 32 * 8))
+    sends=$(grep -c "^  MPI_Send .*callsites_[a-z]*\.$ext:[0-9]* (" "$text" || true)
+    if [ "$sends" = 3 ]; then
+        pass "$mode: the text report lists the three MPI_Send sites with file:line (function)"
+    else
+        fail "$mode: text report" "expected 3 MPI_Send site lines, found $sends" "$text"
+    fi
+}
+
+mode=C-preload
+mkdir -p "$work/$mode/out"
+run "$work/$mode" "$NP" preload MPIWATCH_OUTDIR="$work/$mode/out" -- "$work/callsites"
+check_run "$mode" c
+
+mode=C-linked
+mkdir -p "$work/$mode/out"
+if $MPICC -g -O1 -fPIE -pie -o "$work/callsites-linked" "$src/callsites_main.c" \
+        "$src/callsites_util.c" -L"$work" -lcsite "-Wl,-rpath,$work" -L"$libdir" -lmpiwatch \
+        "-Wl,-rpath,$libdir" >"$work/build-linked.log" 2>&1; then
+    run "$work/$mode" "$NP" linked MPIWATCH_OUTDIR="$work/$mode/out" -- "$work/callsites-linked"
+    check_run "$mode" c
+else
+    fail "$mode: build" "could not link with libmpiwatch" "$work/build-linked.log"
+fi
+
+mode=Fortran-preload
+if [ -z "${MPIFC:-}" ] || ! command -v "${MPIFC%% *}" >/dev/null 2>&1; then
+    skip "$mode" "no MPI Fortran compiler (MPIFC)"
+elif [ ! -e "$libdir/libmpiwatch_f.so" ]; then
+    skip "$mode" "libmpiwatch_f.so was not built"
+elif ! (cd "$work" && $MPIFC -g -O1 -fPIC -shared -o "$work/libfsite.so" "$src/callsites_lib.f90") \
+        >"$work/flib.log" 2>&1 ||
+     ! (cd "$work" && $MPIFC -g -O1 -fPIE -pie -o "$work/fcallsites" "$src/callsites_main.f90" \
+        "$src/callsites_util.f90" -L"$work" -lfsite "-Wl,-rpath,$work") >"$work/fbuild.log" 2>&1; then
+    fail "$mode: build" "$MPIFC could not build the Fortran call-site program" "$work/flib.log" \
+        "$work/fbuild.log"
+else
+    mkdir -p "$work/$mode/out"
+    run "$work/$mode" "$NP" bare MPIWATCH_OUTDIR="$work/$mode/out" LD_BIND_NOW=1 \
+        LD_PRELOAD="$LIBMPIWATCH:$libdir/libmpiwatch_f.so" -- "$work/fcallsites"
+    check_run "$mode" f90
+fi
+finish
