@@ -16,6 +16,7 @@ typedef struct mw_process_state {
     MPI_Comm comm;           /* private duplicate of MPI_COMM_WORLD for our reductions */
     MPI_Group world_group;   /* the group of MPI_COMM_WORLD, for rank translation */
     uint64_t start_ticks;    /* when the library was loaded */
+    long long start_wall;    /* the same, in seconds since the epoch */
     uint64_t app_start_ticks;  /* the end of MPI_Init (after any MPIWATCH_WAIT): application
                                 * time runs from here to the start of MPI_Finalize */
     char program[256];       /* the executable's name, safe in a file name */

@@ -3,6 +3,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/clock.h"
@@ -20,6 +21,7 @@ __attribute__((constructor)) static void mw_load(void)
     mw_level = mw_state.config.initial_level;
     mw_clock_init(mw_state.config.timer);
     mw_state.start_ticks = mw_now();
+    mw_state.start_wall = (long long)time(NULL);
     mw_mode_update();
 }
 

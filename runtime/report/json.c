@@ -188,6 +188,15 @@ void mw_report_json(FILE *out, const mw_job_summary *job)
         fprintf(out, ",\n  \"fortran_binding_calls\": ");
         mw_json_string(out, layering);
     }
+    if (!job->snapshot) {
+        fprintf(out, ",\n  \"command\": ");
+        mw_json_string(out, job->command);
+        fprintf(out, ",\n  \"hosts\": ");
+        mw_json_string(out, job->hosts);
+        fprintf(out, ",\n  \"library\": ");
+        mw_json_string(out, job->library);
+        fprintf(out, ",\n  \"start\": %lld, \"end\": %lld", job->start, job->end);
+    }
     fprintf(out, ",\n");
     write_config(out);
     write_ranks(out, job);

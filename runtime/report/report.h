@@ -56,6 +56,10 @@ typedef struct mw_job_summary {
     mw_region_summary *regions;
     int nregions;
     uint64_t *hist_block;    /* owns the memory every fn[].hist points into */
+    char command[1024];      /* rank 0's command line */
+    char hosts[1024];        /* "host (N ranks), ..." */
+    char library[MPI_MAX_LIBRARY_VERSION_STRING];   /* the first line of MPI_Get_library_version */
+    long long start, end;    /* wall-clock seconds since the epoch: load of rank 0, report */
     mw_site_summary *sites;  /* call sites, busiest first (report/callsites.h) */
     int nsites;
     uint64_t sites_other;    /* calls kept by no site (a full table, or past a rank's limit) */
@@ -78,6 +82,9 @@ static inline int mw_fn_is_startup(int id)
  * error code. */
 MW_HIDDEN int mw_report_reduce(double app_time, const mw_fn_stats *local, mw_job_summary *job);
 MW_HIDDEN void mw_report_free(mw_job_summary *job);
+
+/* The header's facts: command line, hosts, MPI library, start and end. */
+MW_HIDDEN int mw_report_header(mw_job_summary *job, MPI_Comm comm);
 
 /* This rank's statistics so far, without communication (for snapshots). */
 MW_HIDDEN void mw_report_local(double app_time, mw_job_summary *job);

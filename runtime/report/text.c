@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "mw_functions.h"
 #include "report/report.h"
@@ -37,6 +38,18 @@ static void write_header(FILE *out, const mw_job_summary *job)
     else
         fprintf(out, "mpiwatch report: %s on %d rank%s (%s)\n", job->program, job->ranks,
                 job->ranks == 1 ? "" : "s", mw_mpi_description);
+    if (!job->snapshot) {
+        char start[32] = "?", end[32] = "?";
+        time_t t0 = (time_t)job->start, t1 = (time_t)job->end;
+        struct tm tm;
+        if (job->start && localtime_r(&t0, &tm))
+            strftime(start, sizeof start, "%Y-%m-%d %H:%M:%S", &tm);
+        if (job->end && localtime_r(&t1, &tm))
+            strftime(end, sizeof end, "%Y-%m-%d %H:%M:%S", &tm);
+        fprintf(out, "command: %s\n", job->command);
+        fprintf(out, "ran: %s to %s, on %s\n", start, end, job->hosts);
+        fprintf(out, "MPI library: %s\n", job->library);
+    }
     fprintf(out, "timer: %s; profiling level at start: %d; reports in: %s\n", job->timer,
             c->initial_level, c->outdir);
     if (job->monitor != NULL)

@@ -4,6 +4,7 @@
 #   MPI_Finalize and MPI time leaves out MPI_Init, whatever MPI_Init and a
 #   monitor's MPIWATCH_WAIT cost: a job that works 1.2 s and waits 0.1 s in
 #   MPI reports an MPI share near 8%, and MPI_Init has its own figures;
+# - the header names the command line, the hosts and the MPI library;
 # - of 20 ranks, the one slowed down is named in the per-rank table and in
 #   the imbalance line (it spends the least time in MPI), and the per-rank
 #   figures in the JSON report name it as the minimum.
@@ -47,6 +48,12 @@ else
     else
         fail "MPI_Init on its own line" "mpi_time=$init init_time.mean=$init_time"
     fi
+    header="$(json_get "$work/two/out/$report" command)|$(json_get "$work/two/out/$report" hosts)|$(json_get "$work/two/out/$report" library)"
+    case $header in
+        *"share 10 100 20|"*"(2 ranks)|"?*)
+            pass "the header names the command line, the hosts with their ranks and the MPI library" ;;
+        *) fail "report header" "command|hosts|library: $header" ;;
+    esac
     if grep -q '^Application time runs from the end of MPI_Init' "$work/two/out/${report%.json}.txt"; then
         pass "the text report says what application time is"
     else
