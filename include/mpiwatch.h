@@ -31,6 +31,12 @@ long long mpiwatch_type_size(MPI_Datatype datatype);
 void mpiwatch_region_begin(const char *name);
 void mpiwatch_region_end(const char *name);
 
+/* Add value to the counter called name (created at its first use; up to 64
+ * names of up to 47 characters). Counters are summed over the ranks and
+ * listed, with the ranks of the least and the most, in both reports. Meant
+ * for hooks (docs/hooks.md), callable from any thread and from the program. */
+void mpiwatch_counter_add(const char *name, long long value);
+
 #ifdef __cplusplus
 }
 #endif

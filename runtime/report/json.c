@@ -171,6 +171,49 @@ static void write_sites(FILE *out, const mw_job_summary *job)
     fprintf(out, "%s]},\n", job->nsites ? "\n  " : "");
 }
 
+/* "rank_functions": the functions called somewhere, and for each rank its
+ * calls, time, bytes sent and received in each of them. */
+static void write_matrix(FILE *out, const mw_job_summary *job)
+{
+    static const char *const fields[] = {"calls", "time", "bytes_sent", "bytes_recv"};
+    if (job->matrix == NULL)
+        return;
+    int rows = job->matrix_rows;
+    fprintf(out, "  \"rank_functions\": {\"functions\": [");
+    for (int k = 0; k < rows; k++) {
+        fprintf(out, "%s", k ? ", " : "");
+        mw_json_string(out, mw_fn_names[job->matrix_fns[k]]);
+    }
+    fprintf(out, "],\n    \"ranks\": [");
+    for (int r = 0; r < job->ranks; r++) {
+        fprintf(out, "%s\n      {\"rank\": %d", r ? "," : "", job->first_rank + r);
+        for (int f = 0; f < 4; f++) {
+            fprintf(out, ", \"%s\": [", fields[f]);
+            for (int k = 0; k < rows; k++)
+                fprintf(out, f == 1 ? "%s%.9g" : "%s%.0f", k ? ", " : "",
+                        job->matrix[((size_t)r * (size_t)rows + (size_t)k) * 4 + (size_t)f]);
+            fprintf(out, "]");
+        }
+        fprintf(out, "}");
+    }
+    fprintf(out, "%s]},\n", job->ranks ? "\n    " : "");
+}
+
+static void write_counters(FILE *out, const mw_job_summary *job)
+{
+    fprintf(out, "  \"counters\": {");
+    for (int i = 0; i < job->ncounters; i++) {
+        const mw_counter_summary *c = &job->counters[i];
+        fprintf(out, "%s\n    ", i ? "," : "");
+        mw_json_string(out, c->name);
+        fprintf(out, ": {\"sum\": %lld, \"ranks\": %d, \"min\": %lld, \"min_rank\": %d, "
+                     "\"max\": %lld, \"max_rank\": %d}",
+                (long long)c->sum, c->ranks, (long long)c->min, c->min_rank, (long long)c->max,
+                c->max_rank);
+    }
+    fprintf(out, "%s},\n", job->ncounters ? "\n  " : "");
+}
+
 void mw_report_json(FILE *out, const mw_job_summary *job)
 {
     fprintf(out, "{\n  \"schema\": \"mpiwatch-report/1\",\n  \"program\": ");
@@ -202,6 +245,8 @@ void mw_report_json(FILE *out, const mw_job_summary *job)
     write_ranks(out, job);
     write_functions(out, job);
     write_sites(out, job);
+    write_matrix(out, job);
+    write_counters(out, job);
     write_pairs(out, job);
     write_monitor(out, job);
     write_regions(out, job);

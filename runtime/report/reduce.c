@@ -239,7 +239,8 @@ int mw_report_reduce(double app_time, const mw_fn_stats *local, mw_job_summary *
     if ((rc = reduce_tables(local, root, comm)) || (rc = reduce_histograms(root, comm)) ||
         (rc = gather_ranks(app_time, local, root, comm)) || (rc = gather_pairs(root, comm)) ||
         (rc = mw_report_regions(root, comm)) || (rc = mw_report_monitor(root, comm)) ||
-        (rc = gather_sites(root, comm)) || (rc = mw_report_header(root, comm)))
+        (rc = gather_sites(root, comm)) || (rc = mw_report_header(root, comm)) ||
+        (rc = mw_report_matrix(local, root, comm)) || (rc = mw_report_counters(root, comm)))
         return rc;
     if (root != NULL)
         root->ranks = mw_state.world_size;
@@ -295,6 +296,9 @@ void mw_report_free(mw_job_summary *job)
     free(job->mpi_time);
     free(job->init_time);
     free(job->sites);
+    free(job->matrix);
+    free(job->counters);
+    free(job->matrix_fns);
     free(job->pairs);
     free(job->regions);
     memset(job, 0, sizeof *job);

@@ -38,6 +38,13 @@ typedef struct mw_region_summary {
     double mpi_sum, mpi_max;     /* seconds in MPI within it */
 } mw_region_summary;
 
+/* A named counter (mpiwatch_counter_add) over the ranks that have it. */
+typedef struct mw_counter_summary {
+    char name[48];
+    int64_t sum, min, max;
+    int min_rank, max_rank, ranks;
+} mw_counter_summary;
+
 typedef struct mw_pair {
     uint64_t from, to, bytes, messages;
 } mw_pair;
@@ -60,6 +67,11 @@ typedef struct mw_job_summary {
     char hosts[1024];        /* "host (N ranks), ..." */
     char library[MPI_MAX_LIBRARY_VERSION_STRING];   /* the first line of MPI_Get_library_version */
     long long start, end;    /* wall-clock seconds since the epoch: load of rank 0, report */
+    mw_counter_summary *counters;   /* named counters, in the order first seen */
+    int ncounters;
+    double *matrix;          /* rank x function: [rank][row][calls, seconds, sent, recv] */
+    int *matrix_fns;         /* the function of each row */
+    int matrix_rows;
     mw_site_summary *sites;  /* call sites, busiest first (report/callsites.h) */
     int nsites;
     uint64_t sites_other;    /* calls kept by no site (a full table, or past a rank's limit) */
@@ -82,6 +94,12 @@ static inline int mw_fn_is_startup(int id)
  * error code. */
 MW_HIDDEN int mw_report_reduce(double app_time, const mw_fn_stats *local, mw_job_summary *job);
 MW_HIDDEN void mw_report_free(mw_job_summary *job);
+
+/* The named counters, summed by name over the ranks. */
+MW_HIDDEN int mw_report_counters(mw_job_summary *job, MPI_Comm comm);
+
+/* The rank x function matrix of the functions called somewhere. */
+MW_HIDDEN int mw_report_matrix(const mw_fn_stats *local, mw_job_summary *job, MPI_Comm comm);
 
 /* The header's facts: command line, hosts, MPI library, start and end. */
 MW_HIDDEN int mw_report_header(mw_job_summary *job, MPI_Comm comm);

@@ -287,6 +287,24 @@ static void write_sites(FILE *out, const mw_job_summary *job)
     fprintf(out, "\n");
 }
 
+static void write_counters(FILE *out, const mw_job_summary *job)
+{
+    if (job->ncounters == 0)
+        return;
+    fprintf(out, "Counters (mpiwatch_counter_add; summed over the ranks that counted)\n");
+    fprintf(out, "  %-40s %16s %6s %24s %24s\n", "counter", "sum", "ranks", "least (rank)",
+            "most (rank)");
+    for (int i = 0; i < job->ncounters; i++) {
+        const mw_counter_summary *c = &job->counters[i];
+        char low[48], high[48];
+        snprintf(low, sizeof low, "%lld (%d)", (long long)c->min, c->min_rank);
+        snprintf(high, sizeof high, "%lld (%d)", (long long)c->max, c->max_rank);
+        fprintf(out, "  %-40s %16lld %6d %24s %24s\n", c->name, (long long)c->sum, c->ranks, low,
+                high);
+    }
+    fprintf(out, "\n");
+}
+
 void mw_report_text(FILE *out, const mw_job_summary *job)
 {
     static int ids[MW_FN_COUNT];
@@ -298,4 +316,5 @@ void mw_report_text(FILE *out, const mw_job_summary *job)
     write_histograms(out, job, ids, n);
     write_pairs(out, job);
     write_regions(out, job);
+    write_counters(out, job);
 }

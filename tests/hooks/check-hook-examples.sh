@@ -53,5 +53,21 @@ for rank in 0 1; do
 done
 expect "collectives-per-comm: results unchanged" "$tmp/per-comm.out" '^sum 1$' 1
 
+build_with_hook "$examples/count-tags.j2" "$tmp/count-tags"
+mkdir -p "$tmp/count-tags/out"
+(cd "$tmp" && mw_launch 2 LD_PRELOAD="$tmp/count-tags/libmpiwatch.so" \
+    MPIWATCH_OUTDIR="$tmp/count-tags/out" -- ./hook_program > "$tmp/count-tags.out" 2>&1)
+cat "$tmp"/count-tags/out/mpiwatch-*.txt > "$tmp/count-tags.txt" 2>/dev/null || true
+expect "count-tags: the text report's counter (sum 2 over 2 ranks)" "$tmp/count-tags.txt" \
+    '^  MPI_Isend tag 7  *2  *2 ' 1
+expect "count-tags: one counter" "$tmp/count-tags.txt" ' tag [0-9]' 1
+"${PYTHON:-python3}" - "$tmp"/count-tags/out/mpiwatch-*.json > "$tmp/count-tags.json.txt" <<'PY'
+import json, sys
+print(json.load(open(sys.argv[1]))["counters"])
+PY
+expect "count-tags: the JSON report's counters" "$tmp/count-tags.json.txt" \
+    "{'MPI_Isend tag 7': {'sum': 2, 'ranks': 2, 'min': 1, 'min_rank': 0, 'max': 1, 'max_rank': 0}}" 1
+expect "count-tags: results unchanged" "$tmp/count-tags.out" '^sum 1$' 1
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -401,6 +401,7 @@ class Report:
     calls: dict[str, int]
     bytes: dict[str, dict[str, Any]]     # name -> {"sent": ..., "recv": ...} as found
     pairs: Any                            # the raw "pairs" value, validated on use
+    data: Any = None                      # the whole report, for the cross-checks
 
 
 def find_report(target: Path) -> Path:
@@ -452,7 +453,7 @@ def load_report(path: Path, np_value: int) -> Report:
                              " expected a non-negative integer")
         calls[name] = count
         moved[name] = {"sent": entry.get("bytes_sent"), "recv": entry.get("bytes_recv")}
-    return Report(path, calls, moved, data.get("pairs"))
+    return Report(path, calls, moved, data.get("pairs"), data)
 
 
 def report_bytes(report: Report, name: str, what: str) -> int:
@@ -511,6 +512,42 @@ def compare(expected: Expectations, report: Report, expect_path: Path) -> list[s
                             f" ({exp.expression}, {where}:{exp.line}), report has {got}")
     if expected.pair_lines or expected.pairs_exact:
         problems += _compare_pairs(expected, report_pairs(report), where)
+    problems += cross_check(report)
+    return problems
+
+
+def cross_check(report: Report) -> list[str]:
+    """The report's other views of the same calls must add up to its functions:
+    the rank x function matrix exactly, and the call sites with the calls no
+    site kept."""
+    problems: list[str] = []
+    data = report.data if isinstance(report.data, dict) else {}
+    functions = data.get("functions", {})
+    matrix = data.get("rank_functions")
+    if isinstance(matrix, dict):
+        names = matrix.get("functions", [])
+        for k, name in enumerate(names):
+            for field, key in (("calls", "calls"), ("bytes_sent", "bytes_sent"),
+                               ("bytes_recv", "bytes_recv")):
+                total = sum(int(rank[field][k]) for rank in matrix.get("ranks", []))
+                want = functions.get(name, {}).get(key, 0)
+                if total != want:
+                    problems.append(f"MATRIX {name} {field}: the ranks sum to {total},"
+                                    f" functions has {want}")
+    sites = data.get("callsites")
+    if isinstance(sites, dict):
+        per_fn: dict[str, int] = {}
+        for site in sites.get("sites", []):
+            per_fn[site["function"]] = per_fn.get(site["function"], 0) + int(site["calls"])
+        for name, count in sorted(per_fn.items()):
+            if count > functions.get(name, {}).get("calls", 0):
+                problems.append(f"CALLSITES {name}: the sites have {count} calls,"
+                                f" functions has {functions.get(name, {}).get('calls', 0)}")
+        every = sum(int(entry.get("calls", 0)) for entry in functions.values())
+        kept = sum(per_fn.values()) + int(sites.get("other_calls", 0))
+        if kept != every:
+            problems.append(f"CALLSITES: sites ({sum(per_fn.values())}) and other calls"
+                            f" ({sites.get('other_calls')}) make {kept}, the functions {every}")
     return problems
 
 
