@@ -29,6 +29,10 @@ from .errors import GenError
 from .reconcile import Wrapper
 from .roles import CATEGORIES, SIDES
 
+# Where hook code ends, render.py puts a #line directive back to the
+# generated file's own line numbers.
+LINE_RESTORE = "#line MW_LINE_RESTORE"
+
 PHASES = ("before", "after")
 _FILE_SCOPE = ("prelude", "definitions")
 _MACRO_RE = re.compile(r"^(before|after)_(.+)$")
@@ -214,18 +218,36 @@ class HookFile:
             raise GenError(f"{type(err).__name__}: {err} (in {macro_name})",
                            f"{self.path}:{line}") from None
 
-    def file_scope(self, part: str) -> str:
-        """The file's prelude() or definitions() code, or ''."""
-        return self._call(part).strip() if part in self.macros else ""
+    def _located(self, macro_name: str, raw: str, code: str) -> str:
+        """code (rendered from raw) between #line directives: the C compiler
+        then names the hook file and line in its messages, and the generated
+        file's own lines after it (render.py replaces LINE_RESTORE)."""
+        if not code:
+            return ""
+        leading = raw[:len(raw) - len(raw.lstrip())].count("\n")
+        first = self.macros[macro_name] + max(leading, 1)
+        path = self.path.replace("\\", "\\\\").replace('"', '\\"')
+        return f'#line {first} "{path}"\n{code}\n{LINE_RESTORE}'
 
-    def code_for(self, wrapper: Wrapper, phase: str) -> str:
-        """The hook code for one wrapper and phase, indented for a function body."""
+    def file_scope(self, part: str, located: bool = False) -> str:
+        """The file's prelude() or definitions() code, or ''; located: between
+        #line directives naming the hook file."""
+        if part not in self.macros:
+            return ""
+        raw = self._call(part)
+        code = raw.strip()
+        return self._located(part, raw, code) if located else code
+
+    def code_for(self, wrapper: Wrapper, phase: str, located: bool = False) -> str:
+        """The hook code for one wrapper and phase, indented for a function
+        body; located: between #line directives naming the hook file."""
         for target in (wrapper.name, wrapper.category, "all"):
             name = f"{phase}_{target}"
             if name in self.macros:
-                code = self._call(name, HookContext(wrapper, phase))
-                code = textwrap.dedent(code).strip("\n")
-                return textwrap.indent(code, "    ") if code.strip() else ""
+                raw = self._call(name, HookContext(wrapper, phase))
+                code = textwrap.dedent(raw).strip("\n")
+                code = textwrap.indent(code, "    ") if code.strip() else ""
+                return self._located(name, raw, code) if located else code
         return ""
 
 
@@ -234,7 +256,9 @@ def apply_hooks(hook_files: list[HookFile], wrappers: list[Wrapper]) -> dict[str
     as {"prelude": ..., "definitions": ...}."""
     for wrapper in wrappers:
         for phase in PHASES:
-            code = "\n".join(c for c in (h.code_for(wrapper, phase) for h in hook_files) if c)
+            code = "\n".join(c for c in (h.code_for(wrapper, phase, located=True)
+                                          for h in hook_files) if c)
             setattr(wrapper, phase, code)
-    return {part: "\n\n".join(c for c in (h.file_scope(part) for h in hook_files) if c)
+    return {part: "\n\n".join(c for c in (h.file_scope(part, located=True) for h in hook_files)
+                               if c)
             for part in _FILE_SCOPE}

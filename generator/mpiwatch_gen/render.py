@@ -18,6 +18,7 @@ from . import __version__
 from .errors import GenError
 from .probe import HeaderInfo
 from .reconcile import Reconciled, Wrapper
+from .hooks import LINE_RESTORE
 from .roles import CATEGORIES
 
 BUILTIN_TEMPLATES = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -125,7 +126,19 @@ def output_files(reconciled: Reconciled, header: HeaderInfo, hook_code: dict[str
         files[f"wrap_{category}.c"] = _render(env, "wrappers.c.j2", category=category,
                                               wrappers=members, prelude=hook_code["prelude"],
                                               **common)
-    return files
+    return {name: restore_lines(name, text) for name, text in files.items()}
+
+
+def restore_lines(name: str, text: str) -> str:
+    """Replace each LINE_RESTORE left after hook code by a #line directive
+    giving the generated file's own next line number back."""
+    if LINE_RESTORE not in text:
+        return text
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if line.strip() == LINE_RESTORE:
+            lines[i] = f'#line {i + 2} "{name}"'
+    return "\n".join(lines)
 
 
 def write_outputs(files: dict[str, str], out_dir: str) -> list[str]:

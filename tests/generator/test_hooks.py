@@ -15,7 +15,7 @@ from support import (generate, hooked, probe, reconciled, shipped_spec, wrapper,
                      write_file)
 
 from mpiwatch_gen.errors import GenError
-from mpiwatch_gen.hooks import HookContext, HookFile, HookValueError, apply_hooks
+from mpiwatch_gen.hooks import LINE_RESTORE, HookContext, HookFile, HookValueError, apply_hooks
 from mpiwatch_gen.roles import CATEGORIES
 
 SEND_BYTES = "((long long)(count) * mpiwatch_type_size(datatype))"
@@ -29,6 +29,12 @@ def context(function: str, phase: str = "before", header_name: str = "hooks.h") 
 def known_names(header_name: str) -> set[str]:
     """The function names a hook file may name (header's and standard's)."""
     return set(probe(header_name).functions) | set(shipped_spec().functions)
+
+
+
+def plain(code: str) -> str:
+    """Hook code without the #line directives that locate it."""
+    return "\n".join(line for line in code.split("\n") if not line.lstrip().startswith("#line"))
 
 
 class TempDirTest(unittest.TestCase):
@@ -152,7 +158,7 @@ all_after({{ ctx.ret }});
     def setUp(self):
         super().setUp()
         result, _ = hooked("hooks.h", self.HOOKS, self.tmp)
-        self.code = {w.name: (w.before, w.after) for w in result.wrappers}
+        self.code = {w.name: (plain(w.before), plain(w.after)) for w in result.wrappers}
 
     def test_function_beats_category(self):
         self.assertEqual(self.code["MPI_Send"][0], "    function_before(MPI_Send);")
@@ -175,8 +181,8 @@ all_after({{ ctx.ret }});
         result = reconciled("hooks.h")
         names = known_names("hooks.h")
         apply_hooks([HookFile(first, names), HookFile(second, names)], result.wrappers)
-        self.assertEqual(wrapper(result, "MPI_Barrier").before, "    first();\n    second();")
-        self.assertEqual(wrapper(result, "MPI_Send").before, "    first();")
+        self.assertEqual(plain(wrapper(result, "MPI_Barrier").before), "    first();\n    second();")
+        self.assertEqual(plain(wrapper(result, "MPI_Send").before), "    first();")
 
     def test_code_is_dedented_then_indented(self):
         text = ("{% macro before_MPI_Barrier(ctx) %}\n"
@@ -184,7 +190,18 @@ all_after({{ ctx.ret }});
                 "            y();\n"
                 "{% endmacro %}\n")
         result, _ = hooked("hooks.h", text, self.tmp)
-        self.assertEqual(wrapper(result, "MPI_Barrier").before, "    if (x)\n        y();")
+        self.assertEqual(plain(wrapper(result, "MPI_Barrier").before), "    if (x)\n        y();")
+
+    def test_code_names_the_hook_file_and_line(self):
+        text = ("{# line 1 #}\n"
+                "{% macro before_MPI_Barrier(ctx) %}\n"
+                "        if (x)\n"
+                "            y();\n"
+                "{% endmacro %}\n")
+        result, _ = hooked("hooks.h", text, self.tmp)
+        lines = wrapper(result, "MPI_Barrier").before.split("\n")
+        self.assertRegex(lines[0], r'^#line 3 ".*hooks\.j2"$')   # where "if (x)" is
+        self.assertEqual(lines[-1], LINE_RESTORE)
 
     def test_empty_macro_gives_no_code(self):
         result, _ = hooked("hooks.h", "{% macro before_all(ctx) %}\n\n{% endmacro %}\n",
@@ -200,7 +217,7 @@ all_after({{ ctx.ret }});
         text = ("{% macro _log(what) %}log({{ what }});{% endmacro %}\n"
                 "{% macro before_MPI_Send(ctx) %}{{ _log(ctx.peer) }}{% endmacro %}\n")
         result, _ = hooked("hooks.h", text, self.tmp)
-        self.assertEqual(wrapper(result, "MPI_Send").before, "    log(dest);")
+        self.assertEqual(plain(wrapper(result, "MPI_Send").before), "    log(dest);")
 
 
 class FileScopeTest(TempDirTest):
@@ -237,8 +254,15 @@ int hook_prelude_marker = 42;
 
     def test_file_scope_code_returned(self):
         _, code = hooked("hooks.h", self.HOOKS, self.tmp)
-        self.assertEqual(code, {"prelude": "extern int hook_prelude_marker;",
-                                "definitions": "int hook_prelude_marker = 42;"})
+        self.assertEqual({k: plain(v) for k, v in code.items()},
+                         {"prelude": "extern int hook_prelude_marker;",
+                          "definitions": "int hook_prelude_marker = 42;"})
+
+    def test_file_scope_code_names_the_hook_file(self):
+        _, code = hooked("hooks.h", self.HOOKS, self.tmp)
+        first = code["prelude"].split("\n")[0]
+        line = self.HOOKS.split("\n").index("extern int hook_prelude_marker;") + 1
+        self.assertRegex(first, rf'^#line {line} ".*hooks\.j2"$')
 
 
 class HookErrorTest(TempDirTest):

@@ -159,6 +159,8 @@ class GoldenTest(unittest.TestCase):
         """Compare one rendered wrapper with its golden file (or rewrite it)."""
         got = find_wrapper(self.outputs[suffix], name)
         self.assertIsNotNone(got, f"no wrapper of {name} in the output")
+        # The hook file's #line directives name it where the test wrote it.
+        got = got.replace(self._tmp.name, "TMPDIR")
         golden = GOLDEN / f"{name}{suffix}.c"
         if UPDATE_GOLDEN:
             GOLDEN.mkdir(exist_ok=True)
@@ -291,6 +293,26 @@ class CompileTest(unittest.TestCase):
 
     def test_hook_values_compile(self):
         self.check_compiles("hooks.h", VALUE_HOOKS)
+
+    def test_hook_c_error_names_the_hook_file_and_line(self):
+        hooks = ("{% macro before_MPI_Send(ctx) %}\n"
+                 "    int fine = 0; (void)fine;\n"
+                 "    no_such_function_in_c({{ ctx.peer }});\n"
+                 "{% endmacro %}\n")
+        with tempfile.TemporaryDirectory() as tmp:
+            hook_path = write_file(tmp, "broken.j2", hooks)
+            out = str(Path(tmp) / "out")
+            result = generate("golden.h", out, "-q", "--hooks", hook_path)
+            self.assertEqual(result.status, 0, result.stderr)
+            done = compile_generated("golden.h", out)
+            self.assertNotEqual(done.returncode, 0)
+            self.assertIn(f"{hook_path}:3:", done.stderr)
+            # and the generated file's own lines are right after the hook code
+            for path in Path(out).glob("*.c"):
+                lines = path.read_text().split("\n")
+                for i, line in enumerate(lines):
+                    if line.strip().startswith(f'#line') and path.name in line:
+                        self.assertEqual(line.strip(), f'#line {i + 2} "{path.name}"')
 
 
 class DeterminismTest(unittest.TestCase):

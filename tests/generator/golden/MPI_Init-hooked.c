@@ -8,7 +8,9 @@ MW_EXPORT int MPI_Init(int *argc, char ***argv)
     mw_call call;
 
     if (profiled) {
+    #line 12 "TMPDIR/golden-hooks.j2"
         hook_calls++;
+#line 65 "wrap_environment.c"
     }
     if (profiled)
         mw_start(&call);
@@ -20,8 +22,10 @@ MW_EXPORT int MPI_Init(int *argc, char ***argv)
     if (ret == MPI_SUCCESS)
         mw_on_init();
     if (profiled) {
+    #line 16 "TMPDIR/golden-hooks.j2"
         if (hook_calls > 1000)
             fprintf(stderr, "MPI_Init returned %d\n", (int)ret);
+#line 80 "wrap_environment.c"
         mw_exit(&call, MW_ID_MPI_Init);
     }
     return ret;

@@ -7,15 +7,19 @@ MW_EXPORT int MPI_Pcontrol(const int level, ...)
     mw_call call;
 
     if (profiled) {
+    #line 12 "TMPDIR/golden-hooks.j2"
         hook_calls++;
+#line 97 "wrap_environment.c"
         mw_start(&call);
     }
     mw_on_pcontrol(level);
     int ret = PMPI_Pcontrol(level);
     if (profiled) {
         mw_stop(&call);
+    #line 16 "TMPDIR/golden-hooks.j2"
         if (hook_calls > 1000)
             fprintf(stderr, "MPI_Pcontrol returned %d\n", (int)ret);
+#line 107 "wrap_environment.c"
         mw_exit(&call, MW_ID_MPI_Pcontrol);
     }
     return ret;

@@ -14,7 +14,9 @@ static MW_ALWAYS_INLINE int mw_body_MPI_Send(const void *buf, int count, MPI_Dat
     }
     if (mw_how != MW_SLOW)
         mw_depth = 1;   /* the hooks run inside the guard; mw_clock_in keeps it */
+#line 21 "TMPDIR/golden-hooks.j2"
     fprintf(stderr, "MPI_Send: %lld bytes to %d\n", ((long long)(count) * mpiwatch_type_size(datatype)), dest);
+#line 45 "wrap_send.c"
     mw_call call;
     mw_clock_in(&call, mw_how);
     int ret = PMPI_Send(buf, count, datatype, dest, tag, comm);
@@ -24,8 +26,10 @@ static MW_ALWAYS_INLINE int mw_body_MPI_Send(const void *buf, int count, MPI_Dat
     } else {
         mw_note_nothing(&call);
     }
+#line 16 "TMPDIR/golden-hooks.j2"
     if (hook_calls > 1000)
         fprintf(stderr, "MPI_Send returned %d\n", (int)ret);
+#line 58 "wrap_send.c"
     mw_leave_xfer(&call, MW_ID_MPI_Send, mw_how);
     return ret;
 }

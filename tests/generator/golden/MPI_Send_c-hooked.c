@@ -14,7 +14,9 @@ static MW_ALWAYS_INLINE int mw_body_MPI_Send_c(const void *buf, MPI_Count count,
     }
     if (mw_how != MW_SLOW)
         mw_depth = 1;   /* the hooks run inside the guard; mw_clock_in keeps it */
+#line 21 "TMPDIR/golden-hooks.j2"
     fprintf(stderr, "MPI_Send_c: %lld bytes to %d\n", ((long long)(count) * mpiwatch_type_size(datatype)), dest);
+#line 108 "wrap_send.c"
     mw_call call;
     mw_clock_in(&call, mw_how);
     int ret = PMPI_Send_c(buf, count, datatype, dest, tag, comm);
@@ -24,8 +26,10 @@ static MW_ALWAYS_INLINE int mw_body_MPI_Send_c(const void *buf, MPI_Count count,
     } else {
         mw_note_nothing(&call);
     }
+#line 16 "TMPDIR/golden-hooks.j2"
     if (hook_calls > 1000)
         fprintf(stderr, "MPI_Send_c returned %d\n", (int)ret);
+#line 121 "wrap_send.c"
     mw_leave_xfer(&call, MW_ID_MPI_Send_c, mw_how);
     return ret;
 }
