@@ -43,8 +43,9 @@ options:
   --off-method env|pcontrol   how mpiwatch-off turns profiling off: MPIWATCH_LEVEL=0
                               (default) or MPI_Pcontrol(0) right after MPI_Init
   --no-callgrind              skip the instruction counts
-  --callgrind-loops LIST      cheap loops to count under callgrind (comma-separated;
-                              default comm_rank,test_null,iprobe)
+  --callgrind-loops LIST      single-rank loops to count under callgrind (comma-separated;
+                              default comm_rank,test_null,iprobe; also sendrecv_self,
+                              a 0-byte MPI_Sendrecv to self, a call that moves data)
   --quick                     a short run: --iterations 50000 --rounds 3
                               --repetitions 11 --callgrind-iterations 2000
                               --callgrind-loops comm_rank
@@ -112,8 +113,8 @@ done
 IFS=, read -r -a CG_LOOPS <<<"$CG_LOOPS_LIST"
 [[ ${#CG_LOOPS[@]} -gt 0 ]] || die "--callgrind-loops is empty"
 for l in "${CG_LOOPS[@]}"; do
-    [[ $l == comm_rank || $l == test_null || $l == iprobe ]] ||
-        die "--callgrind-loops: '$l' is not one of comm_rank, test_null, iprobe"
+    [[ $l == comm_rank || $l == test_null || $l == iprobe || $l == sendrecv_self ]] ||
+        die "--callgrind-loops: '$l' is not one of comm_rank, test_null, iprobe, sendrecv_self"
 done
 
 . "$HERE/common.sh"

@@ -40,6 +40,7 @@
 
 #include <mpi.h>
 
+#include "core/callstacks.h"
 #include "core/clock.h"
 #include "core/handles.h"
 #include "core/mode.h"
@@ -111,6 +112,8 @@ static inline void mw_clock_out(mw_call *call, int how)
  * the slow one while events are on), release the guard. */
 static MW_ALWAYS_INLINE void mw_leave_at(const mw_call *call, int id, int how, const void *site)
 {
+    if (how == MW_SLOW && MW_UNLIKELY(mw_callsite_depth > 1))
+        site = mw_callstack_site(site);
     mw_stats_add(mw_stats_of(id, site), call->t_out - call->t_in);
     if (how == MW_WATCHED)
         mw_event_push_times(id, call->t_in, call->t_out);
@@ -130,7 +133,10 @@ static MW_ALWAYS_INLINE void mw_leave(const mw_call *call, int id, int how)
 
 static MW_ALWAYS_INLINE void mw_leave_xfer(const mw_call *call, int id, int how)
 {
-    mw_fn_stats *s = mw_stats_of(id, MW_CALL_SITE);
+    const void *site = MW_CALL_SITE;
+    if (how == MW_SLOW && MW_UNLIKELY(mw_callsite_depth > 1))
+        site = mw_callstack_site(site);
+    mw_fn_stats *s = mw_stats_of(id, site);
     mw_stats_add(s, call->t_out - call->t_in);
     mw_account(id, call, s);
     if (how == MW_WATCHED)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/callstacks.h"
 #include "core/state.h"
 #include "core/warn.h"
 
@@ -37,6 +38,22 @@ static int level(const char *var, int fallback)
         if (loud)
             mw_warn("%s='%s' is not 0 (off) or 1 (on); using %d", var, value, fallback);
         return fallback;
+    }
+    return (int)v;
+}
+
+static int depth(const char *var)
+{
+    const char *value = getenv(var);
+    if (value == NULL || *value == '\0')
+        return 1;
+    char *end;
+    long v = strtol(value, &end, 10);
+    if (*end != '\0' || v < 1 || v > MW_CALLSTACK_MAX) {
+        if (loud)
+            mw_warn("%s='%s' is not a number of frames from 1 to %d; using 1", var, value,
+                    MW_CALLSTACK_MAX);
+        return 1;
     }
     return (int)v;
 }
@@ -77,4 +94,5 @@ void mw_config_load(mw_config *config, int report_problems)
     config->initial_level = level("MPIWATCH_LEVEL", 1);
     config->timer = choice("MPIWATCH_TIMER", timer_choices);
     config->formats = formats("MPIWATCH_FORMATS");
+    config->callsite_depth = mw_callsite_depth = depth("MPIWATCH_CALLSITE_DEPTH");
 }

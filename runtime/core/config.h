@@ -11,6 +11,7 @@ typedef struct mw_config {
     int initial_level;       /* MPIWATCH_LEVEL: 0 off, 1 on */
     const char *timer;       /* MPIWATCH_TIMER: auto, tsc, clock_gettime */
     int formats;             /* MPIWATCH_FORMATS: MW_FORMAT_* bits */
+    int callsite_depth;      /* MPIWATCH_CALLSITE_DEPTH: return addresses per call site */
 } mw_config;
 
 /* Read MPIWATCH_* variables into config; warn about bad values if asked. */

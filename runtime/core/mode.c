@@ -1,6 +1,7 @@
 /* Dispatch of the wrappers: see core/mode.h. */
 #include <pthread.h>
 
+#include "core/callstacks.h"
 #include "core/clock.h"
 #include "core/mode.h"
 #include "core/state.h"
@@ -11,7 +12,8 @@ static int monitor_on;
 static void apply_locked(void)
 {
     int level = __atomic_load_n(&mw_level, __ATOMIC_RELAXED);
-    int tsc = mw_clock_use_tsc && MW_HAVE_TSC;
+    /* Deeper call sites unwind the stack: only the slow body does that. */
+    int tsc = mw_clock_use_tsc && MW_HAVE_TSC && mw_callsite_depth == 1;
     for (int i = 0; i < MW_FN_COUNT; i++) {
         const mw_impl *f = mw_impls[i];
         if (f == NULL)

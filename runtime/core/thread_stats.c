@@ -110,6 +110,7 @@ void mw_stats_merge_one(mw_fn_stats *out, const mw_fn_stats *s)
     out->ticks += LOAD(s->ticks);
     out->sent += LOAD(s->sent);
     out->recv += LOAD(s->recv);
+    out->sizes |= LOAD(s->sizes);
     if (max > out->max_ticks)
         out->max_ticks = max;
     if (min < out->min_ticks)

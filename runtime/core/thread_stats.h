@@ -27,6 +27,7 @@ typedef struct mw_fn_stats {
     uint64_t min_ticks;  /* UINT64_MAX before the first call (set when the table is made) */
     uint64_t sent;       /* bytes sent (or written) */
     uint64_t recv;       /* bytes received (or read) */
+    uint64_t sizes;      /* bit b set: a message of histogram bucket b (a call site's sizes) */
 } mw_fn_stats;
 
 /* Call sites: the statistics of each (function, return address into the
@@ -40,7 +41,6 @@ typedef struct mw_fn_stats {
 typedef struct mw_site {
     mw_fn_stats s;       /* first: a found site is its statistics, no offset to add */
     uint64_t key;        /* return address + (function id << 48); 0 = empty */
-    uint64_t spare;      /* to one cache line */
 } mw_site;
 
 _Static_assert(sizeof(mw_site) == 64, "a call site fills one cache line");

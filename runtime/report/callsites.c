@@ -43,6 +43,7 @@ static void collect(mw_thread *t, void *arg)
         r->calls += e->s.calls;
         r->sent += e->s.sent;
         r->recv += e->s.recv;
+        r->sizes |= e->s.sizes;
         r->time += mw_clock_seconds(e->s.ticks);
         r->min = r->min < 0 || min < r->min ? min : r->min;
         r->max = max > r->max ? max : r->max;
@@ -75,9 +76,15 @@ static int local_records(mw_site_record *out, uint64_t *other)
             mw_site_record *r = &l.rec[i];
             r->fn = (int32_t)mw_site_fn(l.key[i]);
             r->rank = mw_state.world_rank;
-            if (!mw_module_of(mw_site_address(l.key[i]), &r->module, &r->offset)) {
-                r->module = 0;       /* outside every module: kept by its address */
-                r->offset = mw_site_address(l.key[i]);
+            const void *frame[MW_CALLSTACK_MAX];
+            r->depth = mw_callstack_frames((const void *)mw_site_address(l.key[i]), frame);
+            for (int d = 0; d < r->depth; d++) {
+                uint64_t *module = d ? &r->up_module[d - 1] : &r->module;
+                uint64_t *offset = d ? &r->up_offset[d - 1] : &r->offset;
+                if (!mw_module_of((uintptr_t)frame[d], module, offset)) {
+                    *module = 0;     /* outside every module: kept by its address */
+                    *offset = (uintptr_t)frame[d];
+                }
             }
         }
         qsort(l.rec, (size_t)l.n, sizeof *l.rec, by_time_desc);
@@ -92,21 +99,36 @@ static int local_records(mw_site_record *out, uint64_t *other)
     return n;
 }
 
-static int same_site(const mw_site_record *a, const mw_site_record *b)
+/* Sites compare by module, offset, function, then the frames above. */
+static int site_order(const mw_site_record *x, const mw_site_record *y)
 {
-    return a->module == b->module && a->offset == b->offset && a->fn == b->fn;
-}
-
-static int by_site(const void *a, const void *b)
-{
-    const mw_site_record *x = a, *y = b;
     if (x->module != y->module)
         return x->module < y->module ? -1 : 1;
     if (x->offset != y->offset)
         return x->offset < y->offset ? -1 : 1;
     if (x->fn != y->fn)
         return x->fn < y->fn ? -1 : 1;
-    return (x->rank > y->rank) - (x->rank < y->rank);
+    if (x->depth != y->depth)
+        return x->depth < y->depth ? -1 : 1;
+    for (int d = 0; d < x->depth - 1; d++) {
+        if (x->up_module[d] != y->up_module[d])
+            return x->up_module[d] < y->up_module[d] ? -1 : 1;
+        if (x->up_offset[d] != y->up_offset[d])
+            return x->up_offset[d] < y->up_offset[d] ? -1 : 1;
+    }
+    return 0;
+}
+
+static int same_site(const mw_site_record *a, const mw_site_record *b)
+{
+    return site_order(a, b) == 0;
+}
+
+static int by_site(const void *a, const void *b)
+{
+    const mw_site_record *x = a, *y = b;
+    int order = site_order(x, y);
+    return order ? order : (x->rank > y->rank) - (x->rank < y->rank);
 }
 
 static int summary_by_time_desc(const void *a, const void *b)
@@ -148,6 +170,7 @@ static int merge(mw_site_record *all, int n, int world, mw_site_summary *out)
             s->all.calls += r->calls;
             s->all.sent += r->sent;
             s->all.recv += r->recv;
+            s->all.sizes |= r->sizes;
             s->all.time += r->time;
             s->all.min = r->min < s->all.min ? r->min : s->all.min;
             s->all.max = r->max > s->all.max ? r->max : s->all.max;

@@ -6,6 +6,7 @@
 #include <mpi.h>
 #include <stdint.h>
 
+#include "core/callstacks.h"
 #include "core/compiler.h"
 
 /* The call sites each rank sends to rank 0: its busiest ones by time. */
@@ -18,11 +19,23 @@
 typedef struct mw_site_record {
     uint64_t module;
     uint64_t offset;
+    /* With MPIWATCH_CALLSITE_DEPTH > 1: the return addresses further up, the
+     * same way (depth - 1 of them). */
+    uint64_t up_module[MW_CALLSTACK_MAX - 1], up_offset[MW_CALLSTACK_MAX - 1];
     uint64_t calls, sent, recv;
+    uint64_t sizes;              /* bit b: messages in size bucket b (see MW_HIST_BUCKETS) */
     double time, min, max;       /* seconds: in all, shortest and longest call */
     int32_t fn;
     int32_t rank;
+    int32_t depth;               /* frames: 1 + the ones in up_* */
 } mw_site_record;
+
+/* A return address resolved (rank 0). */
+typedef struct mw_frame_name {
+    char function[128];
+    char file[256];
+    int line;
+} mw_frame_name;
 
 /* One call site over the job (rank 0). */
 typedef struct mw_site_summary {
@@ -36,6 +49,7 @@ typedef struct mw_site_summary {
     char file[256];              /* source file, or "" without line information */
     int line;
     char module[256];            /* the module's path */
+    mw_frame_name *up;           /* all.depth - 1 callers further up, or NULL */
 } mw_site_summary;
 
 /* Gather every rank's call sites onto rank 0 of comm, merged by site; on
@@ -53,8 +67,8 @@ MW_HIDDEN int mw_module_find(uint64_t module, char *path, size_t size, uintptr_t
  * loaded module holds it. */
 MW_HIDDEN int mw_module_of(uintptr_t address, uint64_t *module, uint64_t *offset);
 
-/* Fill function, file and line of each site (rank 0), with libdw when it
- * can be loaded, else from the dynamic symbols. */
+/* Fill function, file and line of each site and of the callers above it
+ * (rank 0), with libdw when it can be loaded, else from the dynamic symbols. */
 MW_HIDDEN void mw_callsites_resolve(mw_site_summary *sites, int n);
 
 /* A note for the report on how sites were resolved ("libdw", or why not). */

@@ -26,10 +26,12 @@ static void write_config(FILE *out)
     const mw_config *c = &mw_state.config;
     fprintf(out, "  \"config\": {\"outdir\": ");
     mw_json_string(out, c->outdir);
-    fprintf(out, ", \"formats\": \"%s%s%s\", \"level\": %d, \"timer\": \"%s\"},\n",
+    fprintf(out, ", \"formats\": \"%s%s%s\", \"level\": %d, \"timer\": \"%s\", "
+                 "\"callsite_depth\": %d},\n",
             c->formats & MW_FORMAT_TEXT ? "text" : "",
             (c->formats & MW_FORMAT_TEXT) && (c->formats & MW_FORMAT_JSON) ? "," : "",
-            c->formats & MW_FORMAT_JSON ? "json" : "", c->initial_level, c->timer);
+            c->formats & MW_FORMAT_JSON ? "json" : "", c->initial_level, c->timer,
+            c->callsite_depth);
 }
 
 /* {"min", "min_rank", "max", "max_rank", "mean"} of one time over the ranks. */
@@ -158,15 +160,31 @@ static void write_sites(FILE *out, const mw_job_summary *job)
         mw_json_string(out, s->file);
         fprintf(out, ", \"line\": %d, \"module\": ", s->line);
         mw_json_string(out, s->module);
+        if (s->up != NULL) {     /* MPIWATCH_CALLSITE_DEPTH > 1: the callers above */
+            fprintf(out, ", \"stack\": [");
+            for (int d = 0; d < s->all.depth - 1; d++) {
+                fprintf(out, "%s{\"caller\": ", d ? ", " : "");
+                mw_json_string(out, s->up[d].function);
+                fprintf(out, ", \"file\": ");
+                mw_json_string(out, s->up[d].file);
+                fprintf(out, ", \"line\": %d}", s->up[d].line);
+            }
+            fprintf(out, "]");
+        }
         fprintf(out, ", \"offset\": \"0x%llx\", \"ranks\": %d, \"calls\": %llu, \"time\": %.9g, "
                      "\"min\": %.9g, \"max\": %.9g, "
                      "\"rank_time\": {\"min\": %.9g, \"min_rank\": %d, \"mean\": %.9g, "
                      "\"max\": %.9g, \"max_rank\": %d, \"cv\": %.6g}, "
-                     "\"bytes_sent\": %llu, \"bytes_recv\": %llu}",
+                     "\"bytes_sent\": %llu, \"bytes_recv\": %llu, \"size_ranges\": [",
                 (unsigned long long)s->all.offset, s->ranks, (unsigned long long)s->all.calls,
                 s->all.time, s->all.min, s->all.max, s->rank_min, s->rank_min_at,
                 s->all.time / job->ranks, s->rank_max, s->rank_max_at, s->cv,
                 (unsigned long long)s->all.sent, (unsigned long long)s->all.recv);
+        for (int b = 0, k = 0; b < MW_HIST_BUCKETS; b++)
+            if (s->all.sizes >> b & 1)
+                fprintf(out, "%s[%llu, %llu]", k++ ? ", " : "", b ? 1ull << (b - 1) : 0ull,
+                        b ? 1ull << b : 1ull);
+        fprintf(out, "]}");
     }
     fprintf(out, "%s]},\n", job->nsites ? "\n  " : "");
 }

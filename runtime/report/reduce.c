@@ -295,6 +295,8 @@ void mw_report_free(mw_job_summary *job)
     free(job->app_time);
     free(job->mpi_time);
     free(job->init_time);
+    for (int i = 0; job->sites != NULL && i < job->nsites; i++)
+        free(job->sites[i].up);
     free(job->sites);
     free(job->matrix);
     free(job->counters);

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -101,11 +102,11 @@ const char *mw_callsites_resolver(void)
     return resolver;
 }
 
-void mw_callsites_resolve(mw_site_summary *sites, int n)
+static void resolve_sites(mw_site_summary *sites, int n)
 {
-    static uintptr_t address[MW_SITES_PER_RANK * 64];
-    if (n > (int)(sizeof address / sizeof address[0]))
-        n = (int)(sizeof address / sizeof address[0]);
+    uintptr_t *address = calloc((size_t)(n ? n : 1), sizeof *address);
+    if (address == NULL)
+        return;
     for (int i = 0; i < n; i++) {
         uintptr_t bias = 0;
         mw_site_summary *s = &sites[i];
@@ -120,11 +121,73 @@ void mw_callsites_resolve(mw_site_summary *sites, int n)
         }
         address[i] = bias + s->all.offset;
     }
-    if (resolve_dwarf(sites, address, n))
-        return;
-    for (int i = 0; i < n; i++) {
+    int dwarf = resolve_dwarf(sites, address, n);
+    for (int i = 0; !dwarf && i < n; i++) {
         Dl_info info;
         if (address[i] != 0 && dladdr((void *)(address[i] - 1), &info) && info.dli_sname != NULL)
             snprintf(sites[i].function, sizeof sites[i].function, "%s", info.dli_sname);
+    }
+    free(address);
+}
+
+/* The callers above each site (MPIWATCH_CALLSITE_DEPTH > 1), resolved as
+ * sites of their own, all at once. */
+static void resolve_callers(mw_site_summary *sites, int n)
+{
+    int total = 0, k = 0;
+    for (int i = 0; i < n; i++)
+        total += sites[i].all.depth > 1 ? sites[i].all.depth - 1 : 0;
+    mw_site_summary *up = total ? calloc((size_t)total, sizeof *up) : NULL;
+    if (up == NULL)
+        return;
+    for (int i = 0; i < n; i++)
+        for (int d = 0; d < sites[i].all.depth - 1; d++, k++) {
+            up[k].all.module = sites[i].all.up_module[d];
+            up[k].all.offset = sites[i].all.up_offset[d];
+        }
+    resolve_sites(up, total);
+    k = 0;
+    for (int i = 0; i < n; i++) {
+        int depth = sites[i].all.depth - 1;
+        if (depth <= 0)
+            continue;
+        sites[i].up = calloc((size_t)depth, sizeof *sites[i].up);
+        for (int d = 0; d < depth; d++, k++)
+            if (sites[i].up != NULL) {
+                mw_frame_name *f = &sites[i].up[d];
+                memcpy(f->function, up[k].function, sizeof f->function);
+                memcpy(f->file, up[k].file, sizeof f->file);
+                f->line = up[k].line;
+            }
+    }
+    free(up);
+}
+
+/* C++ names as people read them, with the demangler of the C++ runtime the
+ * program already has loaded (a C program has no C++ names to demangle). */
+static void demangle(char *name, size_t size)
+{
+    typedef char *(*demangler)(const char *, char *, size_t *, int *);
+    static demangler fn;
+    static int looked;
+    if (strncmp(name, "_Z", 2) != 0)
+        return;
+    if (!looked++)
+        *(void **)&fn = dlsym(RTLD_DEFAULT, "__cxa_demangle");
+    int status = -1;
+    char *plain = fn != NULL ? fn(name, NULL, NULL, &status) : NULL;
+    if (plain != NULL && status == 0)
+        snprintf(name, size, "%s", plain);
+    free(plain);
+}
+
+void mw_callsites_resolve(mw_site_summary *sites, int n)
+{
+    resolve_sites(sites, n);
+    resolve_callers(sites, n);
+    for (int i = 0; i < n; i++) {
+        demangle(sites[i].function, sizeof sites[i].function);
+        for (int d = 0; sites[i].up != NULL && d < sites[i].all.depth - 1; d++)
+            demangle(sites[i].up[d].function, sizeof sites[i].up[d].function);
     }
 }

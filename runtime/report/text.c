@@ -244,6 +244,42 @@ static void site_name(char *out, size_t size, const mw_site_summary *s)
                  (unsigned long long)s->all.offset);
     else
         snprintf(out, size, "%s+0x%llx", module, (unsigned long long)s->all.offset);
+    /* With MPIWATCH_CALLSITE_DEPTH > 1, the callers above: " < f (file:line)". */
+    for (int d = 0; s->up != NULL && d < s->all.depth - 1; d++) {
+        const mw_frame_name *f = &s->up[d];
+        const char *file = strrchr(f->file, '/') ? strrchr(f->file, '/') + 1 : f->file;
+        size_t used = strlen(out);
+        if (f->file[0])
+            snprintf(out + used, size - used, " < %s (%s:%d)", f->function[0] ? f->function : "?",
+                     file, f->line);
+        else
+            snprintf(out + used, size - used, " < %s", f->function[0] ? f->function : "?");
+    }
+}
+
+/* The modules of listed sites that had no line information, once each. */
+static void write_unlined_modules(FILE *out, const mw_job_summary *job)
+{
+    int listed = 0;
+    for (int i = 0, shown = 0; i < job->nsites && shown < MW_TEXT_SITES; i++) {
+        const mw_site_summary *s = &job->sites[i];
+        if (mw_fn_is_startup(s->all.fn))
+            continue;
+        shown++;
+        int seen = s->file[0] != '\0' || s->module[0] != '/';
+        for (int k = 0, before = 0; !seen && k < i && before < shown - 1; k++) {
+            const mw_site_summary *o = &job->sites[k];
+            if (mw_fn_is_startup(o->all.fn))
+                continue;
+            before++;
+            seen = o->file[0] == '\0' && strcmp(o->module, s->module) == 0;
+        }
+        if (seen)
+            continue;
+        fprintf(out, "%s%s", listed++ ? ", " : "  (no line information in: ", s->module);
+    }
+    if (listed)
+        fprintf(out, "; build with -g, or install the debug symbols of these modules)\n");
 }
 
 static void write_sites(FILE *out, const mw_job_summary *job)
@@ -265,7 +301,7 @@ static void write_sites(FILE *out, const mw_job_summary *job)
         if (mw_fn_is_startup(s->all.fn))
             continue;
         shown++;
-        char name[512], spread[96], low[16], sent[32], recv[32];
+        char name[2048], spread[96], low[16], sent[32], recv[32];
         site_name(name, sizeof name, s);
         if (s->rank_min_at >= 0)
             snprintf(low, sizeof low, "%d", s->rank_min_at);
@@ -280,11 +316,54 @@ static void write_sites(FILE *out, const mw_job_summary *job)
                 percent(s->all.time, total), spread, s->cv,
                 sent, recv);
     }
+    write_unlined_modules(out, job);
     if (job->sites_other > 0)
         fprintf(out, "  (%llu calls were kept by function only: the per-thread table of %d sites "
                      "was full, or a rank had more than %d sites)\n",
                 (unsigned long long)job->sites_other, MW_SITES, MW_SITES_PER_RANK);
     fprintf(out, "\n");
+}
+
+/* The bounds of size bucket b (MW_HIST_BUCKETS): [0, 1) for empty messages. */
+static double bucket_low(int b)
+{
+    return b ? (double)(1ull << (b - 1)) : 0.0;
+}
+
+/* Per call site, the mean message and the size ranges its messages fell in
+ * (which power-of-two ranges occurred, not how often: that costs the call
+ * path two instructions, a histogram per site would cost ten). */
+static void write_site_sizes(FILE *out, const mw_job_summary *job)
+{
+    int shown = 0;
+    for (int i = 0; i < job->nsites && shown < MW_TEXT_SITES; i++) {
+        const mw_site_summary *s = &job->sites[i];
+        if (s->all.sizes == 0 || mw_fn_is_startup(s->all.fn))
+            continue;
+        if (!shown++)
+            fprintf(out, "Message sizes by call site (the busiest %d sites that moved "
+                         "messages; mean, and the power-of-two ranges their sizes fell in)\n"
+                         "  %-20s %-44s %10s %12s  %s\n", MW_TEXT_SITES, "function", "site",
+                    "calls", "mean", "ranges");
+        char name[2048], mean[32], ranges[512] = "";
+        size_t used = 0;
+        site_name(name, sizeof name, s);
+        uint64_t moved = s->all.sent ? s->all.sent : s->all.recv;
+        human_bytes(mean, sizeof mean, s->all.calls ? (double)moved / (double)s->all.calls : 0);
+        for (int b = 0; b < MW_HIST_BUCKETS && used < sizeof ranges - 64; b++) {
+            if (!(s->all.sizes >> b & 1))
+                continue;
+            char lo[32], hi[32];
+            human_bytes(lo, sizeof lo, bucket_low(b));
+            human_bytes(hi, sizeof hi, bucket_low(b + 1));
+            used += (size_t)snprintf(ranges + used, sizeof ranges - used,
+                                     b ? "%s[%s, %s)" : "%s[0 B]", used ? " " : "", lo, hi);
+        }
+        fprintf(out, "  %-20s %-44s %10llu %12s  %s\n", mw_fn_names[s->all.fn], name,
+                (unsigned long long)s->all.calls, mean, ranges);
+    }
+    if (shown)
+        fprintf(out, "\n");
 }
 
 static void write_counters(FILE *out, const mw_job_summary *job)
@@ -314,6 +393,7 @@ void mw_report_text(FILE *out, const mw_job_summary *job)
     write_functions(out, job, ids, n);
     write_sites(out, job);
     write_histograms(out, job, ids, n);
+    write_site_sizes(out, job);
     write_pairs(out, job);
     write_regions(out, job);
     write_counters(out, job);

@@ -48,7 +48,9 @@ void mw_account(int id, const mw_call *c, mw_fn_stats *s)
         return;
     if (t->hist[id] == NULL && (t->hist[id] = calloc(MW_HIST_BUCKETS, sizeof **t->hist)) == NULL)
         return;
-    t->hist[id][bucket((uint64_t)(c->sent ? c->sent : c->recv))]++;
+    int b = bucket((uint64_t)(c->sent ? c->sent : c->recv));
+    t->hist[id][b]++;
+    s->sizes |= 1ull << b;   /* the call site's size ranges: two instructions */
     if (c->messages && c->peer >= 0)
         count_pair(t, c->peer, c->sent, c->messages);
 }

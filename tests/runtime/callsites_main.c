@@ -2,7 +2,9 @@
  * files of the program (this one and callsites_util.c) and in a shared
  * library (callsites_lib.c). Each rank sends to the next and receives from
  * the previous, so every send is matched. Lines marked SITE are what the
- * report must name (tests/runtime/check-callsites.sh). */
+ * report must name (tests/runtime/check-callsites.sh); the library's send
+ * is called from two lines marked CALLER, which MPIWATCH_CALLSITE_DEPTH=2
+ * tells apart. */
 #include <mpi.h>
 #include <stdio.h>
 
@@ -29,7 +31,8 @@ int main(int argc, char **argv)
     int next = (rank + 1) % size, prev = (rank + size - 1) % size;
     main_send(buf, next, prev);
     util_send(buf, next, prev, rank);
-    lib_send(buf, next, prev, rank);
+    lib_send(buf, next, prev, rank); /* CALLER lib_first */
+    lib_send(buf, next, prev, rank); /* CALLER lib_second */
     if (rank == 0)
         printf("callsites: done on %d ranks\n", size);
     MPI_Finalize();

@@ -29,6 +29,7 @@ program callsites
     call main_send(buf, next, prev)
     call util_send(buf, next, prev)
     call lib_send(buf, next, prev)
+    call lib_send(buf, next, prev)
     if (rank == 0) print '(a,i0,a)', 'callsites: done on ', nranks, ' ranks'
     call MPI_FINALIZE(ierr)
 end program callsites

@@ -131,6 +131,20 @@ if cfg formats-xml level MPIWATCH_FORMATS=xml; then
     one_warning formats-xml MPIWATCH_FORMATS xml
     files_are formats-xml "json txt"
 fi
+for depth in 0 9 two; do
+    if cfg "callsite-depth-$depth" level MPIWATCH_CALLSITE_DEPTH="$depth"; then
+        one_warning "callsite-depth-$depth" MPIWATCH_CALLSITE_DEPTH "$depth"
+        json_is "callsite-depth-$depth" config callsite_depth = 1
+        check_counts "callsite-depth-$depth: counts" "$rt_dir/level.expect" "$NP" \
+            "$work/callsite-depth-$depth/out"
+    fi
+done
+if cfg callsite-depth-3 level MPIWATCH_CALLSITE_DEPTH=3; then
+    no_warning callsite-depth-3
+    json_is callsite-depth-3 config callsite_depth = 3
+    check_counts "callsite-depth-3: counts as at depth 1" "$rt_dir/level.expect" "$NP" \
+        "$work/callsite-depth-3/out"
+fi
 
 # ---------------------------------------------------------------- timer
 if cfg timer-clock_gettime level MPIWATCH_TIMER=clock_gettime; then
