@@ -1,8 +1,11 @@
 /* Configuration from MPIWATCH_* environment variables. A bad value gets a
  * warning naming the variable and the value, then the default. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/callstacks.h"
 #include "core/state.h"
@@ -87,6 +90,79 @@ static int formats(const char *var)
     return MW_FORMAT_TEXT | MW_FORMAT_JSON;
 }
 
+/* Every MPIWATCH_* variable the runtime reads, and those of mpiwatch's other
+ * tools (the generator and its tests), which the job may inherit. */
+static const char *const known_names[] = {
+    "MPIWATCH_OUTDIR", "MPIWATCH_LEVEL", "MPIWATCH_TIMER", "MPIWATCH_FORMATS",
+    "MPIWATCH_CALLSITE_DEPTH", "MPIWATCH_MONITOR", "MPIWATCH_TRANSPORT", "MPIWATCH_BIND",
+    "MPIWATCH_WAIT", "MPIWATCH_MONITOR_BUFFER", "MPIWATCH_MONITOR_INTERVAL",
+    "MPIWATCH_MONITOR_NICE", "MPIWATCH_APIS_JSON", "MPIWATCH_TEST_CC", "MPIWATCH_UPDATE_GOLDEN",
+    NULL};
+
+/* Edit distance between a and the first n characters of b, bounded. */
+static int distance(const char *a, const char *b, size_t n)
+{
+    size_t la = strlen(a);
+    int row[64];
+    if (la >= 63 || n >= 63)
+        return 99;
+    for (size_t j = 0; j <= n; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        int diag = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= n; j++) {
+            int up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+            best = up + 1 < best ? up + 1 : best;
+            best = row[j - 1] + 1 < best ? row[j - 1] + 1 : best;
+            diag = up;
+            row[j] = best;
+        }
+    }
+    return row[n];
+}
+
+/* A warning for each MPIWATCH_* variable that mpiwatch does not know (a
+ * typo would otherwise be silently ignored), naming the closest known one. */
+static void check_names(void)
+{
+    extern char **environ;
+    for (char **e = environ; e != NULL && *e != NULL; e++) {
+        const char *eq = strchr(*e, '=');
+        size_t n = eq ? (size_t)(eq - *e) : strlen(*e);
+        if (strncmp(*e, "MPIWATCH_", 9) != 0)
+            continue;
+        int known = 0, best = 99;
+        const char *closest = NULL;
+        for (int i = 0; known_names[i] != NULL && !known; i++) {
+            known = strlen(known_names[i]) == n && strncmp(known_names[i], *e, n) == 0;
+            int d = distance(known_names[i], *e, n);
+            if (d < best) {
+                best = d;
+                closest = known_names[i];
+            }
+        }
+        if (!known)
+            mw_warn("%.*s is not an mpiwatch variable; did you mean %s? (the README lists them)",
+                    (int)(n < 64 ? n : 64), *e, closest);
+    }
+}
+
+/* The report folder is checked now, not when the report is due. */
+static void check_outdir(const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0)
+        mw_warn("MPIWATCH_OUTDIR='%s' cannot be used (%s); the report will be written to the "
+                "current folder", dir, strerror(errno));
+    else if (!S_ISDIR(st.st_mode))
+        mw_warn("MPIWATCH_OUTDIR='%s' is not a folder; the report will be written to the "
+                "current folder", dir);
+    else if (access(dir, W_OK | X_OK) != 0)
+        mw_warn("MPIWATCH_OUTDIR='%s' is not writable (%s); the report will be written to the "
+                "current folder", dir, strerror(errno));
+}
+
 void mw_config_load(mw_config *config, int report_problems)
 {
     loud = report_problems;
@@ -95,4 +171,9 @@ void mw_config_load(mw_config *config, int report_problems)
     config->timer = choice("MPIWATCH_TIMER", timer_choices);
     config->formats = formats("MPIWATCH_FORMATS");
     config->callsite_depth = mw_callsite_depth = depth("MPIWATCH_CALLSITE_DEPTH");
+    if (loud) {
+        check_names();
+        if (config->formats != 0)
+            check_outdir(config->outdir);
+    }
 }

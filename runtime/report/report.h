@@ -124,7 +124,8 @@ MW_HIDDEN void mw_report_write(const mw_job_summary *job, const char *dir);
 MW_HIDDEN void mw_report_json(FILE *out, const mw_job_summary *job);
 MW_HIDDEN void mw_report_text(FILE *out, const mw_job_summary *job);
 
-/* Write a file atomically (a temporary file renamed): 0, or -1 after a warning. */
+/* Write a file atomically (a temporary file moved into place), never over an
+ * existing file: 0, EEXIST when path is taken, or another errno. */
 MW_HIDDEN int mw_write_file(const char *path, void (*writer)(FILE *, const void *),
                             const void *arg);
 

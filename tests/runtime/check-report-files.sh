@@ -3,11 +3,16 @@
 # - a normal run writes exactly one mpiwatch-<program>-2r-<date>-<time>-<pid>
 #   .json and .txt pair into MPIWATCH_OUTDIR (or the cwd when it is unset),
 #   and leaves no temporary file (a name starting with '.');
-# - with SLURM_JOB_ID=12345 in the ranks the names end in -job12345;
+# - with SLURM_JOB_ID=12345 in the ranks the names carry -job12345 before the
+#   date, time and pid, and SLURM_STEP_ID=0 makes it -job12345.0; two runs of
+#   one batch job into one folder leave two pairs of reports;
 # - the text report has the sections "Time per rank" and "MPI functions by time";
 # - an MPIWATCH_OUTDIR that does not exist, or lies under a regular file
-#   (chmod does not stop root), gives a warning naming the folder, and the
-#   job's output and exit status are those of the bare run.
+#   (chmod does not stop root), gives a warning naming the folder at MPI_Init
+#   and one saying where the report went (the current folder), and the job's
+#   output and exit status are those of the bare run;
+# - an unknown MPIWATCH_* variable (MPIWATCH_FORMAT) gets one warning naming
+#   it and the closest known one.
 name=report-files
 . "$top_srcdir/tests/runtime/common.sh"
 
@@ -111,35 +116,68 @@ if same_as_bare preload "$dir"; then
     named preload "$dir/out" "mpiwatch-pcontrol-bare-${NP}r-$stamp" "$work/pcontrol-bare"
 fi
 
-# A batch job's id replaces the date, time and pid (given to the ranks only:
-# mpirun itself must not think it runs under Slurm).
+# A batch job's id goes before the date, time and pid (given to the ranks
+# only: mpirun itself must not think it runs under Slurm).
 dir="$work/slurm"
 mkdir -p "$dir/out"
 run "$dir" "$NP" linked MPIWATCH_OUTDIR="$dir/out" SLURM_JOB_ID=12345 -- "$work/pcontrol"
 if same_as_bare "SLURM_JOB_ID" "$dir"; then
-    named "SLURM_JOB_ID=12345" "$dir/out" "mpiwatch-pcontrol-${NP}r-job12345" "$work/pcontrol"
+    named "SLURM_JOB_ID=12345" "$dir/out" "mpiwatch-pcontrol-${NP}r-job12345-$stamp" "$work/pcontrol"
+fi
+
+# Two job steps of one batch job into one folder: every run keeps its report.
+dir="$work/slurm-steps"
+mkdir -p "$dir/out"
+for step in 1 2; do
+    run "$dir/$step" "$NP" linked MPIWATCH_OUTDIR="$dir/out" SLURM_JOB_ID=12345 SLURM_STEP_ID=0 \
+        -- "$work/pcontrol"
+done
+reps=$(reports "$dir/out" 'mpiwatch-pcontrol-*' | grep -cE "^mpiwatch-pcontrol-${NP}r-job12345\.0-$stamp\.(json|txt)\$" || true)
+if [ "$reps" -eq 4 ] && [ -z "$(hidden_files "$dir/out")" ]; then
+    pass "two runs with SLURM_JOB_ID=12345 SLURM_STEP_ID=0: two pairs of reports named -job12345.0-<date>-<time>-<pid>"
+else
+    fail "two runs of one batch job" "expected 4 reports, found: $(ls -A "$dir/out" | tr '\n' ' ')"
+fi
+
+# A misspelled variable is named, with the one meant.
+dir="$work/misspelled"
+mkdir -p "$dir/out"
+run "$dir" "$NP" linked MPIWATCH_OUTDIR="$dir/out" MPIWATCH_FORMAT=json -- "$work/pcontrol"
+if same_as_bare "MPIWATCH_FORMAT" "$dir"; then
+    if [ "$(grep -c 'mpiwatch:' "$dir/stderr")" -eq 1 ] &&
+       grep 'mpiwatch:' "$dir/stderr" | grep -q 'MPIWATCH_FORMAT is not .*MPIWATCH_FORMATS'; then
+        pass "MPIWATCH_FORMAT=json: one warning naming it and MPIWATCH_FORMATS"
+    else
+        fail "MPIWATCH_FORMAT=json" "expected one warning naming MPIWATCH_FORMAT and MPIWATCH_FORMATS" "$dir/stderr"
+    fi
 fi
 
 # ---------------------------------------------------------------- unusable folders
-# bad_outdir CASE OUTDIR: the run warns, naming OUTDIR, and otherwise behaves
-# as the bare run; nothing is created at OUTDIR.
+# bad_outdir CASE OUTDIR: the run warns, naming OUTDIR, at MPI_Init (before
+# the program's output ends) and at the end says where the report went: the
+# current folder; otherwise it behaves as the bare run; nothing is created at
+# OUTDIR.
 bad_outdir() {
     local case=$1 outdir=$2 dir="$work/${1// /-}"
     run "$dir" "$NP" linked MPIWATCH_OUTDIR="$outdir" -- "$work/pcontrol"
     same_as_bare "$case" "$dir" || return
     pass "$case: output and status as without mpiwatch"
-    if grep 'mpiwatch:' "$dir/stderr" | grep -qF -- "$outdir"; then
-        pass "$case: warning names $outdir"
+    if grep 'mpiwatch:' "$dir/stderr" | grep -F -- "$outdir" | grep -q 'will be written to the current folder'; then
+        pass "$case: the warning at MPI_Init names $outdir"
     else
-        fail "$case: warning" "no mpiwatch warning on stderr names $outdir" "$dir/stderr"
+        fail "$case: warning" "no mpiwatch warning on stderr names $outdir at MPI_Init" "$dir/stderr"
+    fi
+    if grep 'mpiwatch:' "$dir/stderr" | grep -q "it is in \./mpiwatch-pcontrol-"; then
+        pass "$case: the warning at the end says where the report went"
+    else
+        fail "$case: warning" "no warning says where the report went" "$dir/stderr"
     fi
     if [ -e "$outdir" ]; then
         fail "$case: nothing created" "$outdir exists after the run"
-    elif [ -n "$(ls -A "$dir/cwd")" ]; then
-        fail "$case: nothing created" "files appeared in the cwd: $(ls -A "$dir/cwd" | tr '\n' ' ')"
     else
-        pass "$case: nothing created"
+        pass "$case: nothing created at $outdir"
     fi
+    named "$case" "$dir/cwd" "mpiwatch-pcontrol-${NP}r-$stamp" "$work/pcontrol"
 }
 
 echo "not a folder" >"$work/file.txt"
