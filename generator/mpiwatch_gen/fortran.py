@@ -248,8 +248,8 @@ class _Builder:
         params, source = found
         return_type = "void" if fn.return_role == "error" else wrapper.return_type
         lifecycle = None if variant or large else wrapper.lifecycle
-        if lifecycle == "pcontrol" and not params:
-            lifecycle = None
+        if (lifecycle == "pcontrol" and not params) or lifecycle == "query_thread":
+            lifecycle = None   # the generic shim
         shim = Shim(binding, entry, function, symbols, target, params, return_type, lifecycle,
                     source, _frees_handle(wrapper))
         self.result.shims.append(shim)

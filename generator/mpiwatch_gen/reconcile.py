@@ -27,6 +27,7 @@ _LIFECYCLE = {
     "MPI_Init_thread": "init",
     "MPI_Finalize": "finalize",
     "MPI_Pcontrol": "pcontrol",
+    "MPI_Query_thread": "query_thread",
 }
 
 
@@ -60,7 +61,7 @@ class Wrapper:
 
     @property
     def lifecycle(self) -> str | None:
-        """'init', 'finalize', 'pcontrol' or None."""
+        """'init', 'finalize', 'pcontrol', 'query_thread' or None."""
         return _LIFECYCLE.get(self.name)
 
     @property

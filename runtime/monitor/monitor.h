@@ -142,6 +142,13 @@ MW_HIDDEN int mw_monitor_thread_level(int required);
 /* For MPI_Init when MPI ports are wanted: PMPI_Init_thread(MULTIPLE). */
 MW_HIDDEN int mw_monitor_wants_threads(void);
 MW_HIDDEN int mw_monitor_init_threaded(int *argc, char ***argv);
+/* After MPI_Init_thread: the level the program would have been given without
+ * mpiwatch (the least of what it asked for and what MPI provides), which
+ * MPI_Query_thread then reports too; provided as is when mpiwatch asked for
+ * nothing more. */
+MW_HIDDEN int mw_monitor_app_level(int required, int provided);
+/* In MPI_Query_thread: the program's level in place of mpiwatch's. */
+MW_HIDDEN void mw_monitor_query_thread(int *provided);
 
 /* In mw_on_init, after the private communicator exists. */
 MW_HIDDEN void mw_monitor_start(void);

@@ -1,6 +1,6 @@
 /* The monitor's options: MPIWATCH_MONITOR* variables and the program's
- * --port-in-* and --help flags, which are taken out of argv before the
- * program (or the MPI) sees them. A bad value gets one warning naming the
+ * --port-in-* flags, which are taken out of argv before the program (or the
+ * MPI) sees them, and --help, which is left for the program. A bad value gets one warning naming the
  * variable (or flag) and the value, then the default; warnings are kept
  * until the rank is known, so that only rank 0 prints them. */
 #include <stdarg.h>
@@ -156,7 +156,8 @@ static void take_flags(int *argc, char ***argv)
         } else if (strncmp(s, "--port-in-file=", 15) == 0 && s[15] != '\0') {
             set_file(s + 15, "--port-in-file's file name");
         } else if (strcmp(s, "--help") == 0) {
-            mw_monitor_opts.help = 1;
+            mw_monitor_opts.help = 1;   /* and left for the program's own help */
+            a[out++] = a[i];
         } else {
             a[out++] = a[i];
         }
@@ -189,7 +190,8 @@ void mw_monitor_options_report(int loud)
 void mw_monitor_print_help(void)
 {
     fprintf(stdout,
-            "mpiwatch options (taken out of the program's arguments):\n"
+            "mpiwatch options (the --port-in-* flags are taken out of the program's arguments;\n"
+            "--help is left, so the program can print its own help below):\n"
             "  --port-in-stdout      publish each rank's monitor endpoint on standard output\n"
             "  --port-in-stderr      publish them on standard error\n"
             "  --port-in-file FILE   publish them in FILE, one line per rank (owner-only)\n"
@@ -220,8 +222,29 @@ int mw_monitor_thread_level(int required)
     return mw_monitor_wants_threads() ? MPI_THREAD_MULTIPLE : required;
 }
 
+/* The level the program sees when mpiwatch raised it for itself; -1 when
+ * it did not, and the MPI's own answers stand. */
+static int app_level = -1;
+
 int mw_monitor_init_threaded(int *argc, char ***argv)
 {
     int provided = MPI_THREAD_SINGLE;
-    return PMPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
+    int rc = PMPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
+    if (rc == MPI_SUCCESS)
+        app_level = MPI_THREAD_SINGLE;   /* what MPI_Init gives (both MPIs) */
+    return rc;
+}
+
+int mw_monitor_app_level(int required, int provided)
+{
+    if (!mw_monitor_wants_threads())
+        return provided;
+    app_level = required < provided ? required : provided;
+    return app_level;
+}
+
+void mw_monitor_query_thread(int *provided)
+{
+    if (app_level >= 0 && provided != NULL)
+        *provided = app_level;
 }

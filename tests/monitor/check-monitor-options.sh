@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # The monitor's options, with args.c (prints its arguments after MPI_Init)
 # linked with libmpiwatch on 2 ranks:
-# - --port-in-stdout, --port-in-stderr, --port-in-file FILE and --help are
-#   taken out of argv, through MPI_Init and MPI_Init_thread; the others and
+# - --port-in-stdout, --port-in-stderr and --port-in-file FILE are taken out
+#   of argv, through MPI_Init and MPI_Init_thread; --help, the others and
 #   everything after "--" stay;
 # - --port-in-stdout/stderr publish one endpoint line per rank there;
-# - --help prints mpiwatch's options once (rank 0) and the program runs on;
+# - --help prints mpiwatch's options once (rank 0) and the program runs on,
+#   seeing --help itself (so it prints its own help too);
+# - MPIWATCH_TRANSPORT=mpi (whose ports need MPI_THREAD_MULTIPLE) leaves the
+#   program the thread level it asked for, in provided and MPI_Query_thread;
 # - --port-in-file without FILE, and bad MPIWATCH_MONITOR, _TRANSPORT,
 #   _WAIT, _MONITOR_BUFFER, _MONITOR_INTERVAL, _MONITOR_NICE values: one
 #   warning naming the flag or variable and the value; the program runs as
@@ -60,7 +63,7 @@ if check_args file "argc 3: [--] [--port-in-stdout]" -- "$work/args" --port-in-f
         fail "file: port file" "expected $NP lines in the file and none on stdout" "$work/file/stdout"
     fi
 fi
-if check_args help "argc 2: [y]" -- "$work/args" --help y; then
+if check_args help "argc 3: [--help] [y]" -- "$work/args" --help y; then
     n=$(grep -c '^mpiwatch options' "$work/help/stdout")
     if [ "$n" -eq 1 ] && grep -q -- '--port-in-file FILE' "$work/help/stdout"; then
         pass "help: the options are printed once"
@@ -68,6 +71,24 @@ if check_args help "argc 2: [y]" -- "$work/args" --help y; then
         fail "help: output" "$n help texts" "$work/help/stdout"
     fi
 fi
+
+# The thread level with MPI ports, which mpiwatch needs at MULTIPLE (3): the
+# program sees what it would see bare, SINGLE (0) after MPI_Init and
+# FUNNELED (1) after asking for it.
+for init in init thread; do
+    extra=() want="level provided -1 query 0"
+    [ "$init" = thread ] && extra=(MW_ARGS_THREAD=1) want="level provided 1 query 1"
+    dir="$work/level-$init"
+    run "$dir" "$NP" linked MPIWATCH_TRANSPORT=mpi ${extra[@]+"${extra[@]}"} \
+        -- "$work/args" --port-in-file "$work/level-ports-$init"
+    got=$(grep '^level' "$dir/stdout" || true)
+    if [ "$(rc_of "$dir")" -eq 0 ] && [ "$got" = "$want" ]; then
+        pass "level-$init: with MPIWATCH_TRANSPORT=mpi the program sees '$want'"
+    else
+        fail "level-$init" "status $(rc_of "$dir"), the program saw '$got', expected '$want'" \
+            "$dir/stdout" "$dir/stderr"
+    fi
+done
 
 # warns CASE WHAT VALUE [VAR=VALUE...] -- ARGS: exactly one mpiwatch line, naming WHAT and VALUE.
 warns() {

@@ -1,6 +1,7 @@
 /* MPI_Init: starts the runtime once MPI is up (even when profiling is off).
  * mpiwatch's own flags are taken out of argv first; the live monitor's MPI
- * ports need MPI_THREAD_MULTIPLE, which is then asked for. */
+ * ports need MPI_THREAD_MULTIPLE, which is then asked for, while the program
+ * is told the level it would have had (and MPI_Query_thread agrees). */
 MW_EXPORT int MPI_Init(int *argc, char ***argv)
 {
     mw_on_init_args(argc, argv);
@@ -10,7 +11,7 @@ MW_EXPORT int MPI_Init(int *argc, char ***argv)
     if (profiled) {
     #line 12 "TMPDIR/golden-hooks.j2"
         hook_calls++;
-#line 65 "wrap_environment.c"
+#line 66 "wrap_environment.c"
     }
     if (profiled)
         mw_start(&call);
@@ -25,7 +26,7 @@ MW_EXPORT int MPI_Init(int *argc, char ***argv)
     #line 16 "TMPDIR/golden-hooks.j2"
         if (hook_calls > 1000)
             fprintf(stderr, "MPI_Init returned %d\n", (int)ret);
-#line 80 "wrap_environment.c"
+#line 81 "wrap_environment.c"
         mw_exit(&call, MW_ID_MPI_Init);
     }
     return ret;

@@ -1,6 +1,7 @@
 /* MPI_Init: starts the runtime once MPI is up (even when profiling is off).
  * mpiwatch's own flags are taken out of argv first; the live monitor's MPI
- * ports need MPI_THREAD_MULTIPLE, which is then asked for. */
+ * ports need MPI_THREAD_MULTIPLE, which is then asked for, while the program
+ * is told the level it would have had (and MPI_Query_thread agrees). */
 MW_EXPORT int MPI_Init(int *argc, char ***argv)
 {
     mw_on_init_args(argc, argv);

@@ -16,7 +16,7 @@ static MW_ALWAYS_INLINE double mw_body_MPI_Wtime(const int mw_how)
         mw_depth = 1;   /* the hooks run inside the guard; mw_clock_in keeps it */
 #line 12 "TMPDIR/golden-hooks.j2"
     hook_calls++;
-#line 131 "wrap_environment.c"
+#line 132 "wrap_environment.c"
     mw_call call;
     mw_clock_in(&call, mw_how);
     double ret = PMPI_Wtime();
@@ -24,7 +24,7 @@ static MW_ALWAYS_INLINE double mw_body_MPI_Wtime(const int mw_how)
 #line 16 "TMPDIR/golden-hooks.j2"
     if (hook_calls > 1000)
         fprintf(stderr, "MPI_Wtime returned %d\n", (int)ret);
-#line 139 "wrap_environment.c"
+#line 140 "wrap_environment.c"
     mw_leave(&call, MW_ID_MPI_Wtime, mw_how);
     return ret;
 }
