@@ -27,6 +27,8 @@ struct mwc_tcp_peer {
     char line[64];
     size_t len, sent;
     char why[160];         /* the last failure to reach it */
+    int reached;           /* a connection was made at least once */
+    int refused;           /* the last attempt was refused */
 };
 
 void mwc_tcp_init(mwc_tcp *t, mwc_session *s, const mwc_endpoints *l, double wait_s)
@@ -109,6 +111,7 @@ static void attempt(mwc_tcp *t, size_t i, double now)
         if (p->fd >= 0) {
             if (connect(p->fd, a->ai_addr, a->ai_addrlen) == 0) {
                 p->state = T_SENDING;
+                p->reached = 1;
                 return;
             }
             if (errno == EINPROGRESS) {
@@ -118,6 +121,7 @@ static void attempt(mwc_tcp *t, size_t i, double now)
             }
         }
         snprintf(p->why, sizeof p->why, "%s", strerror(errno));
+        p->refused = errno == ECONNREFUSED;
         drop(p);
         p->cur = a->ai_next;
     }
@@ -179,6 +183,7 @@ static void advance(mwc_tcp *t, size_t i, short revents, double now)
         if (!(revents & (POLLOUT | POLLERR | POLLHUP))) {
             if (now >= p->attempt_end) {
                 snprintf(p->why, sizeof p->why, "connect timed out");
+                p->refused = 0;
                 attempt_failed(t, i, now);
             }
             return;
@@ -187,10 +192,12 @@ static void advance(mwc_tcp *t, size_t i, short revents, double now)
             err = errno;
         if (err != 0) {
             snprintf(p->why, sizeof p->why, "%s", strerror(err));
+            p->refused = err == ECONNREFUSED;
             attempt_failed(t, i, now);
             return;
         }
         p->state = T_SENDING;
+        p->reached = 1;
         p->sent = 0;
     }
     if (p->state == T_SENDING) {
@@ -269,6 +276,19 @@ void mwc_tcp_step(mwc_tcp *t, int timeout_ms, int extra_fd, int *extra_ready)
     }
     free(fds);
     free(who);
+}
+
+int mwc_tcp_all_refused(const mwc_tcp *t)
+{
+    size_t tcp = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        if (t->p[i].state == T_NONE)
+            continue;   /* not a TCP endpoint */
+        if (t->p[i].reached || !t->p[i].refused)
+            return 0;
+        tcp++;
+    }
+    return tcp > 0;
 }
 
 void mwc_tcp_close_all(mwc_tcp *t)

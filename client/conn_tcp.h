@@ -28,6 +28,9 @@ int mwc_tcp_busy(const mwc_tcp *t);
 /* One round: connect, send tokens, read, for at most timeout_ms. extra_fd
  * (or -1) is polled for input too; *extra_ready says whether it has some. */
 void mwc_tcp_step(mwc_tcp *t, int timeout_ms, int extra_fd, int *extra_ready);
+/* 1 when every TCP endpoint refused every connection (nothing listens:
+ * endpoints from a job that has ended). */
+int mwc_tcp_all_refused(const mwc_tcp *t);
 /* Close everything (interrupted). */
 void mwc_tcp_close_all(mwc_tcp *t);
 

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "conn_mpi.h"
@@ -117,6 +119,26 @@ static int replay(const mwc_options *o, views *v)
     return status;
 }
 
+/* Every rank refused: nothing listens where the port file says, so the file
+ * most likely outlived its job (a job removes it at MPI_Finalize, unless it
+ * was killed). Say so, with the file's age. */
+static void stale_hint(const char *path)
+{
+    struct stat st;
+    char age[64] = "";
+    if (stat(path, &st) == 0) {
+        double s = difftime(time(NULL), st.st_mtime);
+        if (s < 120)
+            snprintf(age, sizeof age, " (written %.0f s ago)", s);
+        else if (s < 7200)
+            snprintf(age, sizeof age, " (written %.0f minutes ago)", s / 60);
+        else
+            snprintf(age, sizeof age, " (written %.1f hours ago)", s / 3600);
+    }
+    fprintf(stderr, "mpiwatch: every rank refused the connection: the port file %s looks stale%s; "
+                    "its job has probably ended or was killed\n", path, age);
+}
+
 /* Endpoints from the source the options name. 0 ok, else the exit status. */
 static int read_endpoints(const mwc_options *o, mwc_endpoints *l, mwc_linereader *in)
 {
@@ -202,6 +224,7 @@ static int watch(const mwc_options *o, views *v, int *argc, char ***argv)
             mwc_mpi_step(&mpi);
             mwc_session_tick(&s);
         }
+        int stale = !interrupted && o->port_file && mwc_tcp_all_refused(&tcp);
         mwc_tcp_close_all(&tcp);
         mwc_tcp_free(&tcp);
         /* Whatever is still open was interrupted; recorded like any close. */
@@ -210,6 +233,8 @@ static int watch(const mwc_options *o, views *v, int *argc, char ***argv)
         if (v->is_tty)
             mwc_tty_restore(&v->tty);
         mwc_session_finish(&s);
+        if (stale)
+            stale_hint(o->port_file);
         status = exit_status(&s);
         mwc_mpi_finalize(&mpi);
     }

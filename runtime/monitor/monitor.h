@@ -132,6 +132,8 @@ MW_HIDDEN int mw_monitor_token(char *out);
 /* Publish this rank's endpoint line (collective over mw_state.comm when the
  * destination is a file). Returns 0, or -1 after a warning. */
 MW_HIDDEN int mw_monitor_publish(const char *line);
+/* At MPI_Finalize: remove the port file this rank published (rank 0). */
+MW_HIDDEN void mw_monitor_unpublish(void);
 
 /* ------------------------------------------------------------ life cycle */
 

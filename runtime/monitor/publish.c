@@ -3,8 +3,9 @@
  * with MPI-IO on the private communicator. In the file every line is padded
  * with spaces to the longest one, so that rank r writes its own block at
  * r * width. The file is created by rank 0 with mode 0600 under a temporary
- * name, written by every rank, and renamed when complete, so a client never
- * reads half of it. A failure is a warning; the job goes on. */
+ * name, written by every rank, checked (each rank's count, the file's size)
+ * and renamed when complete, so a client never reads half of it; rank 0
+ * removes it at MPI_Finalize. A failure is a warning; the job goes on. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -46,6 +47,9 @@ static int create_file(const char *tmp, char *why, size_t size, MPI_Comm comm)
     return all;
 }
 
+/* The port file rank 0 published, removed at MPI_Finalize. */
+static char published[4096];
+
 static int publish_file(const char *line, const char *path)
 {
     MPI_Comm comm = mw_state.comm;
@@ -75,10 +79,15 @@ static int publish_file(const char *line, const char *path)
         rc = PMPI_File_open(comm, tmp, MPI_MODE_WRONLY, MPI_INFO_NULL, &fh);
         if (rc == MPI_SUCCESS) {
             MPI_Offset at = (MPI_Offset)mw_state.world_rank * max;
+            int written = 0;
             if (block != NULL)
                 rc = PMPI_File_write_at_all(fh, at, block, max, MPI_CHAR, &status);
             else   /* still take part in the collective write */
                 rc = PMPI_File_write_at_all(fh, at, NULL, 0, MPI_CHAR, &status);
+            if (rc == MPI_SUCCESS && block != NULL &&
+                (PMPI_Get_count(&status, MPI_CHAR, &written) != MPI_SUCCESS || written != max))
+                snprintf(why, sizeof why, "%d of %d bytes written (is the file system full?)",
+                         written, max);
             int rc2 = PMPI_File_close(&fh);
             if (rc == MPI_SUCCESS)
                 rc = rc2;
@@ -87,13 +96,23 @@ static int publish_file(const char *line, const char *path)
             mpi_error(why, sizeof why, rc);
         else if (block == NULL)
             snprintf(why, sizeof why, "out of memory");
-        else
+        else if (why[0] == '\0')
             ok = 1;
         if (mw_allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
             all = 0;
         if (!ok)
             mw_warn("cannot write this rank's line into the monitor's port file %s: %s", path, why);
         if (mw_state.world_rank == 0) {
+            /* The file's size proves every line landed: a full file system may
+             * report success and keep nothing. */
+            struct stat st;
+            long long want = (long long)max * mw_state.world_size;
+            if (all && (stat(tmp, &st) != 0 || (long long)st.st_size != want)) {
+                mw_warn("the monitor's port file %s would be incomplete (%lld of %lld bytes; is "
+                        "the file system full?); no port file is published", path,
+                        (long long)(stat(tmp, &st) == 0 ? st.st_size : 0), want);
+                all = 0;
+            }
             if (all && rename(tmp, path) != 0) {
                 mw_warn("cannot rename %s to %s: %s", tmp, path, strerror(errno));
                 all = 0;
@@ -105,7 +124,18 @@ static int publish_file(const char *line, const char *path)
         mw_warn("cannot create the monitor's port file %s: %s", tmp, why[0] ? why : "MPI error");
     }
     free(block);
+    if (all && mw_state.world_rank == 0)
+        snprintf(published, sizeof published, "%s", path);
     return all ? 0 : -1;
+}
+
+void mw_monitor_unpublish(void)
+{
+    /* A port file that outlives its job would send the next client to
+     * ports nobody listens on. */
+    if (published[0] != '\0' && unlink(published) != 0 && errno != ENOENT)
+        mw_warn("cannot remove the monitor's port file %s: %s", published, strerror(errno));
+    published[0] = '\0';
 }
 
 int mw_monitor_publish(const char *line)

@@ -521,6 +521,7 @@ void mw_monitor_finish(const mw_fn_stats *stats)
         final_counts.dropped = ring_dropped + dropped_sender;
     }
     tp->shutdown(0);
+    mw_monitor_unpublish();
     if (final_counts.dropped > 0)
         mw_warn("monitor: %llu events were dropped (buffer full or client too slow); "
                 "raise MPIWATCH_MONITOR_BUFFER", (unsigned long long)final_counts.dropped);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The mpiwatch client end to end against fake ranks (fake_rank.c, no MPI),
 # which serve the scripted streams of frames.c over TCP on 127.0.0.1:
+# - a port file whose ranks all refuse: it looks stale, the client says so;
 # - 3 ranks in a port file that does not exist yet when the client starts,
 #   one of them listening only 1 s after publishing: --json totals exact,
 #   every hello/event/goodbye line there, exit 0; its --record replayed
@@ -136,6 +137,17 @@ if [ "$rc" -ne 1 ] || ! grep -q '"type":"lost","rank":null,.*"reason":"not reach
     fail "never reached" "exit $rc" "$d/none"
 else
     pass "a rank never reached: lost after --wait, exit 1"
+fi
+# A port file left by a job that ended: every rank refuses; the client says
+# the file looks stale, with its age.
+printf 'mpiwatch-endpoint 1 0 2 tcp 127.0.0.1 %s 0123456789abcdef0123456789abcdef\nmpiwatch-endpoint 1 1 2 tcp 127.0.0.1 %s 0123456789abcdef0123456789abcdef\n' \
+    "$port" "$port" >"$d/stale-ports"
+touch -d '-3 minutes' "$d/stale-ports"
+timeout 30 "$client" --json --wait 1 -f "$d/stale-ports" >"$d/stale" 2>"$d/stale.err"; rc=$?
+if [ "$rc" -eq 1 ] && grep -q "^mpiwatch: every rank refused the connection: the port file $d/stale-ports looks stale (written 3 minutes ago)" "$d/stale.err"; then
+    pass "a stale port file: every rank refused, the client says the file looks stale and its age"
+else
+    fail "stale port file" "exit $rc, no 'looks stale (written 3 minutes ago)' line" "$d/stale.err"
 fi
 
 # --- priority: sampled while the client waits for a port file

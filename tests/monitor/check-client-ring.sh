@@ -134,30 +134,32 @@ if [ "$MPI_FLAVOR" = openmpi ]; then
          "$client" --json --quiet --wait 60 --port-file "$dir/cwd/ports" \
          >"$dir/client.jsonl" 2>"$dir/client.err" </dev/null; echo $? >"$dir/client.rc") &
     cpid=$!
+    keep_copy "$dir/cwd/ports" "$dir/ports.seen"
     MW_MPIRUN_ARGS="--ompi-server file:$dir/uri" run "$dir" "$NP" linked MPIWATCH_TRANSPORT=mpi MPIWATCH_WAIT=30 -- \
         "$work/ring" 2000 0 --port-in-file "$dir/cwd/ports"
-    wait "$cpid"
+    wait "$cpid" "$keep_pid"
     kill "$spid" 2>/dev/null
     wait "$spid" 2>/dev/null
     if same_output mpi-ports "$dir" "$work/bare-$NP-2000-0"; then
-        if [ "$(grep -c '^mpiwatch-endpoint 1 [0-9]* [0-9]* mpi ' "$dir/cwd/ports")" -eq "$NP" ]; then
+        if [ "$(grep -c '^mpiwatch-endpoint 1 [0-9]* [0-9]* mpi ' "$dir/ports.seen")" -eq "$NP" ]; then
             pass "mpi-ports: every rank published an MPI port"
         else
-            fail "mpi-ports: endpoints" "the port file has no $NP mpi endpoints" "$dir/cwd/ports"
+            fail "mpi-ports: endpoints" "the port file had no $NP mpi endpoints" "$dir/ports.seen"
         fi
         totals mpi-ports "$dir"
     fi
 else
     watch "$dir"
+    keep_copy "$dir/cwd/ports" "$dir/ports.seen"
     run "$dir" "$NP" linked MPIWATCH_TRANSPORT=mpi MPIWATCH_WAIT=30 -- \
         "$work/ring" 2000 0 --port-in-file "$dir/cwd/ports"
-    wait "$cpid"
+    wait "$cpid" "$keep_pid"
     if same_output mpi-ports "$dir" "$work/bare-$NP-2000-0"; then
         if grep -q 'MPI ports are not supported by this MPI' "$dir/stderr" &&
-            [ "$(grep -c '^mpiwatch-endpoint 1 [0-9]* [0-9]* tcp ' "$dir/cwd/ports")" -eq "$NP" ]; then
+            [ "$(grep -c '^mpiwatch-endpoint 1 [0-9]* [0-9]* tcp ' "$dir/ports.seen")" -eq "$NP" ]; then
             pass "mpi-ports: $MPI_FLAVOR has no MPI_Open_port; the ranks said so and used TCP"
         else
-            fail "mpi-ports: fallback" "no warning, or no TCP endpoints" "$dir/stderr" "$dir/cwd/ports"
+            fail "mpi-ports: fallback" "no warning, or no TCP endpoints" "$dir/stderr" "$dir/ports.seen"
         fi
         totals mpi-ports "$dir"
     fi

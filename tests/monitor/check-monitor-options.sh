@@ -4,7 +4,8 @@
 # - --port-in-stdout, --port-in-stderr and --port-in-file FILE are taken out
 #   of argv, through MPI_Init and MPI_Init_thread; --help, the others and
 #   everything after "--" stay;
-# - --port-in-stdout/stderr publish one endpoint line per rank there;
+# - --port-in-stdout/stderr publish one endpoint line per rank there, and
+#   --port-in-file in the file, which rank 0 removes at MPI_Finalize;
 # - --help prints mpiwatch's options once (rank 0) and the program runs on,
 #   seeing --help itself (so it prints its own help too);
 # - MPIWATCH_TRANSPORT=mpi (whose ports need MPI_THREAD_MULTIPLE) leaves the
@@ -55,12 +56,21 @@ if check_args stderr "argc 2: [x]" -- "$work/args" --port-in-stderr x; then
     if [ "$n" -eq "$NP" ]; then pass "stderr: one endpoint line per rank on stderr"
     else fail "stderr: endpoint lines" "$n lines, expected $NP" "$work/stderr/stderr"; fi
 fi
-if check_args file "argc 3: [--] [--port-in-stdout]" -- "$work/args" --port-in-file "$work/ports" -- --port-in-stdout; then
-    if [ "$(grep -c '^mpiwatch-endpoint' "$work/ports" 2>/dev/null)" -eq "$NP" ] &&
+# MPIWATCH_WAIT holds MPI_Init 3 s for a client, so the file can be seen
+# before rank 0 removes it at MPI_Finalize.
+keep_copy "$work/ports" "$work/ports.seen"
+if check_args file "argc 3: [--] [--port-in-stdout]" MPIWATCH_WAIT=3 -- "$work/args" --port-in-file "$work/ports" -- --port-in-stdout; then
+    wait "$keep_pid"
+    if [ "$(grep -c '^mpiwatch-endpoint' "$work/ports.seen" 2>/dev/null)" -eq "$NP" ] &&
        ! grep -q mpiwatch-endpoint "$work/file/stdout"; then
         pass "file: the endpoints are in the file only; flags after -- are left alone"
     else
         fail "file: port file" "expected $NP lines in the file and none on stdout" "$work/file/stdout"
+    fi
+    if [ -e "$work/ports" ]; then
+        fail "file: removed" "the port file is still there after the job" "$work/ports"
+    else
+        pass "file: rank 0 removed the port file at MPI_Finalize"
     fi
 fi
 if check_args help "argc 3: [--help] [y]" -- "$work/args" --help y; then

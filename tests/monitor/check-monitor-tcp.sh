@@ -56,9 +56,10 @@ mkdir -p "$dir/cwd"
 ("$PYTHON" "$client" "$dir/cwd/ports" --delay 2 --timeout 50 >"$dir/client.json" 2>"$dir/client.err") &
 cpid=$!
 start=$(date +%s.%N)
+keep_copy "$dir/cwd/ports" "$dir/ports.seen"
 run "$dir" "$NP" linked MPIWATCH_WAIT=30 -- "$work/ring" 2000 0 --port-in-file "$dir/cwd/ports"
 end=$(date +%s.%N)
-wait "$cpid"
+wait "$cpid" "$keep_pid"
 if same_output totals "$dir" "$work/bare-2000-0"; then
     compare totals "$dir" --attached-from-start
     waits=$(grep -c 'waiting up to 30 s for a monitor client' "$dir/stderr" || true)
@@ -73,12 +74,17 @@ if same_output totals "$dir" "$work/bare-2000-0"; then
     else
         fail "totals: MPIWATCH_WAIT" "the job took less than the client's 2 s delay"
     fi
-    mode=$(stat -c %a "$dir/cwd/ports" 2>/dev/null)
-    lines=$(grep -c '^mpiwatch-endpoint 1 [0-9]* 4 tcp ' "$dir/cwd/ports" 2>/dev/null)
+    mode=$(stat -c %a "$dir/ports.seen" 2>/dev/null)
+    lines=$(grep -c '^mpiwatch-endpoint 1 [0-9]* 4 tcp ' "$dir/ports.seen" 2>/dev/null)
     if [ "$mode" = 600 ] && [ "$lines" -eq "$NP" ]; then
-        pass "totals: the port file has $NP lines and mode 600"
+        pass "totals: the port file had $NP lines and mode 600"
     else
-        fail "totals: port file" "mode ${mode:-none}, $lines endpoint lines" "$dir/cwd/ports"
+        fail "totals: port file" "mode ${mode:-none}, $lines endpoint lines" "$dir/ports.seen"
+    fi
+    if [ -e "$dir/cwd/ports" ]; then
+        fail "totals: port file removed" "the port file outlived the job" "$dir/cwd/ports"
+    else
+        pass "totals: rank 0 removed the port file at MPI_Finalize"
     fi
 fi
 

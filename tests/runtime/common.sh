@@ -100,6 +100,17 @@ build() {
     fi
 }
 
+# keep_copy FILE COPY: in the background, copy FILE to COPY as soon as it
+# appears (ranks publish a port file complete, by rename, and rank 0 removes
+# it at MPI_Finalize); gives up after 60 s. Sets keep_pid.
+keep_copy() {
+    (for _ in $(seq 600); do
+         if [ -s "$1" ]; then cp -p "$1" "$2" 2>/dev/null && exit 0; fi
+         sleep 0.1
+     done) &
+    keep_pid=$!
+}
+
 # run DIR NP MODE [VAR=VALUE ...] -- PROGRAM [ARGS...]: run in DIR/cwd
 # (created) under the time limit; MODE is bare, linked (the program is linked
 # with libmpiwatch) or preload (LD_PRELOAD of LIBMPIWATCH). The variables go
