@@ -1,6 +1,8 @@
 /* The TCP transport: a listening socket on an ephemeral port, one client at
  * a time, authenticated by the rank's token ("MPIWATCH 1 TOKEN\n" within 5
- * seconds). Every socket is non-blocking and every write uses MSG_NOSIGNAL,
+ * seconds). Up to MW_PENDING connections authenticate side by side, so
+ * silent or garbage connections cannot keep the real client out; refusals
+ * are logged with rate limiting. Every socket is non-blocking and every write uses MSG_NOSIGNAL,
  * so a client that goes away never raises SIGPIPE, and the application's
  * signal dispositions are left alone. Used by the sender thread only. */
 #include <errno.h>
@@ -20,11 +22,20 @@
 
 #define MW_HANDSHAKE_NS 5000000000ull
 
-static int listen_fd = -1, client_fd = -1, pending_fd = -1;
-static uint64_t pending_deadline;
-static char pending_line[128];
-static size_t pending_len;
-static char pending_addr[96];   /* "[address]:port" */
+#define MW_PENDING 32              /* connections authenticating at once */
+#define MW_BACKLOG 128
+
+/* A connection that has not sent its token yet. */
+typedef struct mw_pending {
+    int fd;                     /* -1: free */
+    uint64_t deadline;
+    size_t len;
+    char line[128];
+    char addr[96];              /* "[address]:port" */
+} mw_pending;
+
+static int listen_fd = -1, client_fd = -1;
+static mw_pending pending[MW_PENDING] = {[0 ... MW_PENDING - 1] = {.fd = -1}};
 static char expected[64];
 static char endpoint[512];
 
@@ -72,7 +83,7 @@ static int try_listen(const struct addrinfo *ai)
     if (ai->ai_family == AF_INET6)   /* "::" also takes IPv4 where the system allows it */
         setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof zero);
     if (fcntl(fd, F_SETFD, FD_CLOEXEC) < 0 || nonblocking(fd) < 0 ||
-        bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 || listen(fd, 8) < 0) {
+        bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 || listen(fd, MW_BACKLOG) < 0) {
         close(fd);
         return -1;
     }
@@ -138,9 +149,35 @@ int mw_tcp_open(const char *bind, const char *token)
     return 0;
 }
 
+/* Refusals are logged with rate limiting: anyone who can reach the port can
+ * cause them, and the job's stderr must not fill up. The first few are
+ * named; after that one line per interval gives the count. */
+#define MW_REFUSALS_NAMED 3
+#define MW_REFUSAL_SUMMARY_NS 10000000000ull
+static unsigned long refusals, refusals_unsaid;
+static uint64_t refusals_said_at;
+
+static void say_refusals(int final)
+{
+    uint64_t now = mw_clock_monotonic_ns();
+    if (refusals_unsaid > 0 && (final || now - refusals_said_at >= MW_REFUSAL_SUMMARY_NS)) {
+        mw_warn("monitor: refused %lu more connection%s (%lu in all)", refusals_unsaid,
+                refusals_unsaid == 1 ? "" : "s", refusals);
+        refusals_unsaid = 0;
+        refusals_said_at = now;
+    }
+}
+
 static void refuse(int *fd, const char *addr, const char *why)
 {
-    mw_warn("monitor: refused the client at %s: %s", addr, why);
+    if (++refusals <= MW_REFUSALS_NAMED) {
+        mw_warn("monitor: refused the client at %s: %s%s", addr, why,
+                refusals == MW_REFUSALS_NAMED ? " (further refusals are counted, not named)" : "");
+        refusals_said_at = mw_clock_monotonic_ns();
+    } else {
+        refusals_unsaid++;
+        say_refusals(0);
+    }
     close(*fd);
     *fd = -1;
 }
@@ -153,52 +190,71 @@ static int same(const char *a, const char *b, size_t n)
     return d == 0;
 }
 
-/* Read what the pending client sent: 1 attached, 0 not yet, -1 refused. */
-static int handshake(void)
+/* Read what pending connection k sent: 1 attached, 0 not yet, -1 refused. */
+static int handshake(int k)
 {
+    mw_pending *c = &pending[k];
     for (;;) {
-        ssize_t n = recv(pending_fd, pending_line + pending_len, sizeof pending_line - 1 - pending_len,
-                         MSG_DONTWAIT);
+        ssize_t n = recv(c->fd, c->line + c->len, sizeof c->line - 1 - c->len, MSG_DONTWAIT);
         if (n > 0) {
-            pending_len += (size_t)n;
-            char *nl = memchr(pending_line, '\n', pending_len);
-            if (nl == NULL && pending_len < sizeof pending_line - 1)
+            c->len += (size_t)n;
+            char *nl = memchr(c->line, '\n', c->len);
+            if (nl == NULL && c->len < sizeof c->line - 1)
                 continue;
             size_t want = strlen(expected);
-            if (nl != NULL && (size_t)(nl - pending_line) + 1 == want &&
-                same(pending_line, expected, want)) {
-                client_fd = pending_fd;
-                pending_fd = -1;
+            if (nl != NULL && (size_t)(nl - c->line) + 1 == want && same(c->line, expected, want)) {
+                client_fd = c->fd;
+                c->fd = -1;
                 return 1;
             }
-            refuse(&pending_fd, pending_addr, "wrong token");
+            refuse(&c->fd, c->addr, "wrong token");
             return -1;
         }
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            if (mw_clock_monotonic_ns() > pending_deadline) {
-                refuse(&pending_fd, pending_addr, "no token within 5 seconds");
+            if (mw_clock_monotonic_ns() > c->deadline) {
+                refuse(&c->fd, c->addr, "no token within 5 seconds");
                 return -1;
             }
             return 0;
         }
         if (n < 0 && errno == EINTR)
             continue;
-        refuse(&pending_fd, pending_addr, "it closed the connection without sending the token");
+        refuse(&c->fd, c->addr, "it closed the connection without sending the token");
         return -1;
     }
 }
 
+/* A slot for a new connection: a free one, or the oldest pending one,
+ * dropped, so that a flood of silent connections cannot lock out the client. */
+static int pending_slot(void)
+{
+    int oldest = 0;
+    for (int k = 0; k < MW_PENDING; k++) {
+        if (pending[k].fd < 0)
+            return k;
+        if (pending[k].deadline < pending[oldest].deadline)
+            oldest = k;
+    }
+    refuse(&pending[oldest].fd, pending[oldest].addr, "too many connections waiting to "
+           "authenticate; the oldest is dropped");
+    return oldest;
+}
+
 static int tcp_poll_attach(void)
 {
-    if (pending_fd >= 0 && handshake() == 1)
-        return 1;
-    while (listen_fd >= 0 && (pending_fd < 0 || client_fd >= 0)) {
+    say_refusals(0);
+    for (int k = 0; k < MW_PENDING && client_fd < 0; k++)
+        if (pending[k].fd >= 0 && handshake(k) == 1)
+            return 1;
+    /* Every connection waiting in the backlog is taken now: handshakes run
+     * side by side, each with its own deadline. */
+    while (listen_fd >= 0) {
         struct sockaddr_storage ss;
         socklen_t len = sizeof ss;
         int fd = accept(listen_fd, (struct sockaddr *)&ss, &len);
         if (fd < 0)
             return 0;
-        char addr[sizeof pending_addr];
+        char addr[sizeof pending[0].addr];
         describe((struct sockaddr *)&ss, len, addr, sizeof addr);
         if (client_fd >= 0) {
             refuse(&fd, addr, "another client is attached");
@@ -206,11 +262,12 @@ static int tcp_poll_attach(void)
         }
         fcntl(fd, F_SETFD, FD_CLOEXEC);
         nonblocking(fd);
-        pending_fd = fd;
-        pending_len = 0;
-        pending_deadline = mw_clock_monotonic_ns() + MW_HANDSHAKE_NS;
-        snprintf(pending_addr, sizeof pending_addr, "%s", addr);
-        if (handshake() == 1)
+        int k = pending_slot();
+        pending[k].fd = fd;
+        pending[k].len = 0;
+        pending[k].deadline = mw_clock_monotonic_ns() + MW_HANDSHAKE_NS;
+        snprintf(pending[k].addr, sizeof pending[k].addr, "%s", addr);
+        if (handshake(k) == 1)
             return 1;
     }
     return 0;
@@ -264,12 +321,13 @@ static void tcp_detach(int final)
 
 static void tcp_wait(int ms, int want_write)
 {
-    struct pollfd p[3];
+    struct pollfd p[2 + MW_PENDING];
     int n = 0;
     if (listen_fd >= 0)
         p[n++] = (struct pollfd){.fd = listen_fd, .events = POLLIN};
-    if (pending_fd >= 0)
-        p[n++] = (struct pollfd){.fd = pending_fd, .events = POLLIN};
+    for (int k = 0; k < MW_PENDING; k++)
+        if (pending[k].fd >= 0)
+            p[n++] = (struct pollfd){.fd = pending[k].fd, .events = POLLIN};
     if (client_fd >= 0)
         p[n++] = (struct pollfd){.fd = client_fd, .events = (short)(POLLIN | (want_write ? POLLOUT : 0))};
     poll(p, (nfds_t)n, ms);
@@ -279,11 +337,15 @@ static void tcp_shutdown(int at_exit)
 {
     (void)at_exit;
     tcp_detach(1);
-    if (pending_fd >= 0)
-        close(pending_fd);
+    for (int k = 0; k < MW_PENDING; k++)
+        if (pending[k].fd >= 0) {
+            close(pending[k].fd);
+            pending[k].fd = -1;
+        }
     if (listen_fd >= 0)
         close(listen_fd);
-    pending_fd = listen_fd = -1;
+    listen_fd = -1;
+    say_refusals(1);
 }
 
 static const char *tcp_endpoint(void)

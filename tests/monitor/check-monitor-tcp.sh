@@ -122,6 +122,35 @@ if same_output wrong-token "$dir" "$work/bare-2000-0"; then
     compare wrong-token "$dir"
 fi
 
+# ---------------------------------------------------------------- a flood
+# 20 silent and 30 garbage connections to every rank before the real client:
+# handshakes run side by side, so every rank's HELLO comes within 2 s; the
+# refusals are named three times per rank, then counted in a summary line.
+dir="$work/flood"
+mkdir -p "$dir/cwd"
+("$PYTHON" "$mon_dir/flood.py" "$dir/cwd/ports" --silent 20 --garbage 30 --timeout 50 \
+     >"$dir/flood.json" 2>"$dir/flood.err") &
+cpid=$!
+run "$dir" "$NP" linked MPIWATCH_WAIT=30 -- "$work/ring" 2000 0 --port-in-file "$dir/cwd/ports"
+wait "$cpid"
+if same_output flood "$dir" "$work/bare-2000-0"; then
+    slowest=$("$PYTHON" -c "import json,sys; h=json.load(open(sys.argv[1]))['hello_s']; print('none' if None in h else max(h))" \
+              "$dir/flood.json" 2>/dev/null)
+    if [ -n "$slowest" ] && [ "$slowest" != none ] &&
+       "$PYTHON" -c "import sys; sys.exit(0 if float(sys.argv[1]) <= 2 else 1)" "$slowest"; then
+        pass "flood: with 50 hostile connections per rank, every rank's HELLO came within 2 s (slowest ${slowest} s)"
+    else
+        fail "flood: HELLO" "the slowest HELLO: ${slowest:-no result}" "$dir/flood.json" "$dir/flood.err"
+    fi
+    named=$(grep -c 'monitor: refused the client at' "$dir/stderr" || true)
+    summary=$(grep -c 'monitor: refused [0-9]* more connection' "$dir/stderr" || true)
+    if [ "$named" -le $((3 * NP)) ] && [ "$summary" -ge 1 ] && [ "$summary" -le $((3 * NP)) ]; then
+        pass "flood: $named refusals named, the rest counted in $summary summary lines"
+    else
+        fail "flood: log" "$named named refusals (at most $((3 * NP))) and $summary summaries" "$dir/stderr"
+    fi
+fi
+
 # ---------------------------------------------------------------- killed client
 dir="$work/killed"
 mkdir -p "$dir/cwd"
