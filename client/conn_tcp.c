@@ -28,16 +28,20 @@ struct mwc_tcp_peer {
     size_t len, sent;
     char why[160];         /* the last failure to reach it */
     int reached;           /* a connection was made at least once */
+    double since;          /* connected, or the last whole frame */
+    double partial_since;  /* a frame began and is unfinished; 0 when none */
     int refused;           /* the last attempt was refused */
 };
 
-void mwc_tcp_init(mwc_tcp *t, mwc_session *s, const mwc_endpoints *l, double wait_s)
+void mwc_tcp_init(mwc_tcp *t, mwc_session *s, const mwc_endpoints *l, double wait_s,
+                  double stall_s)
 {
     memset(t, 0, sizeof *t);
     t->n = l->n;
     t->s = s;
     t->p = mwc_calloc(l->n, sizeof *t->p);
     t->wait_s = wait_s;
+    t->stall_s = stall_s;
     t->deadline = mwc_now() + wait_s;
     t->rbuf = mwc_malloc(RBUF);
     for (size_t i = 0; i < l->n; i++) {
@@ -145,16 +149,25 @@ static void attempt_failed(mwc_tcp *t, size_t i, double now)
     p->next_try = now + RETRY_S;
 }
 
-static void on_readable(mwc_tcp *t, size_t i)
+static void on_readable(mwc_tcp *t, size_t i, double now)
 {
     mwc_tcp_peer *p = &t->p[i];
     for (int rounds = 0; rounds < 16; rounds++) { /* bounded: others get their turn */
         ssize_t k = recv(p->fd, t->rbuf, RBUF, 0);
         if (k > 0) {
+            uint64_t frames = t->s->dec[i].frames;
             if (mwc_session_data(t->s, i, t->rbuf, (size_t)k) != 0) {
                 finish(t, i, NULL); /* GOODBYE, or lost for a protocol error */
                 return;
             }
+            /* The stall deadlines count from the last whole frame, and from
+             * the start of an unfinished one. */
+            if (t->s->dec[i].frames != frames)
+                p->since = now;
+            if (mwc_decoder_idle(&t->s->dec[i]))
+                p->partial_since = 0;
+            else if (p->partial_since == 0 || t->s->dec[i].frames != frames)
+                p->partial_since = now;
             continue;
         }
         if (k < 0 && errno == EINTR)
@@ -211,12 +224,34 @@ static void advance(mwc_tcp *t, size_t i, short revents, double now)
             return;
         }
         p->sent += (size_t)k;
-        if (p->sent == p->len)
+        if (p->sent == p->len) {
             p->state = T_READING;
+            p->since = now;
+            p->partial_since = 0;
+        }
         return;
     }
     if (p->state == T_READING && (revents & (POLLIN | POLLERR | POLLHUP)))
-        on_readable(t, i);
+        on_readable(t, i, now);
+}
+
+/* A rank that connected but sends no HELLO, falls silent, or leaves a frame
+ * unfinished (a byte now and then) for --stall is lost: the watch goes on. */
+static int stalled(mwc_tcp *t, size_t i, double now)
+{
+    mwc_tcp_peer *p = &t->p[i];
+    char why[200];
+    if (p->partial_since > 0 && now - p->partial_since > t->stall_s)
+        snprintf(why, sizeof why, "a frame stayed unfinished for %g s (--stall)", t->stall_s);
+    else if (now - p->since <= t->stall_s)
+        return 0;
+    else if (!t->s->model.r[i].have_hello)
+        snprintf(why, sizeof why, "no HELLO within %g s of connecting (--stall)", t->stall_s);
+    else
+        snprintf(why, sizeof why, "no frame for %g s (--stall)", t->stall_s);
+    mwc_session_lose(t->s, i, why);
+    finish(t, i, NULL);
+    return 1;
 }
 
 void mwc_tcp_step(mwc_tcp *t, int timeout_ms, int extra_fd, int *extra_ready)
@@ -231,6 +266,8 @@ void mwc_tcp_step(mwc_tcp *t, int timeout_ms, int extra_fd, int *extra_ready)
             finish(t, i, NULL);
             continue;
         }
+        if (p->state == T_READING && stalled(t, i, now))
+            continue;
         if (p->state == T_IDLE && now >= t->deadline) {
             char why[300];
             snprintf(why, sizeof why, "not reached within %g s (--wait): %s", t->wait_s, p->why);

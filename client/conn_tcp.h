@@ -17,11 +17,13 @@ typedef struct {
     mwc_session *s;
     double deadline;      /* ranks not reached by then are lost */
     double wait_s;
+    double stall_s;       /* --stall: HELLO, silence and unfinished-frame deadline */
     unsigned char *rbuf;
 } mwc_tcp;
 
 /* Takes the tcp endpoints of l; endpoint i is session slot i. */
-void mwc_tcp_init(mwc_tcp *t, mwc_session *s, const mwc_endpoints *l, double wait_s);
+void mwc_tcp_init(mwc_tcp *t, mwc_session *s, const mwc_endpoints *l, double wait_s,
+                  double stall_s);
 void mwc_tcp_free(mwc_tcp *t);
 /* Nonzero while some connection is open or still to be made. */
 int mwc_tcp_busy(const mwc_tcp *t);

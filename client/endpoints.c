@@ -42,6 +42,7 @@ static int failf(char *err, size_t errlen, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(err, errlen, fmt, ap);
     va_end(ap);
+    mwc_printable(err);   /* it quotes the file: no escape sequence reaches a terminal */
     return -1;
 }
 
@@ -251,13 +252,20 @@ int mwc_endpoints_from_text(const char *text, size_t n, const char *name, mwc_en
     return mwc_endpoints_complete(l) ? 1 : 0;
 }
 
+/* A port file has one line of at most a few hundred bytes per rank: a file
+ * (or a device: -f /dev/zero) beyond these bounds is not one. */
+#define MAX_FILE (64u << 20)
+#define MAX_FIRST_LINE 4096
+
+/* The file's contents; -1 with errno (EFBIG or EINVAL: not a port file). */
 static int read_all(const char *path, char **text, size_t *n)
 {
-    int fd = open(path, O_RDONLY);
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
     if (fd < 0)
         return -1;
     size_t cap = 4096, len = 0;
     char *buf = mwc_malloc(cap);
+    int bad = 0;
     for (;;) {
         if (len == cap) {
             cap *= 2;
@@ -269,8 +277,19 @@ static int read_all(const char *path, char **text, size_t *n)
         if (k <= 0)
             break;
         len += (size_t)k;
+        if (len > MAX_FILE)
+            bad = EFBIG;
+        else if (len > MAX_FIRST_LINE && memchr(buf, '\n', MAX_FIRST_LINE) == NULL)
+            bad = EINVAL;
+        if (bad)
+            break;
     }
     close(fd);
+    if (bad) {
+        free(buf);
+        errno = bad;
+        return -1;
+    }
     *text = buf;
     *n = len;
     return 0;
@@ -287,6 +306,14 @@ int mwc_endpoints_from_file(const char *path, double wait_s, int quiet, mwc_endp
         char *text = NULL;
         size_t n = 0;
         int exists = read_all(path, &text, &n) == 0;
+        if (!exists && (errno == EFBIG || errno == EINVAL)) {
+            char shown[512];
+            snprintf(shown, sizeof shown, "%s", path);
+            fprintf(stderr, "mpiwatch: %s is not a port file: %s\n", mwc_printable(shown),
+                    errno == EFBIG ? "larger than 64 MiB" : "no line ends within 4096 bytes");
+            free(prev);
+            return -1;
+        }
         if (!exists && errno != ENOENT) {
             fprintf(stderr, "mpiwatch: %s: %s\n", path, strerror(errno));
             free(prev);

@@ -210,7 +210,7 @@ static int watch(const mwc_options *o, views *v, int *argc, char ***argv)
     if (mwc_mpi_init(&mpi, &s, &l, o->wait_s, argc, argv) == 0) {
         mwc_mpi_connect(&mpi);
         mwc_tcp tcp;
-        mwc_tcp_init(&tcp, &s, &l, o->wait_s);
+        mwc_tcp_init(&tcp, &s, &l, o->wait_s, o->stall_s);
         int in_fd = o->use_stdin ? in.fd : -1;
         while (!interrupted && (mwc_tcp_busy(&tcp) || mwc_mpi_busy(&mpi))) {
             int ready = 0;

@@ -23,6 +23,10 @@ static const char usage[] =
     "                         copied to standard error\n"
     "  -w, --wait SECONDS     how long to wait for the endpoints and for ranks that are\n"
     "                         not listening yet (default 60)\n"
+    "      --stall SECONDS    a rank that sends no HELLO within SECONDS of the connection,\n"
+    "                         then no whole frame for SECONDS, or leaves a frame unfinished\n"
+    "                         that long, is reported lost and the watch goes on (default\n"
+    "                         60; keep it above the ranks' MPIWATCH_MONITOR_INTERVAL)\n"
     "  -j, --json             one JSON object per line on standard output\n"
     "      --no-events        with --json: leave out the per-call event lines\n"
     "  -r, --record FILE      also write everything received to FILE\n"
@@ -58,11 +62,12 @@ static int positive(const char *s, double *out)
 
 int mwc_options_parse(mwc_options *o, int argc, char **argv)
 {
-    enum { O_NO_EVENTS = 256, O_REPLAY, O_SPEED, O_NICE, O_VERSION };
+    enum { O_NO_EVENTS = 256, O_REPLAY, O_SPEED, O_NICE, O_VERSION, O_STALL };
     static const struct option longs[] = {
         { "port-file", required_argument, NULL, 'f' },
         { "stdin", no_argument, NULL, 's' },
         { "wait", required_argument, NULL, 'w' },
+        { "stall", required_argument, NULL, O_STALL },
         { "json", no_argument, NULL, 'j' },
         { "no-events", no_argument, NULL, O_NO_EVENTS },
         { "record", required_argument, NULL, 'r' },
@@ -77,6 +82,7 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
     memset(o, 0, sizeof *o);
     o->events = 1;
     o->wait_s = 60;
+    o->stall_s = 60;
     o->nice = 19;
     opterr = 0;
     int c;
@@ -89,6 +95,10 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
         case 'w':
             if (positive(optarg, &o->wait_s) != 0)
                 return bad("--wait %s: give a number of seconds above 0", optarg);
+            break;
+        case O_STALL:
+            if (positive(optarg, &o->stall_s) != 0)
+                return bad("--stall %s: give a number of seconds above 0", optarg);
             break;
         case 'j': o->json = 1; break;
         case O_NO_EVENTS: o->events = 0; break;

@@ -9,6 +9,7 @@ typedef struct {
     int nargs;
     int json, events;        /* --json; events unless --no-events */
     double wait_s;           /* --wait */
+    double stall_s;          /* --stall */
     const char *record;      /* --record FILE */
     const char *replay;      /* --replay FILE */
     double replay_speed;     /* --replay-speed X; 0: as fast as possible */

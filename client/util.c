@@ -61,3 +61,11 @@ void mwc_print_ns(FILE *out, uint64_t ns)
 {
     fprintf(out, "%" PRIu64 ".%09" PRIu64, ns / 1000000000u, ns % 1000000000u);
 }
+
+char *mwc_printable(char *s)
+{
+    for (unsigned char *p = (unsigned char *)s; p != NULL && *p; p++)
+        if (*p < 0x20 || *p > 0x7e)
+            *p = '?';
+    return s;
+}

@@ -31,6 +31,11 @@ static inline uint64_t mwc_le64(const unsigned char *p)
     return (uint64_t)mwc_le32(p) | ((uint64_t)mwc_le32(p + 4) << 32);
 }
 
+/* Make s safe for a terminal, in place: every byte outside printable ASCII
+ * (controls, escape sequences, C1 controls in any encoding) becomes '?'.
+ * Strings from the wire and the port file pass here before a terminal. */
+char *mwc_printable(char *s);
+
 /* Nanoseconds printed as seconds with all nine decimals ("12.000000345"):
  * exact, unlike a double, so JSON output is reproducible. */
 void mwc_print_ns(FILE *out, uint64_t ns);

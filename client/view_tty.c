@@ -28,6 +28,7 @@ static void line(mwc_tty_state *st, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
+    mwc_printable(buf);   /* names come from the ranks: never escape sequences */
     if (st->live) {
         if (st->row >= st->rows)
             return;
@@ -179,9 +180,13 @@ static void on_tick(void *vst, const mwc_model *m, double elapsed)
 static void on_lost(void *vst, const mwc_model *m, size_t slot)
 {
     mwc_tty_state *st = vst;
-    if (!st->live)
-        fprintf(st->out, "mpiwatch: rank %d (%s) lost: %s\n", mwc_model_rank(m, slot),
-                m->r[slot].endpoint ? m->r[slot].endpoint : "", m->r[slot].reason);
+    char endpoint[256], reason[512];
+    if (st->live)
+        return;
+    snprintf(endpoint, sizeof endpoint, "%s", m->r[slot].endpoint ? m->r[slot].endpoint : "");
+    snprintf(reason, sizeof reason, "%s", m->r[slot].reason);
+    fprintf(st->out, "mpiwatch: rank %d (%s) lost: %s\n", mwc_model_rank(m, slot),
+            mwc_printable(endpoint), mwc_printable(reason));
 }
 
 void mwc_tty_restore(mwc_tty_state *st)

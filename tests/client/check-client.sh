@@ -2,6 +2,8 @@
 # The mpiwatch client end to end against fake ranks (fake_rank.c, no MPI),
 # which serve the scripted streams of frames.c over TCP on 127.0.0.1:
 # - a port file whose ranks all refuse: it looks stale, the client says so;
+# - ranks that stay silent, stop after HELLO or drip a frame: lost after
+#   --stall; escape sequences in a rank's names never reach the terminal;
 # - 3 ranks in a port file that does not exist yet when the client starts,
 #   one of them listening only 1 s after publishing: --json totals exact,
 #   every hello/event/goodbye line there, exit 0; its --record replayed
@@ -138,6 +140,42 @@ if [ "$rc" -ne 1 ] || ! grep -q '"type":"lost","rank":null,.*"reason":"not reach
 else
     pass "a rank never reached: lost after --wait, exit 1"
 fi
+# Broken ranks: one stays silent after the token, one stops after HELLO, one
+# drips a frame a byte every 0.5 s. With --stall 2 each is lost within a few
+# seconds, naming why, and the client ends (exit 1).
+d="$work/stall"; mkdir -p "$d"
+for r in 0 1 2; do
+    scenario=$(echo silent mute drip | cut -d' ' -f$((r + 1)))
+    "$fake" "$r" 3 "$d/ports" --scenario "$scenario" >"$d/fake$r.out" 2>&1 &
+    pids+=($!)
+done
+start=$(date +%s)
+timeout 30 "$client" --json --wait 10 --stall 2 -f "$d/ports" >"$d/out" 2>"$d/err"; rc=$?
+took=$(( $(date +%s) - start ))
+if [ "$rc" -eq 1 ] && [ "$took" -le 10 ] &&
+   grep -q '"type":"lost","rank":0,.*"reason":"no HELLO within 2 s of connecting (--stall)"' "$d/out" &&
+   grep -q '"type":"lost","rank":1,.*"reason":"no frame for 2 s (--stall)"' "$d/out" &&
+   grep -q '"type":"lost","rank":2,.*"reason":"a frame stayed unfinished for 2 s (--stall)"' "$d/out"; then
+    pass "stalled ranks (silent, mute after HELLO, dripping): lost after --stall 2 in ${took} s, exit 1"
+else
+    fail "stalled ranks" "exit $rc after ${took} s; the lost lines are not as expected" "$d/out" "$d/err"
+fi
+
+# A rank whose HELLO carries terminal escape sequences in its host, program
+# and function names: the text view prints them made harmless ('?').
+d="$work/evil"; mkdir -p "$d"
+"$fake" 0 1 "$d/ports" --scenario evil >"$d/fake.out" 2>&1 &
+pids+=($!)
+timeout 30 "$client" --wait 10 -f "$d/ports" >"$d/out" 2>"$d/err"; rc=$?
+controls=$(cat "$d/out" "$d/err" | LC_ALL=C tr -d '\n -~' | wc -c)
+if [ "$rc" -eq 0 ] && [ "$controls" -eq 0 ] &&
+   grep -q '^mpiwatch: ?\[2J?\[Hprog?31m' "$d/out" && grep -q '^MPI_?\[2JSend ' "$d/out" &&
+   grep -q '?]0;pwned?host' "$d/out"; then
+    pass "escape sequences from the wire reach the terminal as '?'"
+else
+    fail "escape sequences" "exit $rc, $controls control bytes in the output" "$d/out" "$d/err"
+fi
+
 # A port file left by a job that ended: every rank refuses; the client says
 # the file looks stale, with its age.
 printf 'mpiwatch-endpoint 1 0 2 tcp 127.0.0.1 %s 0123456789abcdef0123456789abcdef\nmpiwatch-endpoint 1 1 2 tcp 127.0.0.1 %s 0123456789abcdef0123456789abcdef\n' \

@@ -4,8 +4,17 @@
  * sends a scripted stream (frames.c) in small uneven chunks.
  *
  *   fake_rank RANK SIZE PORT_FILE [options]
- *     --scenario normal|lost|refuse   lost: stops without GOODBYE;
- *                                     refuse: closes after the token
+ *     --scenario normal|lost|refuse|silent|mute|drip
+ *                                     lost: stops without GOODBYE;
+ *                                     refuse: closes after the token;
+ *                                     silent: takes the token, sends nothing;
+ *                                     mute: sends HELLO, then nothing;
+ *                                     drip: HELLO, then one byte every 0.5 s;
+ *                                     evil: HELLO whose host, program and
+ *                                     function name hold terminal escape
+ *                                     sequences, then GOODBYE
+ *                                     (the silent three hold the connection
+ *                                     for 30 s)
  *     --listen-delay SECONDS          publish at once, listen() only later
  *                                     (the client sees connection refused)
  *     --publish-token HEX             publish this token, expect the real one
@@ -122,6 +131,39 @@ int main(int argc, char **argv)
         return 3;
     }
     if (strcmp(scenario, "refuse") == 0) {
+        close(c);
+        return 0;
+    }
+    if (strcmp(scenario, "evil") == 0) {
+        static const char *const names[] = { "MPI_\033[2JSend" };
+        mwt_buf h = { 0 };
+        mwt_hello(&h, (uint32_t)rank, (uint32_t)size, 4242, 1, "\033]0;pwned\007host",
+                  "\033[2J\033[Hprog\x9b" "31m", 1, names);
+        mwc_entry e = { 0, 3, 1000, 24, 0 };
+        mwt_snapshot(&h, 10, 0, 0, 0, 1, &e);
+        mwt_goodbye(&h, 11, 0, 0);
+        if (write(c, h.p, h.len) != (ssize_t)h.len)
+            die("write");
+        close(c);
+        return 0;
+    }
+    if (strcmp(scenario, "silent") == 0 || strcmp(scenario, "mute") == 0 ||
+        strcmp(scenario, "drip") == 0) {
+        static const char *const names[] = { "MPI_Send" };
+        mwt_buf h = { 0 };
+        if (strcmp(scenario, "silent") != 0) {
+            mwt_hello(&h, (uint32_t)rank, (uint32_t)size, 4242, 1, "fakehost", "fake", 1, names);
+            if (write(c, h.p, h.len) != (ssize_t)h.len)
+                die("write");
+        }
+        mwt_buf s = { 0 };
+        mwt_level(&s, 5, 1);
+        for (int i = 0; i < 60; i++) {
+            if (strcmp(scenario, "drip") == 0 && (size_t)i < s.len - 1 &&
+                write(c, s.p + i, 1) != 1)
+                break;   /* the client has gone */
+            nap(0.5);
+        }
         close(c);
         return 0;
     }
