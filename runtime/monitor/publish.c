@@ -138,14 +138,28 @@ void mw_monitor_unpublish(void)
     published[0] = '\0';
 }
 
+/* Tokens in a job's output file that others can read: anyone who reads it
+ * can watch the job (docs/protocol.md, threat model). Rank 0 says so once. */
+static void warn_if_exposed(FILE *out, const char *name)
+{
+    struct stat st;
+    if (mw_state.world_rank == 0 && fstat(fileno(out), &st) == 0 && S_ISREG(st.st_mode) &&
+        (st.st_mode & (S_IRGRP | S_IROTH)))
+        mw_warn("the monitor's endpoints, with their tokens, go to standard %s, a file others "
+                "can read (mode %03o): anyone who reads it can watch this job; use "
+                "--port-in-file on a shared system", name, (unsigned)(st.st_mode & 0777));
+}
+
 int mw_monitor_publish(const char *line)
 {
     switch (mw_monitor_opts.publish) {
     case MW_PUBLISH_STDOUT:
+        warn_if_exposed(stdout, "output");
         fprintf(stdout, "%s\n", line);
         fflush(stdout);
         return 0;
     case MW_PUBLISH_STDERR:
+        warn_if_exposed(stderr, "error");
         fprintf(stderr, "%s\n", line);
         fflush(stderr);
         return 0;

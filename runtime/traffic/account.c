@@ -40,8 +40,8 @@ void mw_account(int id, const mw_call *c, mw_fn_stats *s)
     mw_thread *t = mw_self;
     if (t == NULL)
         return;
-    s->sent += (uint64_t)c->sent;
-    s->recv += (uint64_t)c->recv;
+    MW_OWN_STORE(s->sent, MW_OWN_LOAD(s->sent) + (uint64_t)c->sent);
+    MW_OWN_STORE(s->recv, MW_OWN_LOAD(s->recv) + (uint64_t)c->recv);
     /* Histograms and pairs are about messages: a call that moved nothing
      * and had no peer (a barrier, a send to MPI_PROC_NULL) is not one. */
     if (c->sent == 0 && c->recv == 0 && !c->messages && c->peer < 0)
@@ -50,7 +50,7 @@ void mw_account(int id, const mw_call *c, mw_fn_stats *s)
         return;
     int b = bucket((uint64_t)(c->sent ? c->sent : c->recv));
     t->hist[id][b]++;
-    s->sizes |= 1ull << b;   /* the call site's size ranges: two instructions */
+    MW_OWN_STORE(s->sizes, MW_OWN_LOAD(s->sizes) | 1ull << b);   /* the site's size ranges */
     if (c->messages && c->peer >= 0)
         count_pair(t, c->peer, c->sent, c->messages);
 }

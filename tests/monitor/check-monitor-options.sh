@@ -8,6 +8,8 @@
 #   --port-in-file in the file, which rank 0 removes at MPI_Finalize;
 # - --help prints mpiwatch's options once (rank 0) and the program runs on,
 #   seeing --help itself (so it prints its own help too);
+# - endpoints published into an output file that others can read: one
+#   warning (a singleton, whose standard output is the file itself);
 # - MPIWATCH_TRANSPORT=mpi (whose ports need MPI_THREAD_MULTIPLE) leaves the
 #   program the thread level it asked for, in provided and MPI_Query_thread;
 # - --port-in-file without FILE, and bad MPIWATCH_MONITOR, _TRANSPORT,
@@ -97,6 +99,28 @@ for init in init thread; do
     else
         fail "level-$init" "status $(rc_of "$dir"), the program saw '$got', expected '$want'" \
             "$dir/stdout" "$dir/stderr"
+    fi
+done
+
+# Tokens in an output file others can read: a singleton (no launcher, so the
+# rank's standard output is the file itself) warns once at mode 644, and
+# not at mode 600.
+for mode in 644 600; do
+    out="$work/exposed-$mode.out"
+    : >"$out"
+    chmod "$mode" "$out"
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 60 "$work/args" --port-in-stdout \
+        >>"$out" 2>"$work/exposed-$mode.err" </dev/null
+    n=$(grep -c "mpiwatch: .*tokens, go to standard output, a file others can read (mode $mode)" \
+        "$work/exposed-$mode.err" || true)
+    want=0
+    [ "$mode" = 644 ] && want=1
+    if ! grep -q '^mpiwatch-endpoint 1 0 1 tcp ' "$out"; then
+        skip "exposed-$mode" "the program did not run as a singleton here: $(head -c 300 "$work/exposed-$mode.err")"
+    elif [ "$n" -eq "$want" ]; then
+        pass "exposed-$mode: endpoints in an output file of mode $mode: $want warning(s)"
+    else
+        fail "exposed-$mode" "$n warnings, expected $want" "$work/exposed-$mode.err"
     fi
 done
 

@@ -15,6 +15,9 @@
 #    report involving mpiwatch code (mw_* functions, runtime/*/*.c, the
 #    generated wrappers) is a failure, and so is any other report that stops
 #    the run, since it hides what would come after.
+# 3. monitored: the same with the live monitor on (a snapshot every 10 ms)
+#    and a client (tests/monitor/raw_client.py) attached from the start, so
+#    that the sender thread reads the statistics while the threads write them.
 #
 # SKIP when the compiler cannot build with -fsanitize=thread, or when TSan
 # cannot start under this MPI at all (the reason is printed). MW_TSAN_JOBS
@@ -122,25 +125,52 @@ else
         "$dir/stdout" "$dir/stderr"
 fi
 
+# check_clean CASE DIR: the run in DIR had no report, succeeded, printed
+# "errors 0" and wrote exact counts.
+check_clean() {
+    local case=$1 dir=$2 rc
+    rc=$(rc_of "$dir")
+    tsan_reports "$dir/stderr" >"$dir/reports"
+    if why=$(cannot_run "$dir"); then
+        skip "$case" "ThreadSanitizer cannot run under $MPIRUN here: $why"
+    elif mentions_mpiwatch "$dir/stderr"; then
+        fail "$case" "ThreadSanitizer reports a problem involving mpiwatch code" "$dir/reports"
+    elif [ -s "$dir/reports" ]; then
+        fail "$case" "ThreadSanitizer stopped the run on a report outside mpiwatch (extend tsan.supp only if every frame of it is inside the MPI's libraries)" \
+            "$dir/reports"
+    elif [ "$rc" -ne 0 ]; then
+        fail "$case" "the program failed: $(describe_rc "$rc")" "$dir/stdout" "$dir/stderr"
+    elif [ "$(cat "$dir/stdout")" != "errors 0" ]; then
+        fail "$case" "the program's output is not 'errors 0'" "$dir/stdout" "$dir/stderr"
+    else
+        pass "$case: no ThreadSanitizer report"
+        check_counts "$case counts" "$rt_dir/threads.expect" "$NP" "$dir"
+    fi
+}
+
 # 2. The real program: no report.
 dir="$work/clean"
 run "$dir" "$NP" bare MPIWATCH_OUTDIR="$dir" "${tsan_env[@]}" -- "$work/threads-clean"
-rc=$(rc_of "$dir")
-tsan_reports "$dir/stderr" >"$dir/reports"
-if why=$(cannot_run "$dir"); then
-    skip "tsan np=$NP" "ThreadSanitizer cannot run under $MPIRUN here: $why"
-elif mentions_mpiwatch "$dir/stderr"; then
-    fail "tsan np=$NP" "ThreadSanitizer reports a problem involving mpiwatch code" "$dir/reports"
-elif [ -s "$dir/reports" ]; then
-    fail "tsan np=$NP" "ThreadSanitizer stopped the run on a report outside mpiwatch (extend tsan.supp only if every frame of it is inside the MPI's libraries)" \
-        "$dir/reports"
-elif [ "$rc" -ne 0 ]; then
-    fail "tsan np=$NP" "the program failed: $(describe_rc "$rc")" "$dir/stdout" "$dir/stderr"
-elif [ "$(cat "$dir/stdout")" != "errors 0" ]; then
-    fail "tsan np=$NP" "the program's output is not 'errors 0'" "$dir/stdout" "$dir/stderr"
+check_clean "tsan np=$NP" "$dir"
+
+# 3. The same with the live monitor on and a client attached from the start:
+# the sender thread reads every thread's statistics each 10 ms while the
+# threads update them.
+dir="$work/monitored"
+mkdir -p "$dir"
+("$PYTHON" "$top_srcdir/tests/monitor/raw_client.py" "$dir/ports" --timeout 100 \
+     >"$dir/client.json" 2>"$dir/client.err") &
+cpid=$!
+run "$dir" "$NP" bare MPIWATCH_OUTDIR="$dir" MPIWATCH_MONITOR="file:$dir/ports" MPIWATCH_WAIT=60 \
+    MPIWATCH_MONITOR_INTERVAL=0.01 "${tsan_env[@]}" -- "$work/threads-clean"
+wait "$cpid"
+check_clean "tsan np=$NP, monitor attached" "$dir"
+attached=$("$PYTHON" -c "import json,sys; print(json.load(open(sys.argv[1]))['attached'])" \
+           "$dir/client.json" 2>/dev/null)
+if [ "$attached" = "$NP" ]; then
+    pass "tsan np=$NP, monitor attached: the client was attached to every rank"
 else
-    pass "tsan np=$NP: no ThreadSanitizer report"
-    check_counts "tsan np=$NP counts" "$rt_dir/threads.expect" "$NP" "$dir"
+    fail "tsan monitor client" "attached to ${attached:-no} ranks, expected $NP" "$dir/client.err"
 fi
 
 finish
