@@ -159,7 +159,9 @@ MW_HIDDEN void mw_monitor_pcontrol(int level);
 /* In mw_on_finalize: final SNAPSHOT from stats (the report's own merge),
  * GOODBYE, flush for at most 2 s, close. */
 MW_HIDDEN void mw_monitor_finish(const mw_fn_stats *stats);
-/* 1 if the monitor ran; its transport's name and its counters. */
-MW_HIDDEN int mw_monitor_active(const char **transport, mw_monitor_counts *counts);
+/* 1 if the monitor ran; its transport's name, its counters, and the
+ * snapshots not sent because a client was behind (replaced by newer ones). */
+MW_HIDDEN int mw_monitor_active(const char **transport, mw_monitor_counts *counts,
+                                uint64_t *skipped);
 
 #endif

@@ -82,6 +82,12 @@ static uint64_t dropped_sender;           /* dropped here (not by a full ring) *
 static mw_event batch[MW_DRAIN_BATCH];
 static mw_timebase tb;
 static uint64_t next_snapshot;            /* ns since the epoch */
+/* Every frame respects MW_OUT_CAP: while a client is behind (stopped, or a
+ * pipe nobody reads), snapshots replace the unsent one before them and
+ * level changes wait, so a rank's memory stays bounded however long the
+ * client sleeps. What was not sent is counted for the report. */
+static uint64_t frames_skipped;
+static uint64_t snap_start = UINT64_MAX, snap_end;   /* the last queued snapshot, in stream offsets */
 
 /* Events on: the flag first, then the wrappers' slow bodies (core/mode.h);
  * off in the reverse order. */
@@ -155,18 +161,38 @@ static void counters(const mw_fn_stats *stats, uint64_t recorded, uint64_t ring_
     c->unwatched = last_unwatched;
 }
 
+/* Room for a snapshot when the client is behind: the last snapshot, if it
+ * is the newest frame and none of it has gone out, is taken back (the new
+ * one holds everything it held). 0 when the new one must be skipped. */
+static int snapshot_room(void)
+{
+    if (mw_buf_pending(&out) < MW_OUT_CAP)
+        return 1;
+    frames_skipped++;
+    if (snap_start == UINT64_MAX || snap_end != stream_queued || snap_start < stream_written)
+        return 0;
+    out.len -= (size_t)(snap_end - snap_start);
+    stream_queued = snap_start;
+    return 1;
+}
+
 static void periodic_snapshot(void)
 {
     static mw_fn_stats stats[MW_FN_COUNT];
     mw_monitor_counts c;
     uint64_t recorded, ring_dropped;
+    next_snapshot = now_ns() + (uint64_t)(mw_monitor_opts.interval * 1e9);
+    if (!snapshot_room())
+        return;
     mw_events_counts(&recorded, &ring_dropped);
     mw_stats_merge(stats);
     counters(stats, recorded, ring_dropped, &c);
     size_t before = mw_buf_pending(&out);
-    if (mw_frame_snapshot(&out, now_ns(), &c, stats, timebase_ns_of, &tb) == 0)
+    if (mw_frame_snapshot(&out, now_ns(), &c, stats, timebase_ns_of, &tb) == 0) {
+        snap_start = stream_queued;
         account_queued(before);
-    next_snapshot = now_ns() + (uint64_t)(mw_monitor_opts.interval * 1e9);
+        snap_end = stream_queued;
+    }
 }
 
 /* ------------------------------------------------------------ attach, detach */
@@ -191,6 +217,7 @@ static void on_attach(void)
     stream_queued = stream_written = 0;
     nmarks = marks_head = 0;
     out.head = out.len = 0;
+    snap_start = UINT64_MAX;
     set_events(1);
     timer_name(timer, sizeof timer);
     size_t before = mw_buf_pending(&out);
@@ -274,6 +301,8 @@ static void send_levels(void)
 {
     int lv[MW_LEVELS], n;
     uint64_t lt[MW_LEVELS];
+    if (mw_buf_pending(&out) >= MW_OUT_CAP)
+        return;   /* they wait (MW_LEVELS of them at most) until the client catches up */
     pthread_mutex_lock(&lock);
     n = nlevels;
     memcpy(lv, levels, (size_t)n * sizeof lv[0]);
@@ -531,11 +560,12 @@ void mw_monitor_finish(const mw_fn_stats *stats)
     nmarks = marks_head = marks_cap = 0;
 }
 
-int mw_monitor_active(const char **transport, mw_monitor_counts *counts)
+int mw_monitor_active(const char **transport, mw_monitor_counts *counts, uint64_t *skipped)
 {
     if (tp == NULL)
         return 0;
     *transport = tp->name;
     *counts = final_counts;
+    *skipped = frames_skipped;
     return 1;
 }

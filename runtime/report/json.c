@@ -123,9 +123,11 @@ static void write_monitor(FILE *out, const mw_job_summary *job)
     if (job->monitor == NULL)
         return;
     fprintf(out, "  \"monitor\": {\"transport\": \"%s\", \"events_sent\": %llu, "
-                 "\"events_dropped\": %llu, \"events_unwatched\": %llu},\n",
+                 "\"events_dropped\": %llu, \"events_unwatched\": %llu, "
+                 "\"snapshots_skipped\": %llu},\n",
             job->monitor, (unsigned long long)job->monitor_sent,
-            (unsigned long long)job->monitor_dropped, (unsigned long long)job->monitor_unwatched);
+            (unsigned long long)job->monitor_dropped, (unsigned long long)job->monitor_unwatched,
+            (unsigned long long)job->monitor_skipped);
 }
 
 static void write_regions(FILE *out, const mw_job_summary *job)

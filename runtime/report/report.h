@@ -78,6 +78,7 @@ typedef struct mw_job_summary {
     const char *sites_resolver;   /* how sites were resolved */
     const char *monitor;     /* the live monitor's transport(s), or NULL if it was off */
     uint64_t monitor_sent, monitor_dropped, monitor_unwatched;   /* events, all ranks */
+    uint64_t monitor_skipped;    /* snapshots not sent while a client was behind */
     mw_fn_summary fn[MW_FN_COUNT];
 } mw_job_summary;
 

@@ -53,9 +53,11 @@ static void write_header(FILE *out, const mw_job_summary *job)
     fprintf(out, "timer: %s; profiling level at start: %d; reports in: %s\n", job->timer,
             c->initial_level, c->outdir);
     if (job->monitor != NULL)
-        fprintf(out, "live monitor (%s): events sent %llu, dropped %llu, unwatched %llu (all ranks)\n",
+        fprintf(out, "live monitor (%s): events sent %llu, dropped %llu, unwatched %llu; snapshots "
+                     "skipped while a client was behind %llu (all ranks)\n",
                 job->monitor, (unsigned long long)job->monitor_sent,
-                (unsigned long long)job->monitor_dropped, (unsigned long long)job->monitor_unwatched);
+                (unsigned long long)job->monitor_dropped, (unsigned long long)job->monitor_unwatched,
+                (unsigned long long)job->monitor_skipped);
     fprintf(out, "\n");
 }
 

@@ -14,6 +14,10 @@
 # - wrong-token: a client with a wrong token is refused by every rank,
 #   which says so on stderr with the client's address; a right client then
 #   gets everything;
+# - flood: 20 silent and 30 garbage connections per rank (flood.py) do not
+#   delay the real client's HELLO beyond 2 s, and refusals are rate-limited;
+# - sleeper: a client that reads nothing for 28 s while busy.c runs leaves
+#   each rank's RSS flat, and the report counts the snapshots held back;
 # - killed: a client that dies abruptly mid-run changes nothing: exit 0,
 #   the bare run's output, and the report's counters still add up.
 name=monitor-tcp
@@ -24,6 +28,7 @@ mon_dir="$top_srcdir/tests/monitor"
 client="$mon_dir/raw_client.py"
 build "$mon_dir/ring.c" "$work/ring-bare" plain
 build "$mon_dir/ring.c" "$work/ring" linked
+build "$mon_dir/busy.c" "$work/busy" linked
 
 for args in "2000 0" "3000 1000"; do
     dir="$work/bare-${args// /-}"
@@ -148,6 +153,49 @@ if same_output flood "$dir" "$work/bare-2000-0"; then
         pass "flood: $named refusals named, the rest counted in $summary summary lines"
     else
         fail "flood: log" "$named named refusals (at most $((3 * NP))) and $summary summaries" "$dir/stderr"
+    fi
+fi
+
+# ---------------------------------------------------------------- a sleeping client
+# A client that attaches and then reads nothing for 28 s (stopped with
+# Ctrl-Z, or a pager nobody scrolls), snapshots every 10 ms, while busy.c
+# makes millions of calls of 20 functions a second: each rank's memory stays
+# flat once its output is full (RSS sampled 4 s and 24 s after the start
+# grows by less than 1 MiB), the report counts the snapshots held back, and
+# the client then gets the rest of the stream and the GOODBYE.
+dir="$work/sleeper"
+mkdir -p "$dir/cwd"
+("$PYTHON" "$mon_dir/flood.py" "$dir/cwd/ports" --silent 0 --no-read 28 --timeout 90 \
+     >"$dir/flood.json" 2>"$dir/flood.err") &
+cpid=$!
+(for _ in $(seq 300); do pgrep -x busy >/dev/null && break; sleep 0.1; done
+ sleep 4
+ for p in $(pgrep -x busy); do echo "$p $(awk '/^VmRSS/ {print $2}' /proc/$p/status)"; done >"$dir/rss-4s"
+ sleep 20
+ for p in $(pgrep -x busy); do echo "$p $(awk '/^VmRSS/ {print $2}' /proc/$p/status)"; done >"$dir/rss-24s") &
+spid=$!
+run "$dir" "$NP" linked MPIWATCH_WAIT=30 MPIWATCH_MONITOR_INTERVAL=0.01 -- "$work/busy" 30 \
+    --port-in-file "$dir/cwd/ports"
+wait "$cpid" "$spid"
+if [ "$(rc_of "$dir")" -ne 0 ] || ! grep -q "^busy: done on $NP ranks$" "$dir/stdout"; then
+    fail "sleeper: run" "$(describe_rc "$(rc_of "$dir")")" "$dir/stdout" "$dir/stderr"
+else
+    growth=$(join "$dir/rss-4s" "$dir/rss-24s" | awk '{d = $3 - $2; if (d > m) m = d} END {print m + 0}')
+    ranks=$(join "$dir/rss-4s" "$dir/rss-24s" | grep -c .)
+    if [ "$ranks" -eq "$NP" ] && [ "$growth" -lt 1024 ]; then
+        pass "sleeper: with the client asleep 28 s, rank RSS grew by at most $growth kB from 4 s to 24 s"
+    else
+        fail "sleeper: memory" "RSS grew by up to $growth kB on $ranks sampled ranks (expected $NP, < 1024 kB)" \
+            "$dir/rss-4s" "$dir/rss-24s"
+    fi
+    report=$(reports "$dir/cwd" 'mpiwatch-*.json')
+    skipped=$(json_get "$dir/cwd/$report" monitor snapshots_skipped 2>/dev/null)
+    bytes=$("$PYTHON" -c "import json,sys; print(min(json.load(open(sys.argv[1]))['bytes']))" "$dir/flood.json" 2>/dev/null)
+    if [ "${skipped:-0}" -gt 0 ] && [ "${bytes:-0}" -gt 0 ]; then
+        pass "sleeper: the report counts $skipped snapshots held back; the client then got every stream"
+    else
+        fail "sleeper: counts" "snapshots_skipped '${skipped:-none}', the least bytes a rank sent '${bytes:-none}'" \
+            "$dir/cwd/$report" "$dir/flood.json"
     fi
 fi
 

@@ -5,7 +5,8 @@ Reads a port file (waiting for it), opens --silent connections to every rank
 that never send anything and --garbage connections that send a wrong line,
 then connects to every rank with its token (the handshake of
 docs/protocol.md: "MPIWATCH 1 TOKEN\\n") and measures how long each takes to
-send its first bytes (its HELLO). Reads every stream to its end, closes the
+send its first bytes (its HELLO); with --no-read S it first reads nothing
+for S seconds, as a stopped client would. Reads every stream to its end, closes the
 silent connections, and prints one JSON object: {"ranks": N, "hello_s":
 [seconds per rank, null when none came], "bytes": [per rank], "unconnected":
 hostile connections that could not even be made}.
@@ -37,6 +38,8 @@ def main():
     ap.add_argument("--silent", type=int, default=20)
     ap.add_argument("--garbage", type=int, default=0)
     ap.add_argument("--timeout", type=float, default=60)
+    ap.add_argument("--no-read", type=float, default=0,
+                    help="after the handshake, read nothing for this many seconds")
     a = ap.parse_args()
     deadline = time.time() + a.timeout
     ranks = read_port_file(a.port_file, deadline)
@@ -53,6 +56,7 @@ def main():
     sel = selectors.DefaultSelector()
     start, hello, got = {}, [None] * len(ranks), [0] * len(ranks)
     open_ = 0
+    clients = []
     for r, (host, port, token) in enumerate(ranks):
         start[r] = time.time()
         try:
@@ -60,6 +64,13 @@ def main():
             s.sendall(f"MPIWATCH 1 {token}\n".encode())
         except OSError:
             continue
+        clients.append((s, r))
+    if a.no_read:
+        # A client stopped (Ctrl-Z, a pager): the connections stay open, unread.
+        for s, _ in clients:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        time.sleep(a.no_read)
+    for s, r in clients:
         s.setblocking(False)
         sel.register(s, selectors.EVENT_READ, r)
         open_ += 1
