@@ -150,6 +150,35 @@ static void warn_if_exposed(FILE *out, const char *name)
                 "--port-in-file on a shared system", name, (unsigned)(st.st_mode & 0777));
 }
 
+/* A job started by MPI_Comm_spawn inherits MPIWATCH_MONITOR=file:PATH: it
+ * publishes to PATH.spawnN (the first N free), never over its parent's file,
+ * and rank 0 says where. Every rank learns the name from rank 0. */
+static const char *spawned_path(const char *path)
+{
+    static char own[4200];
+    MPI_Comm parent = MPI_COMM_NULL;
+    if (PMPI_Comm_get_parent(&parent) != MPI_SUCCESS || parent == MPI_COMM_NULL ||
+        mw_state.comm == MPI_COMM_NULL)
+        return path;
+    if (mw_state.world_rank == 0) {
+        struct stat st;
+        for (int n = 1; n <= 1000; n++) {
+            char tmp[4300];
+            snprintf(own, sizeof own, "%s.spawn%d", path, n);
+            snprintf(tmp, sizeof tmp, "%s.mpiwatch-tmp", own);
+            if (stat(own, &st) != 0 && stat(tmp, &st) != 0)
+                break;
+        }
+    }
+    if (PMPI_Bcast(own, (int)sizeof own, MPI_CHAR, 0, mw_state.comm) != MPI_SUCCESS)
+        return path;
+    own[sizeof own - 1] = '\0';
+    if (mw_state.world_rank == 0)
+        mw_warn("this job was started by MPI_Comm_spawn: its monitor endpoints are in %s "
+                "(mpiwatch -f %s), not in its parent's %s", own, own, path);
+    return own;
+}
+
 int mw_monitor_publish(const char *line)
 {
     switch (mw_monitor_opts.publish) {
@@ -164,7 +193,7 @@ int mw_monitor_publish(const char *line)
         fflush(stderr);
         return 0;
     case MW_PUBLISH_FILE:
-        return publish_file(line, mw_monitor_opts.file);
+        return publish_file(line, spawned_path(mw_monitor_opts.file));
     default:
         return 0;
     }

@@ -8,6 +8,8 @@
 #   --port-in-file in the file, which rank 0 removes at MPI_Finalize;
 # - --help prints mpiwatch's options once (rank 0) and the program runs on,
 #   seeing --help itself (so it prints its own help too);
+# - a job started by MPI_Comm_spawn publishes to PATH.spawn1, not over its
+#   parent's PATH, and the client can watch it there;
 # - endpoints published into an output file that others can read: one
 #   warning (a singleton, whose standard output is the file itself);
 # - MPIWATCH_TRANSPORT=mpi (whose ports need MPI_THREAD_MULTIPLE) leaves the
@@ -101,6 +103,50 @@ for init in init thread; do
             "$dir/stdout" "$dir/stderr"
     fi
 done
+
+# A job started by MPI_Comm_spawn inherits MPIWATCH_MONITOR=file:PATH: the
+# children publish to PATH.spawn1 and say so; the parent's PATH stays as it
+# was; the client watches the children through PATH.spawn1; both files are
+# removed when the jobs end.
+build "$mon_dir/spawn.c" "$work/spawn" linked
+dir="$work/spawned"
+mkdir -p "$dir"
+ports="$dir/ports"
+keep_copy "$ports" "$dir/parent.first"
+k1=$keep_pid
+keep_copy "$ports.spawn1" "$dir/children.seen"
+k2=$keep_pid
+(for _ in $(seq 600); do [ -s "$ports.spawn1" ] && break; sleep 0.1; done
+ sleep 1; cp "$ports" "$dir/parent.later" 2>/dev/null) &
+k3=$!
+("$top_builddir/mpiwatch" --json --no-events --quiet --wait 30 -f "$ports.spawn1" >"$dir/client.jsonl" \
+     2>"$dir/client.err") &
+k4=$!
+run "$dir" 2 linked MPIWATCH_MONITOR="file:$ports" -- "$work/spawn" 2 4
+wait "$k1" "$k2" "$k3" "$k4"
+if [ "$(rc_of "$dir")" -ne 0 ] || ! grep -q '^spawn: the parent spawned 2 children$' "$dir/stdout"; then
+    skip "spawned" "MPI_Comm_spawn did not work under $MPIRUN here ($(describe_rc "$(rc_of "$dir")")): $(tail -n 3 "$dir/stderr" | tr '\n' ' ' | head -c 300)"
+else
+    if [ "$(grep -c '^mpiwatch-endpoint 1 [01] 2 tcp ' "$dir/children.seen" 2>/dev/null)" -eq 2 ] &&
+       cmp -s "$dir/parent.first" "$dir/parent.later" &&
+       ! grep -qxFf "$dir/parent.first" "$dir/children.seen" &&
+       grep -q "mpiwatch: .*started by MPI_Comm_spawn: its monitor endpoints are in $ports.spawn1" "$dir/stderr"; then
+        pass "spawned: the children publish to ports.spawn1 and say so; the parent's file is untouched"
+    else
+        fail "spawned: files" "the children's endpoints are not in ports.spawn1 alone, or no note" \
+            "$dir/parent.first" "$dir/parent.later" "$dir/children.seen" "$dir/stderr"
+    fi
+    if grep -q '^{"type":"totals","ranks":2,"finished":2,' "$dir/client.jsonl"; then
+        pass "spawned: mpiwatch -f ports.spawn1 watched both children to their goodbye"
+    else
+        fail "spawned: client" "no totals line with 2 finished ranks" "$dir/client.jsonl" "$dir/client.err"
+    fi
+    if [ -e "$ports" ] || [ -e "$ports.spawn1" ]; then
+        fail "spawned: removed" "a port file outlived its job: $(ls "$dir")"
+    else
+        pass "spawned: both port files removed at MPI_Finalize"
+    fi
+fi
 
 # Tokens in an output file others can read: a singleton (no launcher, so the
 # rank's standard output is the file itself) warns once at mode 644, and
