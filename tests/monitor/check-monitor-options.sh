@@ -8,6 +8,7 @@
 #   --port-in-file in the file, which rank 0 removes at MPI_Finalize;
 # - --help prints mpiwatch's options once (rank 0) and the program runs on,
 #   seeing --help itself (so it prints its own help too);
+# - a port file on a full file system: none is published, one warning;
 # - a job started by MPI_Comm_spawn publishes to PATH.spawn1, not over its
 #   parent's PATH, and the client can watch it there;
 # - endpoints published into an output file that others can read: one
@@ -148,6 +149,29 @@ else
     fi
 fi
 
+# A full file system (a 4 KiB tmpfs, filled): no port file is published, not
+# even an empty one a client would wait on forever; one warning says why,
+# and the job runs as usual.
+full="$work/full"
+mkdir -p "$full"
+if [ "$(id -u)" -ne 0 ] || ! mount -t tmpfs -o size=4k tmpfs "$full" 2>/dev/null; then
+    skip "full-fs" "cannot mount a small tmpfs here (needs root)"
+else
+    dd if=/dev/zero of="$full/filler" bs=4096 count=1 2>/dev/null
+    dir="$work/full-fs"
+    run "$dir" "$NP" linked -- "$work/args" --port-in-file "$full/ports"
+    if [ "$(rc_of "$dir")" -ne 0 ] || ! grep -q '^argc 1:$' "$dir/stdout"; then
+        fail "full-fs: run" "$(describe_rc "$(rc_of "$dir")")" "$dir/stdout" "$dir/stderr"
+    elif [ -e "$full/ports" ] || ls "$full" | grep -q mpiwatch-tmp; then
+        fail "full-fs: no file" "a port file (or its temporary) is left on the full file system: $(ls -la "$full")"
+    elif grep 'mpiwatch:' "$dir/stderr" | grep -q "$full/ports"; then
+        pass "full-fs: no port file published on a full file system, and a warning names it"
+    else
+        fail "full-fs: warning" "no warning names $full/ports" "$dir/stderr"
+    fi
+    umount "$full"
+fi
+
 # Tokens in an output file others can read: a singleton (no launcher, so the
 # rank's standard output is the file itself) warns once at mode 644, and
 # not at mode 600.
@@ -155,8 +179,8 @@ for mode in 644 600; do
     out="$work/exposed-$mode.out"
     : >"$out"
     chmod "$mode" "$out"
-    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 60 "$work/args" --port-in-stdout \
-        >>"$out" 2>"$work/exposed-$mode.err" </dev/null
+    (cd "$work" && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 MPIWATCH_FORMATS=none \
+         timeout 60 "$work/args" --port-in-stdout >>"$out" 2>"$work/exposed-$mode.err" </dev/null)
     n=$(grep -c "mpiwatch: .*tokens, go to standard output, a file others can read (mode $mode)" \
         "$work/exposed-$mode.err" || true)
     want=0
