@@ -52,15 +52,34 @@ if [ -z "${MW_SKIP_DISTCHECK:-}" ] && [ -z "$failed_mpis" ]; then
     echo "  distcheck: $distcheck"
 fi
 
-# One closing line counting every test case of every suite, on every MPI.
-passed=0 failed=0
+# One closing line counting every test case of every suite, on every MPI: the
+# cases a suite's log names (PASS/FAIL/SKIP lines, TAP ok/not ok, unittest's
+# "... ok"), or the suite itself when it names none. A skipped case is not a
+# pass; a suite that failed without naming a failed case counts as one.
+passed=0 failed=0 skipped=0
 for trs in $(find $(for m in $mpis; do echo "build-$m"; done) -name '*.trs' -path '*tests*' \
              -not -path '*/mpiwatch-*/*'); do
-    case $(sed -n 's/^:test-result: //p' "$trs") in
-        PASS|SKIP|XFAIL) passed=$((passed + 1)) ;;
-        *) failed=$((failed + 1)) ;;
-    esac
+    log=${trs%.trs}.log
+    result=$(sed -n 's/^:test-result: //p' "$trs")
+    set -- $(awk '
+        / \(exit status: [0-9]+\)$/ { next }
+        /^PASS / || /^ok / || / \.\.\. ok$/ { p++ }
+        /^FAIL / || /^not ok / || / \.\.\. (FAIL|ERROR)$/ { f++ }
+        /^SKIP / || / \.\.\. skipped/ { s++ }
+        END { print p + 0, f + 0, s + 0 }' "$log" 2>/dev/null || echo 0 0 0)
+    p=$1 f=$2 s=$3
+    if [ $((p + f + s)) -eq 0 ]; then
+        case $result in
+            PASS|XFAIL) p=1 ;;
+            SKIP) s=1 ;;
+            *) f=1 ;;
+        esac
+    elif [ "$f" -eq 0 ] && [ "$result" != PASS ] && [ "$result" != SKIP ] && [ "$result" != XFAIL ]; then
+        f=1
+    fi
+    passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 done
+echo "$skipped skipped (not counted as passed)"
 [ "$distcheck" = ok ] || failed=$((failed + 1))
 [ -z "$failed_mpis" ] || echo "failed on:$failed_mpis"
 echo "$passed passed, $failed failed"

@@ -5,4 +5,4 @@ set -eu
 : "${PYTHON:=python3}"
 cd "$top_srcdir"
 PYTHONPATH="$top_srcdir/generator" PYTHONDONTWRITEBYTECODE=1 \
-    exec "$PYTHON" -m unittest discover -s tests/generator -p 'test_*.py'
+    exec "$PYTHON" -m unittest discover -v -s tests/generator -p 'test_*.py'
