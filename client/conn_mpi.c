@@ -5,10 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mpiwatch_protocol.h"
 #include "util.h"
 
-#define TAG_TOKEN 1
-#define TAG_DATA 2
 #define MSG_MAX (64u << 20) /* a message longer than this is a protocol error */
 
 enum { M_NONE, M_NEW, M_STREAM, M_DONE };
@@ -73,7 +72,7 @@ void mwc_mpi_connect(mwc_mpi *m)
             continue;
         }
         MPI_Comm_set_errhandler(p->inter, MPI_ERRORS_RETURN);
-        rc = MPI_Send(p->ep->token, 32, MPI_CHAR, 0, TAG_TOKEN, p->inter);
+        rc = MPI_Send(p->ep->token, MWP_TOKEN_HEX, MPI_CHAR, 0, MWP_MPI_TAG_TOKEN, p->inter);
         if (rc != MPI_SUCCESS) {
             mpi_why(rc, "sending the token failed", why, sizeof why);
             MPI_Comm_free(&p->inter);
@@ -105,7 +104,7 @@ void mwc_mpi_step(mwc_mpi *m)
             int flag = 0, count = 0;
             MPI_Status st;
             char why[MPI_MAX_ERROR_STRING + 100];
-            int rc = MPI_Iprobe(0, TAG_DATA, p->inter, &flag, &st);
+            int rc = MPI_Iprobe(0, MWP_MPI_TAG_FRAMES, p->inter, &flag, &st);
             if (rc == MPI_SUCCESS && !flag && !m->s->model.r[i].have_hello &&
                 mwc_now() - p->since > m->wait_s) {
                 /* A rank that refuses frees its side without a word; MPI
@@ -136,7 +135,7 @@ void mwc_mpi_step(mwc_mpi *m)
                 m->cap = (size_t)count;
                 m->buf = mwc_realloc(m->buf, m->cap);
             }
-            rc = MPI_Recv(m->buf, count, MPI_BYTE, 0, TAG_DATA, p->inter, MPI_STATUS_IGNORE);
+            rc = MPI_Recv(m->buf, count, MPI_BYTE, 0, MWP_MPI_TAG_FRAMES, p->inter, MPI_STATUS_IGNORE);
             if (rc != MPI_SUCCESS) {
                 mpi_why(rc, "receiving failed", why, sizeof why);
                 close_peer(p, 0);

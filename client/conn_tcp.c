@@ -11,6 +11,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "mpiwatch_protocol.h"
 #include "util.h"
 
 #define RETRY_S 0.2        /* between attempts on a rank that refused */
@@ -51,7 +52,8 @@ void mwc_tcp_init(mwc_tcp *t, mwc_session *s, const mwc_endpoints *l, double wai
             continue;
         p->ep = &l->v[i];
         p->state = T_IDLE;
-        p->len = (size_t)snprintf(p->line, sizeof p->line, "MPIWATCH 1 %s\n", l->v[i].token);
+        p->len = (size_t)snprintf(p->line, sizeof p->line, MWP_HANDSHAKE_FORMAT, MWP_VERSION,
+                                  l->v[i].token);
         snprintf(p->why, sizeof p->why, "no attempt made");
     }
 }

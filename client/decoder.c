@@ -81,41 +81,41 @@ static mwc_str getstr(cursor *c)
 
 void mwc_frame_event(const mwc_frame *f, uint32_t i, mwc_event *e)
 {
-    const unsigned char *p = f->u.events.records + (size_t)i * MWC_EVENT_SIZE;
-    e->function = mwc_le32(p);
-    e->thread = mwc_le32(p + 4);
-    e->t_in = mwc_le64(p + 8);
-    e->t_out = mwc_le64(p + 16);
-    e->peer = (int32_t)mwc_le32(p + 24);
-    e->tag = (int32_t)mwc_le32(p + 28);
-    e->comm = (int32_t)mwc_le32(p + 32);
-    e->flags = mwc_le32(p + 36);
-    e->sent = mwc_le64(p + 40);
-    e->recv = mwc_le64(p + 48);
+    const unsigned char *p = f->u.events.records + (size_t)i * MWP_EVENT_SIZE;
+    e->function = mwc_le32(p + MWP_EV_FUNCTION);
+    e->thread = mwc_le32(p + MWP_EV_THREAD);
+    e->t_in = mwc_le64(p + MWP_EV_T_IN);
+    e->t_out = mwc_le64(p + MWP_EV_T_OUT);
+    e->peer = (int32_t)mwc_le32(p + MWP_EV_PEER);
+    e->tag = (int32_t)mwc_le32(p + MWP_EV_TAG);
+    e->comm = (int32_t)mwc_le32(p + MWP_EV_COMM);
+    e->flags = mwc_le32(p + MWP_EV_FLAGS);
+    e->sent = mwc_le64(p + MWP_EV_SENT);
+    e->recv = mwc_le64(p + MWP_EV_RECV);
 }
 
 void mwc_frame_entry(const mwc_frame *f, uint32_t i, mwc_entry *e)
 {
-    const unsigned char *p = f->u.snapshot.entries + (size_t)i * MWC_ENTRY_SIZE;
-    e->function = mwc_le32(p);
-    e->calls = mwc_le64(p + 4);
-    e->time = mwc_le64(p + 12);
-    e->sent = mwc_le64(p + 20);
-    e->recv = mwc_le64(p + 28);
+    const unsigned char *p = f->u.snapshot.entries + (size_t)i * MWP_ENTRY_SIZE;
+    e->function = mwc_le32(p + MWP_EN_FUNCTION);
+    e->calls = mwc_le64(p + MWP_EN_CALLS);
+    e->time = mwc_le64(p + MWP_EN_TIME);
+    e->sent = mwc_le64(p + MWP_EN_SENT);
+    e->recv = mwc_le64(p + MWP_EN_RECV);
 }
 
 static const char *type_name(int type)
 {
     switch (type) {
-    case MWC_HELLO: return "HELLO";
-    case MWC_EVENTS: return "EVENTS";
-    case MWC_SNAPSHOT: return "SNAPSHOT";
-    case MWC_GOODBYE: return "GOODBYE";
+    case MWP_HELLO: return "HELLO";
+    case MWP_EVENTS: return "EVENTS";
+    case MWP_SNAPSHOT: return "SNAPSHOT";
+    case MWP_GOODBYE: return "GOODBYE";
     default: return "LEVEL";
     }
 }
 
-/* The whole body must be used: version 1 fixes every frame's layout. */
+/* The whole body must be used: the version fixes every frame's layout. */
 static int check_end(mwc_decoder *d, cursor *c, int type)
 {
     if (c->bad)
@@ -139,9 +139,9 @@ static int parse_hello(mwc_decoder *d, cursor *c, mwc_frame *f)
     uint32_t n = get32(c);
     if (c->bad)
         return fail(d, "HELLO frame is truncated");
-    if (f->u.hello.version != 1)
-        return fail(d, "HELLO says protocol version %u; this client speaks version 1",
-                    (unsigned)f->u.hello.version);
+    if (f->u.hello.version != MWP_VERSION)
+        return fail(d, "HELLO says protocol version %u; this client speaks version %d",
+                    (unsigned)f->u.hello.version, MWP_VERSION);
     if (f->u.hello.size == 0 || f->u.hello.rank >= f->u.hello.size)
         return fail(d, "HELLO says rank %u of %u ranks", (unsigned)f->u.hello.rank,
                     (unsigned)f->u.hello.size);
@@ -155,7 +155,7 @@ static int parse_hello(mwc_decoder *d, cursor *c, mwc_frame *f)
     d->seen = mwc_calloc(n / 8 + 1, 1);
     for (uint32_t i = 0; i < n; i++)
         d->names[i] = getstr(c);
-    if (check_end(d, c, MWC_HELLO))
+    if (check_end(d, c, MWP_HELLO))
         return -1;
     d->nfunctions = n;
     f->u.hello.nfunctions = n;
@@ -168,13 +168,13 @@ static int parse_events(mwc_decoder *d, cursor *c, mwc_frame *f)
     uint32_t n = get32(c);
     if (c->bad)
         return fail(d, "EVENTS frame is truncated");
-    if (c->left / MWC_EVENT_SIZE < n || c->left != (size_t)n * MWC_EVENT_SIZE)
+    if (c->left / MWP_EVENT_SIZE < n || c->left != (size_t)n * MWP_EVENT_SIZE)
         return fail(d, "EVENTS frame announces %u records but holds %zu bytes of records",
                     (unsigned)n, c->left);
     f->u.events.count = n;
     f->u.events.records = c->p;
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t fn = mwc_le32(c->p + (size_t)i * MWC_EVENT_SIZE);
+        uint32_t fn = mwc_le32(c->p + (size_t)i * MWP_EVENT_SIZE);
         if (fn >= d->nfunctions)
             return fail(d, "EVENTS record %u names function %u; HELLO named %u",
                         (unsigned)i, (unsigned)fn, (unsigned)d->nfunctions);
@@ -191,7 +191,7 @@ static int parse_snapshot(mwc_decoder *d, cursor *c, mwc_frame *f)
     uint32_t n = get32(c);
     if (c->bad)
         return fail(d, "SNAPSHOT frame is truncated");
-    if (c->left / MWC_ENTRY_SIZE < n || c->left != (size_t)n * MWC_ENTRY_SIZE)
+    if (c->left / MWP_ENTRY_SIZE < n || c->left != (size_t)n * MWP_ENTRY_SIZE)
         return fail(d, "SNAPSHOT frame announces %u entries but holds %zu bytes of entries",
                     (unsigned)n, c->left);
     f->u.snapshot.count = n;
@@ -199,7 +199,7 @@ static int parse_snapshot(mwc_decoder *d, cursor *c, mwc_frame *f)
     memset(d->seen, 0, d->nfunctions / 8 + 1);
     int rc = 0;
     for (uint32_t i = 0; i < n && rc == 0; i++) {
-        uint32_t fn = mwc_le32(c->p + (size_t)i * MWC_ENTRY_SIZE);
+        uint32_t fn = mwc_le32(c->p + (size_t)i * MWP_ENTRY_SIZE);
         if (fn >= d->nfunctions)
             rc = fail(d, "SNAPSHOT entry %u names function %u; HELLO named %u",
                       (unsigned)i, (unsigned)fn, (unsigned)d->nfunctions);
@@ -219,16 +219,16 @@ static int frame(mwc_decoder *d, int type, const unsigned char *body, size_t n,
     mwc_frame f;
     memset(&f, 0, sizeof f);
     f.type = type;
-    if (d->phase == P_START && type != MWC_HELLO)
+    if (d->phase == P_START && type != MWP_HELLO)
         return fail(d, "the stream starts with a %s frame, not HELLO", type_name(type));
-    if (d->phase == P_STREAM && type == MWC_HELLO)
+    if (d->phase == P_STREAM && type == MWP_HELLO)
         return fail(d, "a second HELLO frame");
     int rc;
     switch (type) {
-    case MWC_HELLO: rc = parse_hello(d, &c, &f); break;
-    case MWC_EVENTS: rc = parse_events(d, &c, &f); break;
-    case MWC_SNAPSHOT: rc = parse_snapshot(d, &c, &f); break;
-    case MWC_GOODBYE:
+    case MWP_HELLO: rc = parse_hello(d, &c, &f); break;
+    case MWP_EVENTS: rc = parse_events(d, &c, &f); break;
+    case MWP_SNAPSHOT: rc = parse_snapshot(d, &c, &f); break;
+    case MWP_GOODBYE:
         f.u.goodbye.t = get64(&c);
         f.u.goodbye.sent = get64(&c);
         f.u.goodbye.dropped = get64(&c);
@@ -243,7 +243,7 @@ static int frame(mwc_decoder *d, int type, const unsigned char *body, size_t n,
     if (rc)
         return -1;
     d->frames++;
-    d->phase = type == MWC_GOODBYE ? P_DONE : P_STREAM;
+    d->phase = type == MWP_GOODBYE ? P_DONE : P_STREAM;
     return fn(ctx, &f) ? 1 : 0;
 }
 
@@ -280,14 +280,14 @@ int mwc_decoder_feed(mwc_decoder *d, const void *data, size_t n, mwc_frame_fn fn
             d->consumed += k;
             if (d->hlen >= 4) {
                 d->length = mwc_le32(d->hdr);
-                if (d->length == 0 || d->length > MWC_FRAME_MAX)
+                if (d->length == 0 || d->length > MWP_FRAME_MAX)
                     return fail(d, "length %u is outside 1..%u", (unsigned)d->length,
-                                MWC_FRAME_MAX);
+                                MWP_FRAME_MAX);
             }
             if (d->hlen < 5)
                 continue;
             int type = d->hdr[4];
-            if (type < MWC_HELLO || type > MWC_LEVEL) {
+            if (type < MWP_HELLO || type > MWP_LEVEL) {
                 if (d->phase == P_START)
                     return fail(d, "the stream starts with a frame of unknown type %d, not HELLO",
                                 type);

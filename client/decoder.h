@@ -11,11 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MWC_FRAME_MAX 1048576u /* the protocol's largest length field */
-#define MWC_EVENT_SIZE 56u
-#define MWC_ENTRY_SIZE 36u
-
-enum { MWC_HELLO = 1, MWC_EVENTS = 2, MWC_SNAPSHOT = 3, MWC_GOODBYE = 4, MWC_LEVEL = 5 };
+#include "mpiwatch_protocol.h"   /* frame types, sizes and layouts */
 
 typedef struct { const char *p; uint16_t len; } mwc_str;
 

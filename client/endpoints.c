@@ -9,9 +9,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "mpiwatch_protocol.h"
 #include "util.h"
 
-#define PREFIX "mpiwatch-endpoint "
+#define PREFIX MWP_ENDPOINT_PREFIX
 #define MAX_RANKS (1 << 24)
 
 void mwc_endpoints_init(mwc_endpoints *l)
@@ -65,7 +66,7 @@ static int number(const char *s, size_t n, long lo, long hi, long *out)
 
 static int token_ok(const char *s, size_t n)
 {
-    if (n != 32)
+    if (n != MWP_TOKEN_HEX)
         return 0;
     for (size_t i = 0; i < n; i++)
         if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
@@ -110,8 +111,9 @@ int mwc_endpoint_parse_line(const char *line, mwc_endpoint *ep, char *err, size_
     long version, rank, size, port;
     if (nf < 4 || number(f[0], fl[0], 0, 999999, &version) != 0)
         return failf(err, errlen, "no protocol version after \"" PREFIX "\"");
-    if (version != 1)
-        return failf(err, errlen, "protocol version %ld; this client speaks version 1", version);
+    if (version != MWP_VERSION)
+        return failf(err, errlen, "protocol version %ld; this client speaks version %d", version,
+                     MWP_VERSION);
     if (number(f[2], fl[2], 1, MAX_RANKS, &size) != 0)
         return failf(err, errlen, "SIZE \"%.*s\" is not a number of ranks", (int)fl[2], f[2]);
     if (number(f[1], fl[1], 0, size - 1, &rank) != 0)
@@ -131,7 +133,7 @@ int mwc_endpoint_parse_line(const char *line, mwc_endpoint *ep, char *err, size_
         ep->transport = MWC_TCP;
         ep->host = mwc_strndup(f[4], fl[4]);
         snprintf(ep->port, sizeof ep->port, "%ld", port);
-        memcpy(ep->token, f[6], 32);
+        memcpy(ep->token, f[6], MWP_TOKEN_HEX);
     } else if (fl[3] == 3 && memcmp(f[3], "mpi", 3) == 0) {
         if (nf != 6 || fl[5] == 0)
             return failf(err, errlen, "an mpi endpoint needs TOKEN PORT_NAME after \"mpi\"");
@@ -139,7 +141,7 @@ int mwc_endpoint_parse_line(const char *line, mwc_endpoint *ep, char *err, size_
             return failf(err, errlen, "TOKEN \"%.*s\" is not 32 lowercase hexadecimal digits",
                          (int)fl[4], f[4]);
         ep->transport = MWC_MPI;
-        memcpy(ep->token, f[4], 32);
+        memcpy(ep->token, f[4], MWP_TOKEN_HEX);
         ep->port_name = mwc_strndup(f[5], fl[5]);
     } else {
         return failf(err, errlen, "unknown transport \"%.*s\" (tcp or mpi)", (int)fl[3], f[3]);
@@ -179,7 +181,7 @@ int mwc_endpoint_parse_url(const char *url, mwc_endpoint *ep, char *err, size_t 
     ep->transport = MWC_TCP;
     ep->host = mwc_strndup(h, (size_t)(he - h));
     snprintf(ep->port, sizeof ep->port, "%ld", port);
-    memcpy(ep->token, slash + 1, 32);
+    memcpy(ep->token, slash + 1, MWP_TOKEN_HEX);
     describe(ep);
     return 0;
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "conn_mpi.h"
+#include "mpiwatch_protocol.h"
 #include "conn_tcp.h"
 #include "endpoints.h"
 #include "options.h"
@@ -150,7 +151,7 @@ static int read_endpoints(const mwc_options *o, mwc_endpoints *l, mwc_linereader
         mwc_endpoint ep;
         char err[300];
         const char *a = o->args[i];
-        int rc = strncmp(a, "mpiwatch-endpoint ", 18) == 0
+        int rc = strncmp(a, MWP_ENDPOINT_PREFIX, strlen(MWP_ENDPOINT_PREFIX)) == 0
                      ? mwc_endpoint_parse_line(a, &ep, err, sizeof err)
                      : mwc_endpoint_parse_url(a, &ep, err, sizeof err);
         if (rc == 0)

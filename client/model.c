@@ -92,9 +92,9 @@ int mwc_model_apply(mwc_model *m, size_t slot, const mwc_frame *f, char *err, si
 {
     mwc_rank *r = &m->r[slot];
     switch (f->type) {
-    case MWC_HELLO:
+    case MWP_HELLO:
         return apply_hello(m, r, f, err, errlen);
-    case MWC_EVENTS:
+    case MWP_EVENTS:
         for (uint32_t i = 0; i < f->u.events.count; i++) {
             mwc_event e;
             mwc_frame_event(f, i, &e);
@@ -106,7 +106,7 @@ int mwc_model_apply(mwc_model *m, size_t slot, const mwc_frame *f, char *err, si
         }
         r->events += f->u.events.count;
         return 0;
-    case MWC_SNAPSHOT:
+    case MWP_SNAPSHOT:
         /* Cumulative: the new snapshot replaces the old one entirely. */
         memset(r->snap, 0, r->nfunctions * sizeof *r->snap);
         for (uint32_t i = 0; i < f->u.snapshot.count; i++) {
@@ -120,14 +120,14 @@ int mwc_model_apply(mwc_model *m, size_t slot, const mwc_frame *f, char *err, si
         r->snap_dropped = f->u.snapshot.dropped;
         r->snap_unwatched = f->u.snapshot.unwatched;
         return 0;
-    case MWC_GOODBYE:
+    case MWP_GOODBYE:
         r->have_goodbye = 1;
         r->bye_t = f->u.goodbye.t;
         r->bye_sent = f->u.goodbye.sent;
         r->bye_dropped = f->u.goodbye.dropped;
         r->status = MWC_FINISHED;
         return 0;
-    case MWC_LEVEL:
+    case MWP_LEVEL:
         r->level = f->u.level.level;
         return 0;
     default:

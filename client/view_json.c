@@ -102,7 +102,7 @@ static void on_frame(void *vst, const mwc_model *m, size_t slot, const mwc_frame
     FILE *out = st->out;
     const mwc_rank *r = &m->r[slot];
     switch (f->type) {
-    case MWC_HELLO:
+    case MWP_HELLO:
         start(out, "hello", m, slot);
         fprintf(out, ",\"size\":%u,\"pid\":%u,\"host\":", (unsigned)r->size, (unsigned)r->pid);
         jstr(out, r->host);
@@ -115,7 +115,7 @@ static void on_frame(void *vst, const mwc_model *m, size_t slot, const mwc_frame
         jsecs(out, "epoch", r->epoch);
         fprintf(out, ",\"functions\":%u}\n", (unsigned)r->nfunctions);
         break;
-    case MWC_EVENTS:
+    case MWP_EVENTS:
         if (!st->events)
             break;
         for (uint32_t i = 0; i < f->u.events.count; i++) {
@@ -134,7 +134,7 @@ static void on_frame(void *vst, const mwc_model *m, size_t slot, const mwc_frame
                     (e.flags & 1) ? e.sent : 0, (e.flags & 1) ? e.recv : 0);
         }
         break;
-    case MWC_SNAPSHOT:
+    case MWP_SNAPSHOT:
         start(out, "snapshot", m, slot);
         jsecs(out, "t", f->u.snapshot.t);
         fprintf(out, ",\"events_sent\":%" PRIu64 ",\"dropped\":%" PRIu64
@@ -152,13 +152,13 @@ static void on_frame(void *vst, const mwc_model *m, size_t slot, const mwc_frame
         }
         fputs("}}\n", out);
         break;
-    case MWC_GOODBYE:
+    case MWP_GOODBYE:
         start(out, "goodbye", m, slot);
         jsecs(out, "t", f->u.goodbye.t);
         fprintf(out, ",\"events_sent\":%" PRIu64 ",\"dropped\":%" PRIu64 "}\n",
                 f->u.goodbye.sent, f->u.goodbye.dropped);
         break;
-    case MWC_LEVEL:
+    case MWP_LEVEL:
         start(out, "level", m, slot);
         jsecs(out, "t", f->u.level.t);
         fprintf(out, ",\"level\":%d}\n", (int)f->u.level.level);

@@ -86,12 +86,12 @@ static size_t strsize(const char *s)
 /* Start a frame of body bytes: returns where the body goes. */
 static unsigned char *frame(mw_buf *b, int type, size_t body)
 {
-    unsigned char *p = reserve(b, 5 + body);
+    unsigned char *p = reserve(b, MWP_FRAME_HEADER + body);
     if (p == NULL)
         return NULL;
     p = put32(p, (uint32_t)(body + 1));
     *p++ = (unsigned char)type;
-    b->len += 5 + body;
+    b->len += MWP_FRAME_HEADER + body;
     return p;
 }
 
@@ -129,14 +129,14 @@ int mw_frame_hello(mw_buf *b, uint64_t epoch_wall_ns, const char *timer)
 {
     char host[256] = "";
     gethostname(host, sizeof host - 1);
-    size_t body = 2 + 4 + 4 + 4 + 8 + strsize(host) + strsize(mw_state.program) +
+    size_t body = MWP_HELLO_FIXED + strsize(host) + strsize(mw_state.program) +
                   strsize(timer) + strsize(mw_mpi_description) + 4;
     for (int i = 0; i < MW_FN_COUNT; i++)
         body += strsize(mw_fn_names[i]);
-    unsigned char *p = frame(b, MW_FRAME_HELLO, body);
+    unsigned char *p = frame(b, MWP_HELLO, body);
     if (p == NULL)
         return -1;
-    p = put16(p, 1);
+    p = put16(p, MWP_VERSION);
     p = put32(p, (uint32_t)mw_state.world_rank);
     p = put32(p, (uint32_t)mw_state.world_size);
     p = put32(p, (uint32_t)getpid());
@@ -151,8 +151,7 @@ int mw_frame_hello(mw_buf *b, uint64_t epoch_wall_ns, const char *timer)
     return 0;
 }
 
-#define MW_RECORD 56u
-#define MW_EVENTS_PER_FRAME ((MW_FRAME_MAX - 1 - 4) / MW_RECORD)
+#define MW_EVENTS_PER_FRAME ((MWP_FRAME_MAX - 1 - MWP_EVENTS_FIXED) / MWP_EVENT_SIZE)
 
 size_t mw_frame_events(mw_buf *b, const mw_event *ev, size_t n, const mw_timebase *tb)
 {
@@ -160,11 +159,11 @@ size_t mw_frame_events(mw_buf *b, const mw_event *ev, size_t n, const mw_timebas
         n = MW_EVENTS_PER_FRAME;
     if (n == 0)
         return 0;
-    unsigned char *p = frame(b, MW_FRAME_EVENTS, 4 + n * MW_RECORD);
+    unsigned char *p = frame(b, MWP_EVENTS, MWP_EVENTS_FIXED + n * MWP_EVENT_SIZE);
     if (p == NULL)
         return 0;
     p = put32(p, (uint32_t)n);
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n; i++) {   /* the fields in the order of mwp_event_layout */
         const mw_event *e = &ev[i];
         p = put32(p, e->function);
         p = put32(p, e->thread);
@@ -173,7 +172,7 @@ size_t mw_frame_events(mw_buf *b, const mw_event *ev, size_t n, const mw_timebas
         p = put32(p, (uint32_t)e->peer);
         p = put32(p, (uint32_t)e->tag);
         p = put32(p, (uint32_t)e->comm);
-        p = put32(p, e->flags & MW_EVENT_TRAFFIC ? 1u : 0u);
+        p = put32(p, e->flags & MW_EVENT_TRAFFIC ? MWP_EVENT_TRAFFIC : 0u);
         p = put64(p, e->sent > 0 ? (uint64_t)e->sent : 0);
         p = put64(p, e->recv > 0 ? (uint64_t)e->recv : 0);
     }
@@ -186,7 +185,7 @@ int mw_frame_snapshot(mw_buf *b, uint64_t t, const mw_monitor_counts *c, const m
     uint32_t count = 0;
     for (int i = 0; i < MW_FN_COUNT; i++)
         count += stats[i].calls != 0;
-    unsigned char *p = frame(b, MW_FRAME_SNAPSHOT, 8 * 4 + 4 + (size_t)count * 36);
+    unsigned char *p = frame(b, MWP_SNAPSHOT, MWP_SNAPSHOT_FIXED + (size_t)count * MWP_ENTRY_SIZE);
     if (p == NULL)
         return -1;
     p = put64(p, t);
@@ -194,7 +193,7 @@ int mw_frame_snapshot(mw_buf *b, uint64_t t, const mw_monitor_counts *c, const m
     p = put64(p, c->dropped);
     p = put64(p, c->unwatched);
     p = put32(p, count);
-    for (int i = 0; i < MW_FN_COUNT; i++) {
+    for (int i = 0; i < MW_FN_COUNT; i++) {   /* entries in the order of mwp_entry_layout */
         if (stats[i].calls == 0)
             continue;
         p = put32(p, (uint32_t)i);
@@ -208,7 +207,7 @@ int mw_frame_snapshot(mw_buf *b, uint64_t t, const mw_monitor_counts *c, const m
 
 int mw_frame_goodbye(mw_buf *b, uint64_t t, uint64_t sent, uint64_t dropped)
 {
-    unsigned char *p = frame(b, MW_FRAME_GOODBYE, 24);
+    unsigned char *p = frame(b, MWP_GOODBYE, MWP_GOODBYE_SIZE);
     if (p == NULL)
         return -1;
     p = put64(p, t);
@@ -219,7 +218,7 @@ int mw_frame_goodbye(mw_buf *b, uint64_t t, uint64_t sent, uint64_t dropped)
 
 int mw_frame_level(mw_buf *b, uint64_t t, int32_t level)
 {
-    unsigned char *p = frame(b, MW_FRAME_LEVEL, 12);
+    unsigned char *p = frame(b, MWP_LEVEL, MWP_LEVEL_SIZE);
     if (p == NULL)
         return -1;
     p = put64(p, t);

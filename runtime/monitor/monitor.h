@@ -16,6 +16,7 @@
 #include "core/compiler.h"
 #include "core/event_ring.h"
 #include "core/thread_stats.h"
+#include "mpiwatch_protocol.h"
 
 /* ------------------------------------------------------------ options */
 
@@ -46,10 +47,7 @@ MW_HIDDEN void mw_monitor_print_help(void);
 
 /* ------------------------------------------------------------ frames */
 
-#define MW_FRAME_MAX 1048576u          /* a frame's length field at most */
-
-enum { MW_FRAME_HELLO = 1, MW_FRAME_EVENTS = 2, MW_FRAME_SNAPSHOT = 3, MW_FRAME_GOODBYE = 4,
-       MW_FRAME_LEVEL = 5 };
+/* Frame types, sizes and layouts: include/mpiwatch_protocol.h. */
 
 /* A growable byte queue of whole frames: bytes [head, len) are unsent. */
 typedef struct mw_buf {

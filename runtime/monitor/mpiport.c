@@ -19,8 +19,6 @@
 #include "core/state.h"
 #include "core/warn.h"
 
-#define TAG_TOKEN 1
-#define TAG_FRAMES 2
 #define MW_HANDSHAKE_NS 5000000000ull
 
 static char port[MPI_MAX_PORT_NAME];
@@ -67,7 +65,7 @@ static int receive_token(MPI_Comm inter, char *buf, int size)
     MPI_Request req;
     MPI_Status st;
     int done = 0, count = -1;
-    if (PMPI_Irecv(buf, size - 1, MPI_CHAR, 0, TAG_TOKEN, inter, &req) != MPI_SUCCESS)
+    if (PMPI_Irecv(buf, size - 1, MPI_CHAR, 0, MWP_MPI_TAG_TOKEN, inter, &req) != MPI_SUCCESS)
         return -1;
     uint64_t deadline = mw_clock_monotonic_ns() + MW_HANDSHAKE_NS;
     while (PMPI_Test(&req, &done, &st) == MPI_SUCCESS && !done && mw_clock_monotonic_ns() < deadline)
@@ -192,7 +190,7 @@ static long mpi_write(const unsigned char *buf, size_t len)
     size_t take = 0;
     while (take + 4 <= len) {
         size_t f = 4 + (size_t)frame_length(buf + take);
-        if (take + f > len || (take > 0 && take + f > MW_FRAME_MAX + 5))
+        if (take + f > len || (take > 0 && take + f > MWP_FRAME_MAX + MWP_FRAME_HEADER))
             break;
         take += f;
     }
@@ -203,7 +201,7 @@ static long mpi_write(const unsigned char *buf, size_t len)
         return 0;
     sendbuf = copy;
     memcpy(sendbuf, buf, take);
-    if (PMPI_Isend(sendbuf, (int)take, MPI_BYTE, 0, TAG_FRAMES, client, &request) != MPI_SUCCESS)
+    if (PMPI_Isend(sendbuf, (int)take, MPI_BYTE, 0, MWP_MPI_TAG_FRAMES, client, &request) != MPI_SUCCESS)
         return -1;
     return (long)take;
 }

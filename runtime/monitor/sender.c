@@ -475,8 +475,8 @@ void mw_monitor_start(void)
             atexit(at_exit);
         }
     }
-    snprintf(line, sizeof line, "mpiwatch-endpoint 1 %d %d %s", mw_state.world_rank,
-             mw_state.world_size, tp ? tp->endpoint() : "none");
+    snprintf(line, sizeof line, MWP_ENDPOINT_FORMAT, MWP_VERSION, mw_state.world_rank,
+             mw_state.world_size, tp ? tp->endpoint() : MWP_ENDPOINT_NONE);
     mw_monitor_publish(line);
     if (tp != NULL && mw_monitor_opts.wait > 0)
         wait_for_client();

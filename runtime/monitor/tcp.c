@@ -1,6 +1,6 @@
 /* The TCP transport: a listening socket on an ephemeral port, one client at
- * a time, authenticated by the rank's token ("MPIWATCH 1 TOKEN\n" within 5
- * seconds). Up to MW_PENDING connections authenticate side by side, so
+ * a time, authenticated by the rank's token (MWP_HANDSHAKE_FORMAT within
+ * MWP_HANDSHAKE_SECONDS, include/mpiwatch_protocol.h). Up to MW_PENDING connections authenticate side by side, so
  * silent or garbage connections cannot keep the real client out; refusals
  * are logged with rate limiting. Every socket is non-blocking and every write uses MSG_NOSIGNAL,
  * so a client that goes away never raises SIGPIPE, and the application's
@@ -20,7 +20,7 @@
 #include "monitor/monitor.h"
 #include "core/warn.h"
 
-#define MW_HANDSHAKE_NS 5000000000ull
+#define MW_HANDSHAKE_NS (MWP_HANDSHAKE_SECONDS * 1000000000ull)
 
 #define MW_PENDING 32              /* connections authenticating at once */
 #define MW_BACKLOG 128
@@ -145,7 +145,7 @@ int mw_tcp_open(const char *bind, const char *token)
         snprintf(host, sizeof host, "%s", bind);
     }
     snprintf(endpoint, sizeof endpoint, "tcp %s %s %s", host, port, token);
-    snprintf(expected, sizeof expected, "MPIWATCH 1 %s\n", token);
+    snprintf(expected, sizeof expected, MWP_HANDSHAKE_FORMAT, MWP_VERSION, token);
     return 0;
 }
 

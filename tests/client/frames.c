@@ -3,6 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The frame types, as docs/protocol.md numbers them: written from the
+ * document, not from include/mpiwatch_protocol.h, so that a change of the
+ * header that the document does not describe fails the client's tests. */
+enum { T_HELLO = 1, T_EVENTS = 2, T_SNAPSHOT = 3, T_GOODBYE = 4, T_LEVEL = 5 };
+
 void mwt_bytes(mwt_buf *b, const void *p, size_t n)
 {
     if (b->len + n > b->cap) {
@@ -54,7 +59,7 @@ void mwt_end(mwt_buf *b, size_t at)
 void mwt_hello(mwt_buf *b, uint32_t rank, uint32_t size, uint32_t pid, uint64_t epoch,
                const char *host, const char *program, uint32_t n, const char *const *names)
 {
-    size_t at = mwt_begin(b, MWC_HELLO);
+    size_t at = mwt_begin(b, T_HELLO);
     mwt_u16(b, 1);
     mwt_u32(b, rank);
     mwt_u32(b, size);
@@ -72,7 +77,7 @@ void mwt_hello(mwt_buf *b, uint32_t rank, uint32_t size, uint32_t pid, uint64_t 
 
 void mwt_events(mwt_buf *b, uint32_t n, const mwc_event *ev)
 {
-    size_t at = mwt_begin(b, MWC_EVENTS);
+    size_t at = mwt_begin(b, T_EVENTS);
     mwt_u32(b, n);
     for (uint32_t i = 0; i < n; i++) {
         mwt_u32(b, ev[i].function);
@@ -92,7 +97,7 @@ void mwt_events(mwt_buf *b, uint32_t n, const mwc_event *ev)
 void mwt_snapshot(mwt_buf *b, uint64_t t, uint64_t sent, uint64_t dropped, uint64_t unwatched,
                   uint32_t n, const mwc_entry *e)
 {
-    size_t at = mwt_begin(b, MWC_SNAPSHOT);
+    size_t at = mwt_begin(b, T_SNAPSHOT);
     mwt_u64(b, t);
     mwt_u64(b, sent);
     mwt_u64(b, dropped);
@@ -110,7 +115,7 @@ void mwt_snapshot(mwt_buf *b, uint64_t t, uint64_t sent, uint64_t dropped, uint6
 
 void mwt_goodbye(mwt_buf *b, uint64_t t, uint64_t sent, uint64_t dropped)
 {
-    size_t at = mwt_begin(b, MWC_GOODBYE);
+    size_t at = mwt_begin(b, T_GOODBYE);
     mwt_u64(b, t);
     mwt_u64(b, sent);
     mwt_u64(b, dropped);
@@ -119,7 +124,7 @@ void mwt_goodbye(mwt_buf *b, uint64_t t, uint64_t sent, uint64_t dropped)
 
 void mwt_level(mwt_buf *b, uint64_t t, int32_t level)
 {
-    size_t at = mwt_begin(b, MWC_LEVEL);
+    size_t at = mwt_begin(b, T_LEVEL);
     mwt_u64(b, t);
     mwt_u32(b, (uint32_t)level);
     mwt_end(b, at);

@@ -29,7 +29,7 @@ if ! "$clang" -fsanitize=fuzzer "$probe" -o "$work/probe" >/dev/null 2>&1; then
 fi
 c="$src/client"
 if ! "$clang" -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-        -D_DEFAULT_SOURCE -I"$c" -o "$work/fuzz_decoder" "$src/tests/client/fuzz_decoder.c" \
+        -D_DEFAULT_SOURCE -I"$c" -I"$src/include" -o "$work/fuzz_decoder" "$src/tests/client/fuzz_decoder.c" \
         "$c/decoder.c" "$c/model.c" "$c/session.c" "$c/record.c" "$c/util.c" "$c/view_json.c" \
         >"$work/build.log" 2>&1; then
     echo "FAIL fuzz: the harness does not build"

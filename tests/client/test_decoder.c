@@ -32,12 +32,12 @@ static int record_frame(void *ctx, const mwc_frame *f)
     l->n++;
     l->sum = mix(l->sum, (uint64_t)f->type);
     switch (f->type) {
-    case MWC_HELLO:
+    case MWP_HELLO:
         l->sum = mix(l->sum, f->u.hello.rank * 7 + f->u.hello.size + f->u.hello.pid + f->u.hello.epoch);
         for (uint32_t i = 0; i < f->u.hello.nfunctions; i++)
             l->sum = mix(l->sum, f->u.hello.names[i].len + (uint64_t)(unsigned char)f->u.hello.names[i].p[0]);
         break;
-    case MWC_EVENTS:
+    case MWP_EVENTS:
         for (uint32_t i = 0; i < f->u.events.count; i++) {
             mwc_event e;
             mwc_frame_event(f, i, &e);
@@ -45,7 +45,7 @@ static int record_frame(void *ctx, const mwc_frame *f)
                                      (uint64_t)e.tag + (uint64_t)e.comm + e.flags + e.sent + e.recv);
         }
         break;
-    case MWC_SNAPSHOT:
+    case MWP_SNAPSHOT:
         for (uint32_t i = 0; i < f->u.snapshot.count; i++) {
             mwc_entry e;
             mwc_frame_entry(f, i, &e);
@@ -53,10 +53,10 @@ static int record_frame(void *ctx, const mwc_frame *f)
         }
         l->sum = mix(l->sum, f->u.snapshot.t + f->u.snapshot.dropped + f->u.snapshot.unwatched);
         break;
-    case MWC_GOODBYE:
+    case MWP_GOODBYE:
         l->sum = mix(l->sum, f->u.goodbye.t + f->u.goodbye.sent + f->u.goodbye.dropped);
         break;
-    case MWC_LEVEL:
+    case MWP_LEVEL:
         l->sum = mix(l->sum, f->u.level.t + (uint64_t)f->u.level.level);
         break;
     }
@@ -73,8 +73,8 @@ static int feed(mwc_decoder *d, const void *p, size_t n, log_t *l)
     return mwc_decoder_feed(d, p, n, record_frame, l);
 }
 
-static const int script_types[] = { MWC_HELLO, MWC_EVENTS, MWC_SNAPSHOT, MWC_LEVEL, MWC_LEVEL,
-                                    MWC_EVENTS, MWC_SNAPSHOT, MWC_GOODBYE };
+static const int script_types[] = { MWP_HELLO, MWP_EVENTS, MWP_SNAPSHOT, MWP_LEVEL, MWP_LEVEL,
+                                    MWP_EVENTS, MWP_SNAPSHOT, MWP_GOODBYE };
 
 static void test_whole_and_splits(void)
 {
@@ -142,7 +142,7 @@ static void test_unknown_skipped(void)
     mwt_str(&b, "a frame from the future");
     mwt_end(&b, at);
     at = mwt_begin(&b, 200);
-    for (uint32_t i = 0; i < MWC_FRAME_MAX - 1; i++)
+    for (uint32_t i = 0; i < MWP_FRAME_MAX - 1; i++)
         mwt_u8(&b, (uint8_t)i);
     mwt_end(&b, at);
     mwt_bytes(&b, s.p + 4 + hello_len, s.len - 4 - hello_len);
@@ -198,7 +198,7 @@ static void test_malformed(void)
     mwt_u8(&b, 1);
     expect_error("length 0", &b, "length 0 is outside");
     b.len = 0;
-    mwt_u32(&b, MWC_FRAME_MAX + 1);
+    mwt_u32(&b, MWP_FRAME_MAX + 1);
     expect_error("length 1 MiB + 1", &b, "length 1048577 is outside");
     b.len = 0;
     mwt_u32(&b, 0xFFFFFFFFu);
@@ -214,7 +214,7 @@ static void test_malformed(void)
 
     /* HELLO: a string longer than the frame, each field cut short. */
     b.len = 0;
-    at = mwt_begin(&b, MWC_HELLO);
+    at = mwt_begin(&b, MWP_HELLO);
     mwt_u16(&b, 1);
     mwt_u32(&b, 0);
     mwt_u32(&b, 1);
@@ -246,7 +246,7 @@ static void test_malformed(void)
     b.p[0]++;
     expect_error("HELLO trailing byte", &b, "1 bytes after its last field");
     b.len = 0;
-    at = mwt_begin(&b, MWC_HELLO);
+    at = mwt_begin(&b, MWP_HELLO);
     mwt_u16(&b, 2);
     mwt_bytes(&b, h.p + 7, h.len - 7);
     mwt_end(&b, at);
@@ -255,7 +255,7 @@ static void test_malformed(void)
     mwt_hello(&b, 5, 5, 1, 1, "h", "p", 0, NULL);
     expect_error("HELLO rank >= size", &b, "rank 5 of 5 ranks");
     b.len = 0;
-    at = mwt_begin(&b, MWC_HELLO);
+    at = mwt_begin(&b, MWP_HELLO);
     mwt_u16(&b, 1);
     mwt_u32(&b, 0);
     mwt_u32(&b, 1);
@@ -276,21 +276,21 @@ static void test_malformed(void)
     mwc_event ev = { 1, 0, 10, 20, -1, -1, -1, 0, 0, 0 };
     b.len = 0;
     hello(&b);
-    at = mwt_begin(&b, MWC_EVENTS);
+    at = mwt_begin(&b, MWP_EVENTS);
     mwt_u32(&b, 2);
     mwt_bytes(&b, "0123456789012345678901234567890123456789012345678901234", 56);
     mwt_end(&b, at);
     expect_error("EVENTS count 2, one record", &b, "announces 2 records but holds 56 bytes");
     b.len = 0;
     hello(&b);
-    at = mwt_begin(&b, MWC_EVENTS);
+    at = mwt_begin(&b, MWP_EVENTS);
     mwt_u32(&b, 0x04924925u); /* * 56 wraps to 56 in 32 bits */
     mwt_bytes(&b, "0123456789012345678901234567890123456789012345678901234", 56);
     mwt_end(&b, at);
     expect_error("EVENTS count wrapping", &b, "announces 76695845 records");
     b.len = 0;
     hello(&b);
-    at = mwt_begin(&b, MWC_EVENTS);
+    at = mwt_begin(&b, MWP_EVENTS);
     mwt_end(&b, at);
     expect_error("EVENTS without count", &b, "EVENTS frame is truncated");
     b.len = 0;
@@ -322,7 +322,7 @@ static void test_malformed(void)
     expect_error("SNAPSHOT count", &b, "announces 3 entries but holds 36 bytes");
     b.len = 0;
     hello(&b);
-    at = mwt_begin(&b, MWC_SNAPSHOT);
+    at = mwt_begin(&b, MWP_SNAPSHOT);
     mwt_u64(&b, 1);
     mwt_end(&b, at);
     expect_error("SNAPSHOT short", &b, "SNAPSHOT frame is truncated");
@@ -330,14 +330,14 @@ static void test_malformed(void)
     /* GOODBYE and LEVEL are fixed-size; nothing may follow GOODBYE. */
     b.len = 0;
     hello(&b);
-    at = mwt_begin(&b, MWC_GOODBYE);
+    at = mwt_begin(&b, MWP_GOODBYE);
     mwt_u64(&b, 1);
     mwt_u64(&b, 1);
     mwt_end(&b, at);
     expect_error("GOODBYE short", &b, "GOODBYE frame is truncated");
     b.len = 0;
     hello(&b);
-    at = mwt_begin(&b, MWC_LEVEL);
+    at = mwt_begin(&b, MWP_LEVEL);
     mwt_u64(&b, 1);
     mwt_u32(&b, 1);
     mwt_u32(&b, 1);
@@ -423,7 +423,7 @@ static void test_model(void)
     char err[200];
     mwc_frame f;
     memset(&f, 0, sizeof f);
-    f.type = MWC_HELLO;
+    f.type = MWP_HELLO;
     f.u.hello.rank = 1;
     f.u.hello.size = 3;
     CHECK(mwc_model_apply(&m2, 0, &f, err, sizeof err) == -1 && strstr(err, "endpoint is rank 0"),

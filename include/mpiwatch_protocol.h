@@ -1,0 +1,90 @@
+/* The live monitor's wire protocol, version 1: the one definition that the
+ * ranks (runtime/monitor) and the client (client/) both compile against.
+ * docs/protocol.md describes it in words and cites this header; the tests'
+ * encoders (tests/client/frames.c, tests/monitor/raw_client.py) are written
+ * from the document on purpose, so that a change here that the document
+ * does not describe makes them fail.
+ *
+ * Everything on the wire is little-endian; a string is a u16 length and its
+ * bytes, without a terminator. */
+#ifndef MPIWATCH_PROTOCOL_H
+#define MPIWATCH_PROTOCOL_H
+
+#define MWP_VERSION 1
+
+/* ------------------------------------------------------------ endpoints */
+
+/* One line per rank: "mpiwatch-endpoint VERSION RANK SIZE TRANSPORT...",
+ * where TRANSPORT... is "tcp HOST PORT TOKEN", "mpi TOKEN PORT_NAME", or
+ * "none" (the rank's monitor could not start). */
+#define MWP_ENDPOINT_PREFIX "mpiwatch-endpoint "
+#define MWP_ENDPOINT_FORMAT MWP_ENDPOINT_PREFIX "%d %d %d %s"   /* version, rank, size, the rest */
+#define MWP_ENDPOINT_NONE "none"
+#define MWP_TOKEN_HEX 32             /* a token: 128 random bits in lowercase hexadecimal */
+
+/* ------------------------------------------------------------ attaching */
+
+/* A TCP client's first and only line: "MPIWATCH VERSION TOKEN\n", within
+ * MWP_HANDSHAKE_SECONDS of connecting. */
+#define MWP_HANDSHAKE_FORMAT "MPIWATCH %d %s\n"
+#define MWP_HANDSHAKE_SECONDS 5
+
+/* Over MPI ports: the client sends its token (MWP_TOKEN_HEX chars, MPI_CHAR)
+ * with the first tag; the rank sends frames, as bytes, with the second. */
+#define MWP_MPI_TAG_TOKEN 1
+#define MWP_MPI_TAG_FRAMES 2
+
+/* ------------------------------------------------------------ frames */
+
+/* A frame: u32 length (the type byte and the body), u8 type, body. */
+#define MWP_FRAME_HEADER 5
+#define MWP_FRAME_MAX 1048576u       /* the largest length field */
+
+enum mwp_frame_type {
+    MWP_HELLO = 1,     /* u16 version, u32 rank, size, pid, u64 epoch (wall ns), strings host,
+                        * program, timer, mpi, u32 n and n function names (id = index) */
+    MWP_EVENTS = 2,    /* u32 n, n event records */
+    MWP_SNAPSHOT = 3,  /* u64 t, sent, dropped, unwatched, u32 n, n entries */
+    MWP_GOODBYE = 4,   /* u64 t, sent, dropped */
+    MWP_LEVEL = 5,     /* u64 t, i32 level */
+};
+
+/* An EVENTS record: one MPI call. Offsets in bytes. */
+enum mwp_event_layout {
+    MWP_EV_FUNCTION = 0,   /* u32 function id */
+    MWP_EV_THREAD = 4,     /* u32 thread, numbered in the order of first events */
+    MWP_EV_T_IN = 8,       /* u64 ns since the epoch */
+    MWP_EV_T_OUT = 16,     /* u64 */
+    MWP_EV_PEER = 24,      /* i32 world rank, or -1 */
+    MWP_EV_TAG = 28,       /* i32, or -1 */
+    MWP_EV_COMM = 32,      /* i32 communicator as its Fortran handle, or -1 */
+    MWP_EV_FLAGS = 36,     /* u32: MWP_EVENT_TRAFFIC */
+    MWP_EV_SENT = 40,      /* u64 bytes */
+    MWP_EV_RECV = 48,      /* u64 bytes */
+    MWP_EVENT_SIZE = 56,
+};
+#define MWP_EVENT_TRAFFIC 1u       /* flags bit 0: the call moved data; the bytes are meaningful */
+
+/* A SNAPSHOT entry: one function's totals so far. */
+enum mwp_entry_layout {
+    MWP_EN_FUNCTION = 0,   /* u32 function id */
+    MWP_EN_CALLS = 4,      /* u64 */
+    MWP_EN_TIME = 12,      /* u64 ns */
+    MWP_EN_SENT = 20,      /* u64 bytes */
+    MWP_EN_RECV = 28,      /* u64 bytes */
+    MWP_ENTRY_SIZE = 36,
+};
+
+/* The fixed parts of the bodies. */
+#define MWP_HELLO_FIXED (2 + 4 + 4 + 4 + 8)   /* before the strings */
+#define MWP_EVENTS_FIXED 4
+#define MWP_SNAPSHOT_FIXED (8 * 4 + 4)
+#define MWP_GOODBYE_SIZE (8 * 3)
+#define MWP_LEVEL_SIZE (8 + 4)
+
+_Static_assert(MWP_EV_RECV + 8 == MWP_EVENT_SIZE, "an event record ends with its recv bytes");
+_Static_assert(MWP_EV_FLAGS + 4 == MWP_EV_SENT, "event fields are contiguous");
+_Static_assert(MWP_EN_RECV + 8 == MWP_ENTRY_SIZE, "an entry ends with its recv bytes");
+_Static_assert(MWP_FRAME_MAX % 8 == 0, "the frame limit is a whole number of words");
+
+#endif
