@@ -8,6 +8,9 @@
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "unknown"
 #endif
+#ifndef MW_DOCDIR
+#define MW_DOCDIR "docs"   /* a build without the install layout: the source tree's */
+#endif
 
 static const char usage[] =
     "usage: mpiwatch [OPTIONS] -f PORT_FILE\n"
@@ -15,7 +18,8 @@ static const char usage[] =
     "       mpiwatch [OPTIONS] ENDPOINT...      (tcp://HOST:PORT/TOKEN, or a whole endpoint line)\n"
     "       mpiwatch [OPTIONS] --replay FILE\n"
     "\n"
-    "Watches a job profiled by mpiwatch while it runs (docs/client.md).\n"
+    "Watches a job profiled by mpiwatch while it runs (man mpiwatch; the guide:\n"
+    MW_DOCDIR "/client.md).\n"
     "\n"
     "  -f, --port-file FILE   read the endpoints from FILE (MPIWATCH_MONITOR=file:FILE),\n"
     "                         waiting until it holds one line per rank\n"

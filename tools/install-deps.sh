@@ -7,9 +7,10 @@ set -eu
 PACKAGES="build-essential autoconf automake libtool pkg-config
   libopenmpi-dev openmpi-bin libmpich-dev mpich gfortran
   python3 python3-jinja2 python3-pycparser valgrind
-  libdw-dev clang lammps lammps-examples"
+  libdw-dev clang lammps lammps-examples man-db"
 # libdw-dev: call sites to file:line; clang: libFuzzer, for the client decoder's
-# fuzz test; lammps: a real application for the call-site test (check-lammps)
+# fuzz test; lammps: a real application for the call-site test (check-lammps);
+# man-db: the installed man pages' test (check-install)
 
 missing=""
 for pkg in $PACKAGES; do

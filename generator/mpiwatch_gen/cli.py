@@ -20,6 +20,9 @@ from .spec import load_spec
 from .symbols import mpi_library_symbols, symbols_from_file
 
 PROG = "mpiwatch-gen"
+# The guides: installed under share/doc/mpiwatch (the installed mpiwatch-gen
+# says where), else the source tree's docs/.
+DOCDIR = os.environ.get("MPIWATCH_DOCDIR") or "docs"
 DEFAULT_SPEC = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
                                             "..", "spec", "mpi-4.1.json"))
 
@@ -28,9 +31,11 @@ def build_parser() -> argparse.ArgumentParser:
     """The command-line interface."""
     parser = argparse.ArgumentParser(
         prog=PROG,
-        description="Generate an MPI profiling layer (C wrappers calling PMPI_) for the "
+        description="Generate an MPI profiling layer (C wrappers calling PMPI_) for the\n"
                     "installed MPI, from its mpi.h and the MPI standard's function list.",
-        epilog="Example: mpiwatch-gen --mpicc mpicc.mpich --out generated --coverage")
+        epilog="Example: mpiwatch-gen --mpicc mpicc.mpich --out generated --coverage\n"
+               f"Manual: man mpiwatch-gen; guides in {DOCDIR}/.",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--mpicc", default=os.environ.get("MPICC", "mpicc"),
                         help="the MPI's C compiler wrapper, used to preprocess mpi.h and to "
                              "find the MPI's libraries (default: $MPICC or mpicc)")
@@ -47,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "(may be repeated; searched first)")
     parser.add_argument("--hooks", action="append", default=[], metavar="FILE",
                         help="a hook file of before_/after_ macros (may be repeated); see "
-                             "docs/hooks.md")
+                             f"{DOCDIR}/hooks.md")
     symbols = parser.add_mutually_exclusive_group()
     symbols.add_argument("--symbols-file", metavar="FILE",
                          help="take the MPI library's symbol names from FILE (one per line) "
