@@ -47,18 +47,25 @@ PY
     fi
 }
 
+# run_reports MODE: the run in $work/MODE succeeded and wrote its report:
+# sets json and text to its two files; else fails MODE and returns 1.
+run_reports() {
+    local report
+    report=$(reports "$work/$1/out" 'mpiwatch-*.json')
+    if [ "$(rc_of "$work/$1")" -ne 0 ] || [ -z "$report" ]; then
+        fail "$1: run" "failed or wrote no report ($(describe_rc "$(rc_of "$work/$1")"))" \
+            "$work/$1/stderr"
+        return 1
+    fi
+    json="$work/$1/out/$report"
+    text="$work/$1/out/${report%.json}.txt"
+}
+
 # check_run MODE EXT: check the report of the run in $work/MODE, whose
 # sources are callsites_*.EXT.
 check_run() {
     local mode=$1 ext=$2 sends
-    report=$(reports "$work/$mode/out" 'mpiwatch-*.json')
-    if [ "$(rc_of "$work/$mode")" -ne 0 ] || [ -z "$report" ]; then
-        fail "$mode: run" "failed or wrote no report ($(describe_rc "$(rc_of "$work/$mode")"))" \
-            "$work/$mode/stderr"
-        return
-    fi
-    json="$work/$mode/out/$report"
-    text="$work/$mode/out/${report%.json}.txt"
+    run_reports "$mode" || return
     expect "callsites_main.$ext" main_send main_send $((5 * NP)) $((5 * NP * 8 * 8)) '[[64,128]]'
     expect "callsites_util.$ext" util_send util_send $((7 * NP)) $((7 * NP * 16 * 8)) '[[128,256]]'
     expect "callsites_lib.$ext" lib_send lib_send $((6 * NP)) $((6 * NP * 32 * 8)) '[[256,512]]'
@@ -104,13 +111,7 @@ mode=C-depth2
 mkdir -p "$work/$mode/out"
 run "$work/$mode" "$NP" preload MPIWATCH_OUTDIR="$work/$mode/out" MPIWATCH_CALLSITE_DEPTH=2 \
     -- "$work/callsites"
-report=$(reports "$work/$mode/out" 'mpiwatch-*.json')
-if [ "$(rc_of "$work/$mode")" -ne 0 ] || [ -z "$report" ]; then
-    fail "$mode: run" "failed or wrote no report ($(describe_rc "$(rc_of "$work/$mode")"))" \
-        "$work/$mode/stderr"
-else
-    json="$work/$mode/out/$report"
-    text="$work/$mode/out/${report%.json}.txt"
+if run_reports "$mode"; then
     site=$(grep -n "SITE lib_send" "$src/callsites_lib.c" | cut -d: -f1)
     first=$(grep -n "CALLER lib_first" "$src/callsites_main.c" | cut -d: -f1)
     second=$(grep -n "CALLER lib_second" "$src/callsites_main.c" | cut -d: -f1)
