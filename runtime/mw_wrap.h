@@ -131,9 +131,9 @@ static MW_ALWAYS_INLINE void mw_leave(const mw_call *call, int id, int how)
     mw_leave_at(call, id, how, MW_CALL_SITE);
 }
 
-static MW_ALWAYS_INLINE void mw_leave_xfer(const mw_call *call, int id, int how)
+static MW_ALWAYS_INLINE void mw_leave_xfer_at(const mw_call *call, int id, int how,
+                                              const void *site)
 {
-    const void *site = MW_CALL_SITE;
     if (how == MW_SLOW && MW_UNLIKELY(mw_callsite_depth > 1))
         site = mw_callstack_site(site);
     mw_fn_stats *s = mw_stats_of(id, site);
@@ -144,6 +144,11 @@ static MW_ALWAYS_INLINE void mw_leave_xfer(const mw_call *call, int id, int how)
     else if (how == MW_SLOW && MW_UNLIKELY(__atomic_load_n(&mw_monitor_events, __ATOMIC_RELAXED)))
         mw_monitor_event(id, call, 1);
     mw_depth = 0;
+}
+
+static MW_ALWAYS_INLINE void mw_leave_xfer(const mw_call *call, int id, int how)
+{
+    mw_leave_xfer_at(call, id, how, MW_CALL_SITE);
 }
 
 static inline void mw_start(mw_call *call)
@@ -170,6 +175,12 @@ static inline void mw_exit_at(const mw_call *call, int id, const void *site)
 static MW_ALWAYS_INLINE void mw_exit_xfer(const mw_call *call, int id)
 {
     mw_leave_xfer(call, id, MW_SLOW);
+}
+
+/* mw_exit_xfer for a call whose site the caller knows (the Fortran bridge). */
+static inline void mw_exit_xfer_at(const mw_call *call, int id, const void *site)
+{
+    mw_leave_xfer_at(call, id, MW_SLOW, site);
 }
 
 #endif

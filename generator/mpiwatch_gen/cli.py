@@ -15,7 +15,7 @@ from .hooks import HookFile, apply_hooks
 from .probe import HeaderInfo, probe_header
 from .reconcile import Reconciled, reconcile
 from .render import (BUILTIN_TEMPLATES, Provenance, make_environment, output_files,
-                     render_template, write_outputs)
+                     render_template, restore_lines, write_outputs)
 from .spec import load_spec
 from .symbols import mpi_library_symbols, symbols_from_file
 
@@ -127,9 +127,12 @@ def run(args: argparse.Namespace) -> int:
         files = output_files(result, header, hook_code, provenance, templates)
         if fortran_wanted(args):
             fortran = fortran_result(args, spec, result, header)
-            files.update(fortran_output_files(
+            fortran_files = fortran_output_files(
                 fortran, render_template, make_environment(templates),
-                {"provenance": provenance.lines(), "mpi": header.version}))
+                {"provenance": provenance.lines(), "mpi": header.version,
+                 "prelude": hook_code["prelude"]})
+            files.update({name: restore_lines(name, text)
+                          for name, text in fortran_files.items()})
         written = write_outputs(files, args.out)
         if not args.quiet:
             print(f"{PROG}: {header.version}: {result.count('wrapped')} wrapped, "

@@ -180,6 +180,7 @@ class ModuleInterfaces:
 
     procedures: dict[str, ModuleProcedure]
     notes: list[str]
+    found: tuple[str, ...] = ()     # the modules the compiler has ("mpi", "mpi_f08")
 
     def get(self, name: str) -> ModuleProcedure | None:
         return self.procedures.get(name)
@@ -189,11 +190,13 @@ def read_mpi_modules(mpifc: str) -> ModuleInterfaces:
     """Interfaces from the MPI's ``mpi`` and ``mpi_f08`` modules, best effort."""
     procedures: dict[str, ModuleProcedure] = {}
     notes: list[str] = []
+    present: list[str] = []
     for module in ("mpi", "mpi_f08"):
         path = module_path(mpifc, module)
         if path is None:
             notes.append(f"module {module}: not found with {mpifc}")
             continue
+        present.append(module)
         try:
             found = read_module(path)
         except (OSError, ValueError, EOFError) as err:
@@ -203,4 +206,4 @@ def read_mpi_modules(mpifc: str) -> ModuleInterfaces:
         notes.append(f"module {module}: {path}: {len(found)} interfaces")
         for name, proc in found.items():
             procedures.setdefault(name, proc)
-    return ModuleInterfaces(procedures, notes)
+    return ModuleInterfaces(procedures, notes, tuple(present))

@@ -27,6 +27,7 @@ What is generated, per entry point, comes from three sources:
 from __future__ import annotations
 
 import argparse
+import os
 import re
 from dataclasses import dataclass, field
 from typing import Callable
@@ -35,6 +36,7 @@ import jinja2
 
 from .errors import GenError
 from .fmodule import ModuleInterfaces, ModuleProcedure, read_module, read_mpi_modules
+from .fortran_calls import CallPlan, FortranArg, FortranCall, plan_call
 from .layering import BINDINGS, describe, parse_layering, probe_layering, summary
 from .probe import HeaderInfo
 from .reconcile import Reconciled, Wrapper
@@ -47,6 +49,8 @@ VARIANT_SUFFIXES = ("_cptr",)
 BINDING_TITLES = {"mpif": "mpif.h / use mpi", "f08": "use mpi_f08"}
 OUTPUT_FILES = {"mpif": "fortran_mpif.c", "f08": "fortran_f08.c"}
 COVERAGE_FILE = "fortran-coverage.txt"
+CALLS_FILE = "fortran_calls.c"           # compiled into libmpiwatch
+SENTINELS_FILE = "fortran_sentinels.f90"  # compiled into libmpiwatch_f with MPIFC
 _F08_RE = re.compile(r"^mpi(x?)_([a-z0-9_]+?)_(f08(?:ts)?)(_large)?_$")
 _F77_RE = re.compile(r"^mpix?_([a-z0-9_]+)_$")
 # MPI_SIZEOF is a generic: each MPI names its many specific procedures as it likes.
@@ -64,6 +68,8 @@ class ShimParam:
 
     name: str
     string: bool         # CHARACTER: a hidden length follows the arguments
+    spec_name: str | None = None   # the standard's parameter (None: from a module)
+    kind: str = ""                 # the standard's kind (BUFFER, COMMUNICATOR...)
 
 
 @dataclass(frozen=True)
@@ -79,7 +85,7 @@ class Shim:
     return_type: str               # "void" for a subroutine
     lifecycle: str | None          # "init", "finalize", "pcontrol" or None
     source: str                    # where the arguments come from: standard or module
-    forgets_handles: bool = False  # frees a handle: libmpiwatch's caches must forget
+    plan: CallPlan | None = None   # how it hands the C wrapper's values to libmpiwatch
 
     @property
     def impl(self) -> str:
@@ -132,6 +138,24 @@ class FortranResult:
     layering: str = ""
     strategy: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    modules: tuple[str, ...] = ()      # the MPI's modules the compiler has
+
+    @property
+    def calls(self) -> list[FortranCall]:
+        """The wrappers whose accounting and hooks Fortran entry points reach."""
+        unique = {s.plan.call.name: s.plan.call for s in self.shims if s.plan is not None}
+        return [unique[name] for name in sorted(unique)]
+
+    @property
+    def sentinel_bindings(self) -> list[dict[str, str]]:
+        """The bindings whose sentinels libmpiwatch_f learns at load time."""
+        found = [{"routine": "from_mpif_h", "use": "", "title": "mpif.h"}]
+        if "mpi" in self.modules:
+            found.append({"routine": "from_use_mpi", "use": "mpi", "title": "use mpi"})
+        if "mpi_f08" in self.modules or self.shims_of("f08"):
+            found.append({"routine": "from_use_mpi_f08", "use": "mpi_f08",
+                          "title": "use mpi_f08"})
+        return found
 
     def count(self, status: str, binding: str | None = None) -> int:
         return sum(1 for e in self.coverage
@@ -176,7 +200,7 @@ def _c_name(name: str, taken: set[str]) -> str:
 def _params_from_spec(fn: SpecFunction, binding: str, large: bool) -> tuple[ShimParam, ...]:
     spec_binding = "f90" if binding == "mpif" else "f08"
     taken: set[str] = set()
-    return tuple(ShimParam(_c_name(p.name, taken), p.kind in STRING_KINDS)
+    return tuple(ShimParam(_c_name(p.name, taken), p.kind in STRING_KINDS, p.name, p.kind)
                  for p in fn.params
                  if spec_binding in p.bindings and p.kind != "VARARGS"
                  and (large or not p.large_only))
@@ -187,10 +211,23 @@ def _params_from_module(proc: ModuleProcedure) -> tuple[ShimParam, ...]:
     return tuple(ShimParam(_c_name(a.name, taken), a.character) for a in proc.args)
 
 
-def _frees_handle(wrapper: Wrapper) -> bool:
-    """Does the C wrapper tell the runtime's handle caches to forget (traffic.py)?"""
-    traffic = getattr(wrapper, "traffic", None)
-    return any("mw_handles_forget" in line for line in getattr(traffic, "before", ()))
+def _plan(wrapper: Wrapper, entry: str, params: tuple[ShimParam, ...],
+          lifecycle: str | None) -> tuple[CallPlan | None, str]:
+    """How the entry point hands the C wrapper's values over, and a coverage remark."""
+    call = FortranCall(wrapper)
+    if lifecycle == "finalize" and (wrapper.before or wrapper.after):
+        # MPI_FINALIZE has no arguments to convert: only its hooks to run.
+        return CallPlan(call, (), (), None), ""
+    if lifecycle or not call.wanted:
+        return None, ""
+    # use mpi_f08's TYPE(*), DIMENSION(..) choice buffers come as descriptors.
+    descriptors = "_f08ts" in entry
+    args = {p.spec_name: FortranArg(p.spec_name, p.name, descriptors and p.kind == "BUFFER")
+            for p in params if p.spec_name}
+    plan = plan_call(call, args)
+    if isinstance(plan, str):
+        return None, f"; bytes not measured: {plan}"
+    return plan, ""
 
 
 def _pick(symbols: set[str], candidates: list[str]) -> str | None:
@@ -250,11 +287,12 @@ class _Builder:
         lifecycle = None if variant or large else wrapper.lifecycle
         if (lifecycle == "pcontrol" and not params) or lifecycle == "query_thread":
             lifecycle = None   # the generic shim
+        plan, remark = _plan(wrapper, entry, params, lifecycle)
         shim = Shim(binding, entry, function, symbols, target, params, return_type, lifecycle,
-                    source, _frees_handle(wrapper))
+                    source, plan)
         self.result.shims.append(shim)
         self.note(binding, entry, "wrapped",
-                  f"{function} -> {target} [{' '.join(symbols)}] ({source})")
+                  f"{function} -> {target} [{' '.join(symbols)}] ({source}){remark}")
 
     def _why_no_wrapper(self, fn: SpecFunction, function: str) -> str:
         if "c" not in fn.bindings:
@@ -359,6 +397,7 @@ def reconcile_fortran(spec: Spec, reconciled: Reconciled, symbols: set[str],
     result = builder.result
     result.layering = layering
     result.notes = list(modules.notes)
+    result.modules = modules.found
     calls = parse_layering(layering)
     c_names = set(builder.wrappers)
     for shim in result.shims:
@@ -422,7 +461,8 @@ def fortran_result(args: argparse.Namespace, spec: Spec, reconciled: Reconciled,
             notes.append(f"module {path}: {len(found)} interfaces")
             for name, proc in found.items():
                 procedures.setdefault(name, proc)
-        modules = ModuleInterfaces(procedures, notes)
+        found_names = tuple(os.path.basename(p).rsplit(".", 1)[0] for p in args.fortran_module)
+        modules = ModuleInterfaces(procedures, notes, found_names)
     elif args.mpifc:
         modules = read_mpi_modules(args.mpifc)
     else:
@@ -443,7 +483,10 @@ def fortran_output_files(result: FortranResult, render: Callable[..., str],
     """File name -> content of the Fortran outputs (render is render.render_template)."""
     values = dict(common, layering=result.layering, layering_text=describe(result.layering),
                   result=result, titles=BINDING_TITLES)
-    files = {COVERAGE_FILE: render(env, "fortran/coverage.txt.j2", **values)}
+    files = {COVERAGE_FILE: render(env, "fortran/coverage.txt.j2", **values),
+             CALLS_FILE: render(env, "fortran/calls.c.j2", calls=result.calls, **values),
+             SENTINELS_FILE: render(env, "fortran/sentinels.f90.j2",
+                                    bindings=result.sentinel_bindings, **values)}
     for binding, name in OUTPUT_FILES.items():
         files[name] = render(env, "fortran/shims.c.j2", binding=binding,
                              shims=result.shims_of(binding), **values)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "fortran/bridge.h"
+#include "fortran/calls.h"
 #include "mw_functions.h"
 #include "core/handles.h"
 #include "core/state.h"
@@ -32,12 +33,24 @@ int mpiwatch_fortran_attach(int fn_count, const char *mpi, const char *layering)
     return 1;
 }
 
+/* Between MPI_Init and the report, the MPI converts handles (Open MPI's
+ * _f2c functions abort outside that span). */
+static inline int mw_fortran_ready_now(void)
+{
+    return mw_state.started && !mw_state.finished;
+}
+
 int mpiwatch_fortran_enter(void)
 {
     if (MW_UNLIKELY(mw_fortran_refused) || !mw_enter())
         return 0;
     mw_start(&mw_fcall);
-    return 1;
+    return MW_LIKELY(mw_fortran_ready_now()) ? MW_F_READY : MW_F_COUNT_ONLY;
+}
+
+int mpiwatch_fortran_ready(void)
+{
+    return !mw_fortran_refused && mw_fortran_ready_now();
 }
 
 void mpiwatch_fortran_exit(int id, const void *site)
@@ -48,6 +61,18 @@ void mpiwatch_fortran_exit(int id, const void *site)
         return;
     }
     mw_exit_at(&mw_fcall, id, site);
+}
+
+void mw_fortran_stop_clock(mw_call *call)
+{
+    mw_stop(&mw_fcall);
+    call->t_in = mw_fcall.t_in;
+    call->t_out = mw_fcall.t_out;
+}
+
+void mw_fortran_restart_clock(void)
+{
+    mw_start(&mw_fcall);
 }
 
 void mpiwatch_fortran_after_init(int profiled, int id)
@@ -85,11 +110,6 @@ int mpiwatch_fortran_hold(void)
 void mpiwatch_fortran_release(void)
 {
     mw_depth = 0;
-}
-
-void mpiwatch_fortran_forget_handles(void)
-{
-    mw_handles_forget();
 }
 
 void mpiwatch_fortran_pcontrol(int level)

@@ -29,8 +29,17 @@
  * libraries agree; otherwise warns once and leaves Fortran calls unprofiled. */
 MW_EXPORT int mpiwatch_fortran_attach(int fn_count, const char *mpi, const char *layering);
 
-/* 1 if the call is profiled: the guard is taken and the clock started. */
+/* Nonzero if the call is profiled: the guard is taken and the clock started.
+ * MW_F_READY if, moreover, the MPI is initialised, so that the entry point
+ * may convert its arguments and end in its mpiwatch_fortran_after_X function
+ * (generated/fortran_calls.c); MW_F_COUNT_ONLY before MPI_Init or after the
+ * report, when the call is only counted (mpiwatch_fortran_exit). */
+enum { MW_F_COUNT_ONLY = 1, MW_F_READY = 2 };
 MW_EXPORT int mpiwatch_fortran_enter(void);
+
+/* 1 if arguments may be converted now (for the calls that convert them
+ * whether or not they are profiled: freeing a request, *_init calls). */
+MW_EXPORT int mpiwatch_fortran_ready(void);
 
 /* Stop the clock, record the call as function id made from site (the
  * Fortran entry point's return address: the program's call), release the
@@ -55,10 +64,6 @@ MW_EXPORT int mpiwatch_fortran_hold(void);
 /* Release the guard taken by mpiwatch_fortran_hold() or
  * mpiwatch_fortran_before_finalize(). */
 MW_EXPORT void mpiwatch_fortran_release(void);
-
-/* A Fortran call is about to free a handle (MPI_COMM_FREE...): cached facts
- * about handles may go stale, as when a C wrapper frees one. */
-MW_EXPORT void mpiwatch_fortran_forget_handles(void);
 
 /* MPI_PCONTROL's level (0 off, 1 on, 2 on and flush). */
 MW_EXPORT void mpiwatch_fortran_pcontrol(int level);

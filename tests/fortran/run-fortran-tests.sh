@@ -17,6 +17,12 @@
 # one for this MPI (openmpi, mpich), else in NAME.expect; a line
 # "mw-flags: FLAGS" in the source adds compiler flags.
 #
+# --twin FILE.c: the tests are Fortran twins of the C program FILE.c, which
+# is built with --cc and run preloaded on the same rank counts; every profiled
+# Fortran run must then report the same calls, bytes, sizes, rank pairs and
+# call-site totals as the twin (compare_traffic.py beside FILE.c), and a test
+# without its own NAME.expect uses FILE's.
+#
 # --passthrough NAME: NAME.f90 with NAME.c (compiled by --cc and exported
 # with -rdynamic) is run as a plain program, linked and preloaded; it must
 # print only lines ending in "ok" and end with "N checks, 0 failed".
@@ -29,7 +35,7 @@ usage() {
 usage: run-fortran-tests.sh --mpi openmpi|mpich --compiler CMD --lib PATH [--lib PATH...]
                             --tests "NAME..." [--src DIR] [--nps "1 2 4"] [--static]
                             [--static-libs "FLAGS"] [--mpirun CMD]
-                            [--passthrough NAME --cc CMD]
+                            [--passthrough NAME --cc CMD] [--twin FILE.c --cc CMD]
 --lib names a profiling library (libmpiwatch_f.so, libmpiwatch.so), in link
 order; --static also links their .a archives found beside them, followed by
 --static-libs (their own dependencies, e.g. -lpthread). PYTHON (default
@@ -56,6 +62,7 @@ compiler_cmd=""
 mpirun_cmd=""
 passthrough=""
 cc_cmd=""
+twin=""
 python=${PYTHON:-/usr/bin/python3}
 run_timeout=${MW_TIMEOUT:-120}
 
@@ -72,6 +79,7 @@ while [ $# -gt 0 ]; do
         --mpirun) [ $# -ge 2 ] || die "--mpirun needs a value"; mpirun_cmd=$2; shift 2 ;;
         --passthrough) [ $# -ge 2 ] || die "--passthrough needs a value"; passthrough=$2; shift 2 ;;
         --cc) [ $# -ge 2 ] || die "--cc needs a value"; cc_cmd=$2; shift 2 ;;
+        --twin) [ $# -ge 2 ] || die "--twin needs a value"; twin=$2; shift 2 ;;
         -h|--help) usage; exit 0 ;;
         *) usage >&2; die "unknown argument: $1" ;;
     esac
@@ -85,6 +93,8 @@ esac
 [ ${#libs[@]} -gt 0 ] || { usage >&2; die "--lib is required"; }
 [ -n "$tests" ] || [ -n "$passthrough" ] || { usage >&2; die "--tests is required"; }
 [ -z "$passthrough" ] || [ -n "$cc_cmd" ] || die "--passthrough needs --cc"
+[ -z "$twin" ] || [ -n "$cc_cmd" ] || die "--twin needs --cc"
+[ -z "$twin" ] || [ -f "$twin" ] || die "--twin: no such file: $twin"
 [ -n "$compiler_cmd" ] || { usage >&2; die "--compiler is required"; }
 read -r -a compiler <<<"$compiler_cmd"
 read -r -a mpirun <<<"${mpirun_cmd:-mpirun.$mpi}"
@@ -146,7 +156,9 @@ unset LD_PRELOAD
 work=$(mktemp -d "${TMPDIR:-/tmp}/mpiwatch-ftests.XXXXXX")
 trap 'if [ "$failed" -eq 0 ]; then rm -rf "$work"; fi' EXIT
 
-openmpi_np1_args=()
+# Open MPI 4.1's osc/rdma cannot create a window on a single process
+# (MPI_Win_create fails with MPI_ERR_WIN, open-mpi/ompi#10726).
+openmpi_np1_args=(--mca osc '^rdma')
 . "$here/../lib/run-cases.sh"
 
 # build NAME KIND OUTPUT FLAGS...: compile the test's source; KIND names the case.
@@ -164,6 +176,39 @@ build() {
     return 1
 }
 
+# The C twin: built once, run preloaded on each rank count.
+twin_dir=$work/twin
+if [ -n "$twin" ]; then
+    read -r -a cc <<<"$cc_cmd"
+    mkdir -p "$twin_dir"
+    if ! "${cc[@]}" -O2 -o "$twin_dir/plain" "$twin" >"$twin_dir/build.log" 2>&1; then
+        fail "C twin compile" "${cc[*]} failed" "$twin_dir/build.log"
+    fi
+    for np in $nps; do
+        if [ -x "$twin_dir/plain" ]; then
+            run_case "$twin_dir/np$np" "$np" "$twin_dir/plain" preload
+            if [ "$(cat "$twin_dir/np$np/rc")" -ne 0 ]; then
+                fail "C twin np=$np" "$(describe_rc "$(cat "$twin_dir/np$np/rc")")" \
+                    "$twin_dir/np$np/stderr"
+            fi
+        fi
+    done
+fi
+
+# same_as_twin NAME DIR NP: the run's report against the twin's.
+same_as_twin() {
+    local name=$1 dir=$2 np=$3 ref got
+    ref=$(reports_in "$twin_dir/np$np/out" 2>/dev/null | head -n 1)
+    got=$(reports_in "$dir/out" | head -n 1)
+    if [ -z "$ref" ]; then
+        fail "$name" "the C twin wrote no report"
+    elif "$python" "$(dirname "$twin")/compare_traffic.py" "$ref" "$got" >"$dir/twin" 2>&1; then
+        pass "$name"
+    else
+        fail "$name" "its report differs from the C twin's" "$dir/twin"
+    fi
+}
+
 modes="preload linked"
 if [ "$static" -eq 1 ]; then
     modes="$modes static"
@@ -171,6 +216,7 @@ fi
 for t in $tests; do
     expect=$src/$t.$mpi.expect
     [ -f "$expect" ] || expect=$src/$t.expect
+    [ -f "$expect" ] || [ -z "$twin" ] || expect=${twin%.c}.expect
     [ -f "$expect" ] || die "no $expect"
     bins=$work/bin/$t
     mkdir -p "$bins"
@@ -199,7 +245,11 @@ for t in $tests; do
                 bin=$bins/plain
             fi
             run_case "$base/$mode" "$np" "$bin" "$mode"
+            before=$failed
             check_profiled "$t np=$np $mode" "$base/$mode" "$base/bare" "$np" "$expect"
+            if [ -n "$twin" ] && [ "$failed" -eq "$before" ]; then
+                same_as_twin "$t np=$np $mode: same traffic as C" "$base/$mode" "$np"
+            fi
         done
     done
     unset built

@@ -19,8 +19,8 @@ from support import ROOT, compile_generated, generate, reconciled, shipped_spec
 
 from mpiwatch_gen.errors import GenError
 from mpiwatch_gen.fmodule import ModuleInterfaces, parse_module_text, read_module
-from mpiwatch_gen.fortran import (COVERAGE_FILE, OUTPUT_FILES, Shim, ShimParam,
-                                  reconcile_fortran)
+from mpiwatch_gen.fortran import (CALLS_FILE, COVERAGE_FILE, OUTPUT_FILES, SENTINELS_FILE,
+                                  Shim, ShimParam, reconcile_fortran)
 from mpiwatch_gen.layering import describe, parse_layering, summary
 from mpiwatch_gen.symbols import symbols_from_file
 
@@ -107,7 +107,7 @@ class ReconcileTest(unittest.TestCase):
         self.assertEqual(init.target, "pmpi_init_")
         self.assertEqual(init.function, "MPI_Init")
         self.assertEqual(init.lifecycle, "init")
-        self.assertEqual(init.params, (ShimParam("ierror", False),))
+        self.assertEqual(init.params, (ShimParam("ierror", False, "ierror", "ERROR_CODE"),))
 
     def test_profiling_spelling_is_the_one_the_mpi_defines(self):
         self.assertEqual(shim(self.result, "mpi_send_").target, "pmpi_send")
@@ -227,6 +227,14 @@ class RenderTest(unittest.TestCase):
             self.assertIn(f'"{LAYERING}"', mpif)
             f08 = (out / "fortran_f08.c").read_text(encoding="utf-8")
             self.assertIn("mpiwatch_fortran_exit(MW_ID_MPI_Send_c, __builtin_return_address(0));", f08)
+            # The C wrapper's accounting, over the converted arguments.
+            self.assertIn("mpiwatch_fortran_after_MPI_Send(__builtin_return_address(0), "
+                          "mw_f_error(ierror),", mpif)
+            self.assertIn("PMPI_Comm_f2c(*(const MPI_Fint *)comm)", mpif)
+            calls = (out / CALLS_FILE).read_text(encoding="utf-8")
+            self.assertIn("mw_note_send(&call, count, datatype, dest, tag, comm);", calls)
+            sentinels = (out / SENTINELS_FILE).read_text(encoding="utf-8")
+            self.assertIn("include 'mpif.h'", sentinels)
             coverage = (out / COVERAGE_FILE).read_text(encoding="utf-8")
             self.assertIn(f"# Layering (measured): {LAYERING}\n", coverage)
             done = compile_generated("golden.h", str(out))
@@ -271,7 +279,8 @@ class MakefileTest(unittest.TestCase):
         self.assertEqual(sorted(self.variable("GENERATED_FORTRAN_C")),
                          sorted(f"generated/{name}" for name in OUTPUT_FILES.values()))
         self.assertEqual(self.variable("GENERATED_FORTRAN"),
-                         ["$(GENERATED_FORTRAN_C)", f"generated/{COVERAGE_FILE}"])
+                         ["$(GENERATED_FORTRAN_C)", f"generated/{COVERAGE_FILE}",
+                          f"generated/{CALLS_FILE}", f"generated/{SENTINELS_FILE}"])
 
 
 if __name__ == "__main__":

@@ -1,6 +1,8 @@
 #!/bin/sh
 # Each shipped hook example, generated in, compiled and run on 2 ranks,
-# prints exactly the lines it promises.
+# prints exactly the lines it promises: for hook_program.c and, when the
+# Fortran library is built, for its Fortran twin hook_program.f90 (the same
+# hooks, reached through libmpiwatch_f).
 set -eu
 . "$top_srcdir/tests/lib/launch.sh"
 tmp=$(mktemp -d)
@@ -8,17 +10,47 @@ trap 'rm -rf "$tmp"' EXIT
 examples="$top_srcdir/templates/hooks/examples"
 passed=0 failed=0
 
-# build_with_hook HOOK DIR: a libmpiwatch.so with HOOK built in, in DIR.
+# build_with_hook HOOK DIR: a libmpiwatch.so with HOOK built in, in DIR, and
+# with MPIFC set, its libmpiwatch_f.so.
 build_with_hook() {
-    mkdir -p "$2/gen" "$2/obj"
+    dir=$2
+    mkdir -p "$dir/gen" "$dir/obj" "$dir/fobj"
+    set -- --mpicc "$MPICC" --spec "$top_srcdir/spec/mpi-4.1.json" --hooks "$1"
+    if [ -n "$fortran" ]; then
+        set -- "$@" --mpifc "$MPIFC" --fortran-layering "$FORTRAN_LAYERING"
+    fi
     PYTHONPATH="$top_srcdir/generator" PYTHONDONTWRITEBYTECODE=1 "$PYTHON" -m mpiwatch_gen \
-        --mpicc "$MPICC" --spec "$top_srcdir/spec/mpi-4.1.json" --hooks "$1" --out "$2/gen" -q
-    for src in "$top_srcdir"/runtime/*/*.c "$2"/gen/*.c; do
-        $MPICC -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -fPIC -fvisibility=hidden -Wall -Wextra \
-            -Werror -I"$top_srcdir/include" -I"$top_srcdir/runtime" -I"$2/gen" \
-            -c "$src" -o "$2/obj/$(basename "$(dirname "$src")")-$(basename "$src" .c).o"
+        "$@" --out "$dir/gen" -q
+    cflags="-std=c11 -D_POSIX_C_SOURCE=200809L -O2 -fPIC -fvisibility=hidden -Wall -Wextra -Werror"
+    cflags="$cflags -I$top_srcdir/include -I$top_srcdir/runtime -I$dir/gen"
+    for src in "$top_srcdir"/runtime/*/*.c "$dir"/gen/*.c; do
+        case "$src" in
+            */runtime/fortran/convert.c|*/gen/fortran_mpif.c|*/gen/fortran_f08.c) continue ;;
+        esac
+        # shellcheck disable=SC2086  # the flags are words
+        $MPICC $cflags -c "$src" -o "$dir/obj/$(basename "$(dirname "$src")")-$(basename "$src" .c).o"
     done
-    $MPICC -shared -o "$2/libmpiwatch.so" "$2"/obj/*.o -lpthread
+    $MPICC -shared -o "$dir/libmpiwatch.so" "$dir"/obj/*.o -lpthread
+    [ -n "$fortran" ] || return 0
+    for src in "$top_srcdir/runtime/fortran/convert.c" "$dir"/gen/fortran_mpif.c \
+        "$dir"/gen/fortran_f08.c; do
+        # shellcheck disable=SC2086
+        $MPICC $cflags -c "$src" -o "$dir/fobj/$(basename "$src" .c).o"
+    done
+    $MPIFC -fPIC -c "$dir/gen/fortran_sentinels.f90" -o "$dir/fobj/fortran_sentinels.o"
+    $MPIFC -shared -o "$dir/libmpiwatch_f.so" "$dir"/fobj/*.o -L"$dir" -lmpiwatch -Wl,-rpath,"$dir" \
+        -Wl,--version-script="$top_srcdir/runtime/fortran/exports.map"
+}
+
+# run_hooked HOOK-DIR OUTDIR LANG: hook_program (LANG c) or its Fortran twin
+# (f) on 2 ranks with HOOK-DIR's libraries preloaded; stdout and stderr in
+# OUTDIR/LANG.out and .err.
+run_hooked() {
+    preload="$1/libmpiwatch.so"
+    [ "$3" = c ] || preload="$1/libmpiwatch.so:$1/libmpiwatch_f.so"
+    mkdir -p "$2"
+    (cd "$tmp" && mw_launch 2 LD_PRELOAD="$preload" MPIWATCH_OUTDIR="$2" \
+        -- "./hook_program_$3" > "$2/$3.out" 2> "$2/$3.err")
 }
 
 # expect NAME FILE PATTERN COUNT: FILE has COUNT lines matching PATTERN.
@@ -31,43 +63,57 @@ expect() {
     fi
 }
 
-$MPICC -o "$tmp/hook_program" "$top_srcdir/tests/hooks/hook_program.c"
+fortran=""
+languages=c
+$MPICC -o "$tmp/hook_program_c" "$top_srcdir/tests/hooks/hook_program.c"
+if [ -n "${LIBMPIWATCH_F:-}" ] && [ -n "${MPIFC:-}" ]; then
+    fortran=yes
+    languages="c f"
+    $MPIFC -o "$tmp/hook_program_f" "$top_srcdir/tests/hooks/hook_program.f90"
+else
+    echo "no Fortran library: hook_program.f90 is not run"
+fi
 
 build_with_hook "$examples/log-sends.j2" "$tmp/log-sends"
-(cd "$tmp" && mw_launch 2 LD_PRELOAD="$tmp/log-sends/libmpiwatch.so" MPIWATCH_OUTDIR="$tmp" \
-    -- ./hook_program > "$tmp/log-sends.out" 2> "$tmp/log-sends.err")
-expect "log-sends: rank 0's send" "$tmp/log-sends.err" \
-    'mpiwatch-hook: rank 0: MPI_Isend to 1, tag 7, 4096 bytes' 1
-expect "log-sends: rank 1's send" "$tmp/log-sends.err" \
-    'mpiwatch-hook: rank 1: MPI_Isend to 0, tag 7, 4096 bytes' 1
-expect "log-sends: nothing else logged" "$tmp/log-sends.err" 'mpiwatch-hook:' 2
+for lang in $languages; do
+    out="$tmp/log-sends/$lang"
+    run_hooked "$tmp/log-sends" "$out" "$lang"
+    expect "log-sends ($lang): rank 0's send" "$out/$lang.err" \
+        'mpiwatch-hook: rank 0: MPI_Isend to 1, tag 7, 4096 bytes' 1
+    expect "log-sends ($lang): rank 1's send" "$out/$lang.err" \
+        'mpiwatch-hook: rank 1: MPI_Isend to 0, tag 7, 4096 bytes' 1
+    expect "log-sends ($lang): nothing else logged" "$out/$lang.err" 'mpiwatch-hook:' 2
+done
 
 build_with_hook "$examples/collectives-per-comm.j2" "$tmp/per-comm"
-(cd "$tmp" && mw_launch 2 LD_PRELOAD="$tmp/per-comm/libmpiwatch.so" MPIWATCH_OUTDIR="$tmp" \
-    -- ./hook_program > "$tmp/per-comm.out" 2> "$tmp/per-comm.err")
-for rank in 0 1; do
-    expect "collectives-per-comm: rank $rank, world" "$tmp/per-comm.err" \
-        "rank $rank: communicator 1 of 2 (size 2): 2 collective calls" 1
-    expect "collectives-per-comm: rank $rank, duplicate" "$tmp/per-comm.err" \
-        "rank $rank: communicator 2 of 2 (size 2): 3 collective calls" 1
+for lang in $languages; do
+    out="$tmp/per-comm/$lang"
+    run_hooked "$tmp/per-comm" "$out" "$lang"
+    for rank in 0 1; do
+        expect "collectives-per-comm ($lang): rank $rank, world" "$out/$lang.err" \
+            "rank $rank: communicator 1 of 2 (size 2): 2 collective calls" 1
+        expect "collectives-per-comm ($lang): rank $rank, duplicate" "$out/$lang.err" \
+            "rank $rank: communicator 2 of 2 (size 2): 3 collective calls" 1
+    done
+    expect "collectives-per-comm ($lang): results unchanged" "$out/$lang.out" '^sum 1$' 1
 done
-expect "collectives-per-comm: results unchanged" "$tmp/per-comm.out" '^sum 1$' 1
 
 build_with_hook "$examples/count-tags.j2" "$tmp/count-tags"
-mkdir -p "$tmp/count-tags/out"
-(cd "$tmp" && mw_launch 2 LD_PRELOAD="$tmp/count-tags/libmpiwatch.so" \
-    MPIWATCH_OUTDIR="$tmp/count-tags/out" -- ./hook_program > "$tmp/count-tags.out" 2>&1)
-cat "$tmp"/count-tags/out/mpiwatch-*.txt > "$tmp/count-tags.txt" 2>/dev/null || true
-expect "count-tags: the text report's counter (sum 2 over 2 ranks)" "$tmp/count-tags.txt" \
-    '^  MPI_Isend tag 7  *2  *2 ' 1
-expect "count-tags: one counter" "$tmp/count-tags.txt" ' tag [0-9]' 1
-"${PYTHON:-python3}" - "$tmp"/count-tags/out/mpiwatch-*.json > "$tmp/count-tags.json.txt" <<'PY'
+for lang in $languages; do
+    out="$tmp/count-tags/$lang"
+    run_hooked "$tmp/count-tags" "$out" "$lang"
+    cat "$out"/mpiwatch-*.txt > "$out/report.txt" 2>/dev/null || true
+    expect "count-tags ($lang): the text report's counter (sum 2 over 2 ranks)" \
+        "$out/report.txt" '^  MPI_Isend tag 7  *2  *2 ' 1
+    expect "count-tags ($lang): one counter" "$out/report.txt" ' tag [0-9]' 1
+    "${PYTHON:-python3}" - "$out"/mpiwatch-*.json > "$out/counters.txt" <<'PY'
 import json, sys
 print(json.load(open(sys.argv[1]))["counters"])
 PY
-expect "count-tags: the JSON report's counters" "$tmp/count-tags.json.txt" \
-    "{'MPI_Isend tag 7': {'sum': 2, 'ranks': 2, 'min': 1, 'min_rank': 0, 'max': 1, 'max_rank': 0}}" 1
-expect "count-tags: results unchanged" "$tmp/count-tags.out" '^sum 1$' 1
+    expect "count-tags ($lang): the JSON report's counters" "$out/counters.txt" \
+        "{'MPI_Isend tag 7': {'sum': 2, 'ranks': 2, 'min': 1, 'min_rank': 0, 'max': 1, 'max_rank': 0}}" 1
+    expect "count-tags ($lang): results unchanged" "$out/$lang.out" '^sum 1$' 1
+done
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,8 +1,8 @@
 /* Minimal MPI types and constants shared by the generator's test headers.
  * Hand-written for the tests: every handle type of the standard (so that
  * the runtime's headers compile against any test header standing in as
- * mpi.h), a few constants, and no functions (each test header declares
- * its own). */
+ * mpi.h), a few constants, and, as MPICH does, the Fortran handle
+ * conversions as macros (each test header declares its own functions). */
 #ifndef FAKE_TYPES_H
 #define FAKE_TYPES_H
 
@@ -43,5 +43,18 @@ typedef struct MPI_Status {
 #define MPI_IN_PLACE ((void *)-1)
 #define MPI_STATUS_IGNORE ((MPI_Status *)0)
 #define MPI_STATUSES_IGNORE ((MPI_Status *)0)
+
+#define PMPI_Comm_f2c(h) ((MPI_Comm)(h))
+#define PMPI_Type_f2c(h) ((MPI_Datatype)(h))
+#define PMPI_Errhandler_f2c(h) ((MPI_Errhandler)(h))
+#define PMPI_File_f2c(h) ((MPI_File)(h))
+#define PMPI_Group_f2c(h) ((MPI_Group)(h))
+#define PMPI_Info_f2c(h) ((MPI_Info)(h))
+#define PMPI_Message_f2c(h) ((MPI_Message)(h))
+#define PMPI_Op_f2c(h) ((MPI_Op)(h))
+#define PMPI_Request_f2c(h) ((MPI_Request)(h))
+#define PMPI_Session_f2c(h) ((MPI_Session)(h))
+#define PMPI_Win_f2c(h) ((MPI_Win)(h))
+#define PMPI_Status_f2c(f, c) ((void)(f), (void)(c), MPI_SUCCESS)
 
 #endif

@@ -1,0 +1,97 @@
+/* Argument conversion for libmpiwatch_f's entry points (see convert.h). */
+#include <stdlib.h>
+
+#include "fortran/convert.h"
+
+/* At most one address per binding (mpif.h, use mpi, use mpi_f08). */
+#define MW_F_MAX_BINDINGS 4
+
+static const void *mw_f_sentinel_addresses[MW_F_SENTINEL_KINDS][MW_F_MAX_BINDINGS];
+
+void mw_f_note_sentinel(int kind, intptr_t address)
+{
+    if (kind < 0 || kind >= MW_F_SENTINEL_KINDS || address == 0)
+        return;
+    const void **slots = mw_f_sentinel_addresses[kind];
+    for (int i = 0; i < MW_F_MAX_BINDINGS; i++) {
+        if (slots[i] == (const void *)address)
+            return;
+        if (slots[i] == NULL) {
+            slots[i] = (const void *)address;
+            return;
+        }
+    }
+}
+
+/* generated/fortran_sentinels.f90: calls mw_f_note_sentinel for each. */
+extern void mw_f_sentinels(void);
+
+__attribute__((constructor)) static void mw_f_learn_sentinels(void)
+{
+    mw_f_sentinels();
+}
+
+int mw_f_is_sentinel(int kind, const void *address)
+{
+    const void *const *slots = mw_f_sentinel_addresses[kind];
+    for (int i = 0; i < MW_F_MAX_BINDINGS && slots[i]; i++)
+        if (slots[i] == address)
+            return 1;
+    return 0;
+}
+
+/* Per-thread scratch arrays, grown as needed and kept for the thread's life. */
+typedef struct {
+    void *data;
+    size_t bytes;
+} mw_f_scratch;
+
+static _Thread_local mw_f_scratch mw_f_scratches[3];
+
+static void *mw_f_room(int slot, MPI_Count n, size_t size)
+{
+    mw_f_scratch *s = &mw_f_scratches[slot];
+    if (n < 0 || (size_t)n > ((size_t)-1) / size)
+        return NULL;
+    size_t need = (size_t)n * size;
+    if (need == 0)
+        need = size;
+    if (need > s->bytes) {
+        void *grown = realloc(s->data, need);
+        if (grown == NULL)
+            return NULL;
+        s->data = grown;
+        s->bytes = need;
+    }
+    return s->data;
+}
+
+MPI_Datatype *mw_f_datatype_array(int slot, MPI_Count n, const MPI_Fint *array)
+{
+    MPI_Datatype *out = mw_f_room(slot & 1, n, sizeof *out);
+    if (out == NULL || array == NULL)
+        return NULL;
+    for (MPI_Count i = 0; i < n; i++)
+        out[i] = PMPI_Type_f2c(array[i]);
+    return out;
+}
+
+MPI_Request *mw_f_request_array(MPI_Count n, const MPI_Fint *array)
+{
+    MPI_Request *out = mw_f_room(2, n, sizeof *out);
+    if (out == NULL || array == NULL)
+        return NULL;
+    for (MPI_Count i = 0; i < n; i++)
+        out[i] = PMPI_Request_f2c(array[i]);
+    return out;
+}
+
+int mw_f_comm_entries(MPI_Comm comm)
+{
+    int inter = 0, n = 0;
+    if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
+        return 0;
+    if ((inter ? PMPI_Comm_remote_size(comm, &n) : PMPI_Comm_size(comm, &n)) != MPI_SUCCESS)
+        return 0;
+    return n;
+}
