@@ -48,7 +48,9 @@ mkdir -p "$work/obj"
 sources=()
 for src in "$top_srcdir"/runtime/*/*.c "$top_builddir"/generated/*.c; do
     case "$src" in
-        */generated/fortran_*) continue ;;   # the Fortran entry points belong to libmpiwatch_f
+        # libmpiwatch_f's own code (the Fortran entry points and their argument
+        # conversion), and what libmpiwatch has only for it.
+        */generated/fortran_*|*/runtime/fortran/convert.c) continue ;;
     esac
     sources+=("$src")
 done
