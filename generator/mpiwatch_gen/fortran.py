@@ -215,15 +215,16 @@ def _plan(wrapper: Wrapper, entry: str, params: tuple[ShimParam, ...],
           lifecycle: str | None) -> tuple[CallPlan | None, str]:
     """How the entry point hands the C wrapper's values over, and a coverage remark."""
     call = FortranCall(wrapper)
-    if lifecycle == "finalize" and (wrapper.before or wrapper.after):
-        # MPI_FINALIZE has no arguments to convert: only its hooks to run.
-        return CallPlan(call, (), (), None), ""
-    if lifecycle or not call.wanted:
-        return None, ""
     # use mpi_f08's TYPE(*), DIMENSION(..) choice buffers come as descriptors.
     descriptors = "_f08ts" in entry
-    args = {p.spec_name: FortranArg(p.spec_name, p.name, descriptors and p.kind == "BUFFER")
+    args = {p.spec_name: FortranArg(p.name, descriptors and p.kind == "BUFFER")
             for p in params if p.spec_name}
+    if lifecycle == "finalize" and (wrapper.before or wrapper.after):
+        # MPI_FINALIZE has no arguments to convert: only its hooks to run.
+        ierror = args.get("ierror")
+        return CallPlan(call, (), (), ierror.slot if ierror else None), ""
+    if lifecycle or not call.wanted:
+        return None, ""
     plan = plan_call(call, args)
     if isinstance(plan, str):
         return None, f"; bytes not measured: {plan}"

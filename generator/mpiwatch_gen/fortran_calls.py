@@ -74,7 +74,6 @@ def _zero(ctype: CType) -> str:
 class FortranArg:
     """Where a C parameter's value comes from in a Fortran entry point."""
 
-    spec_name: str       # the standard's name of the parameter
     slot: str            # the entry point's argument (a void *)
     descriptor: bool     # a choice buffer passed as an array descriptor
 
@@ -89,8 +88,6 @@ class _Converter:
         self.args = args
         self.locals: list[str] = []
         self.type_arrays = 0        # scratch slots taken (MPI_ALLTOALLW converts two)
-        self.slot_of = {p.name: args[p.spec.name].slot for p in wrapper.params
-                        if p.spec is not None and p.spec.name in args}
 
     def expression(self, param: WrapperParam) -> str | None:
         ctype = c_type(param)
@@ -125,7 +122,7 @@ class _Converter:
             comm = next((p for p in self.wrapper.params
                          if p.spec is not None and p.spec.name == "comm"), None)
             count = self.expression(comm) if comm is not None else None
-            count = f"mw_f_comm_entries({count})" if count else None
+            count = f"mpiwatch_fortran_comm_peers({count})" if count else None
         else:
             counted = next((p for p in self.wrapper.params
                             if p.spec is not None and p.spec.name == length), None)
@@ -163,7 +160,7 @@ class FortranCall:
 
     @property
     def after(self) -> bool:
-        """Traffic notes or after-hooks: the call ends in libmpiwatch's function."""
+        """Traffic notes or hooks: the call ends in libmpiwatch's function."""
         return bool(self.wrapper.traffic.notes or self.wrapper.after or self.wrapper.before)
 
     @property

@@ -112,6 +112,12 @@ void mpiwatch_fortran_release(void)
     mw_depth = 0;
 }
 
+int mpiwatch_fortran_comm_peers(MPI_Comm comm)
+{
+    mw_thread *t = mw_thread_self();
+    return t ? mw_comm_peer_size(t, comm) : 0;
+}
+
 void mpiwatch_fortran_pcontrol(int level)
 {
     mw_on_pcontrol(level);

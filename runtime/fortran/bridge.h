@@ -21,6 +21,8 @@
 #ifndef MW_FORTRAN_H
 #define MW_FORTRAN_H
 
+#include <mpi.h>
+
 #include "core/compiler.h"
 
 /* Called by libmpiwatch_f when it is loaded (or first linked in): fn_count is
@@ -64,6 +66,11 @@ MW_EXPORT int mpiwatch_fortran_hold(void);
 /* Release the guard taken by mpiwatch_fortran_hold() or
  * mpiwatch_fortran_before_finalize(). */
 MW_EXPORT void mpiwatch_fortran_release(void);
+
+/* How many entries a per-process array argument of comm has (the remote
+ * group's size for an intercommunicator), from libmpiwatch's handle cache:
+ * for converting MPI_ALLTOALLW's arrays of datatypes. */
+MW_EXPORT int mpiwatch_fortran_comm_peers(MPI_Comm comm);
 
 /* MPI_PCONTROL's level (0 off, 1 on, 2 on and flush). */
 MW_EXPORT void mpiwatch_fortran_pcontrol(int level);

@@ -85,13 +85,3 @@ MPI_Request *mw_f_request_array(MPI_Count n, const MPI_Fint *array)
         out[i] = PMPI_Request_f2c(array[i]);
     return out;
 }
-
-int mw_f_comm_entries(MPI_Comm comm)
-{
-    int inter = 0, n = 0;
-    if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
-        return 0;
-    if ((inter ? PMPI_Comm_remote_size(comm, &n) : PMPI_Comm_size(comm, &n)) != MPI_SUCCESS)
-        return 0;
-    return n;
-}

@@ -64,8 +64,4 @@ static inline int mw_f_error(const void *ierror)
 MW_HIDDEN MPI_Datatype *mw_f_datatype_array(int slot, MPI_Count n, const MPI_Fint *array);
 MW_HIDDEN MPI_Request *mw_f_request_array(MPI_Count n, const MPI_Fint *array);
 
-/* How many entries a per-process array argument of comm has (the remote
- * group's size for an intercommunicator). */
-MW_HIDDEN int mw_f_comm_entries(MPI_Comm comm);
-
 #endif
