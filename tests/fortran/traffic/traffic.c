@@ -53,8 +53,11 @@ int main(int argc, char **argv)
     if (b[6] != right * 10 + 6)
         errors++;
 
-    /* Send-receive: 4 ints right, 6 ints from left (4 arrive). */
+    /* Send-receive: 4 ints right, 6 ints from left (4 arrive), with a status
+     * and without (the Fortran MPI_STATUS_IGNORE must be recognised). */
     MPI_Sendrecv(a, 4, MPI_INT, right, 5, b, 6, MPI_INT, left, 5, MPI_COMM_WORLD, &status);
+    MPI_Sendrecv(a, 4, MPI_INT, right, 9, b, 6, MPI_INT, left, 9, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
     MPI_Sendrecv(a, 1, MPI_INT, MPI_PROC_NULL, 6, b, 1, MPI_INT, MPI_PROC_NULL, 6,
                  MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 
