@@ -47,6 +47,8 @@ enum mwp_frame_type {
     MWP_SNAPSHOT = 3,  /* u64 t, sent, dropped, unwatched, u32 n, n entries */
     MWP_GOODBYE = 4,   /* u64 t, sent, dropped */
     MWP_LEVEL = 5,     /* u64 t, i32 level */
+    MWP_INFLIGHT = 6,  /* u64 t, u32 n, n in-flight records: the calls the rank's threads
+                        * are inside at t (n may be 0: none). Clients that predate it skip it. */
 };
 
 /* An EVENTS record: one MPI call. Offsets in bytes. */
@@ -75,16 +77,41 @@ enum mwp_entry_layout {
     MWP_ENTRY_SIZE = 36,
 };
 
+/* An INFLIGHT record: a call a thread of the rank is inside. Offsets in bytes. */
+enum mwp_inflight_layout {
+    MWP_IF_FUNCTION = 0,   /* u32 function id */
+    MWP_IF_THREAD = 4,     /* u32 thread, numbered as in EVENTS */
+    MWP_IF_T_IN = 8,       /* u64 ns since the epoch: when the call was entered */
+    MWP_IF_PEER = 16,      /* i32 world rank of the peer, or MWP_NONE, or MWP_ANY */
+    MWP_IF_TAG = 20,       /* i32 tag, or MWP_NONE, or MWP_ANY */
+    MWP_IF_ROOT = 24,      /* i32 world rank of a collective's root, or MWP_NONE */
+    MWP_IF_COMM = 28,      /* i32 communicator as its Fortran handle, or MWP_NONE */
+    MWP_IF_COMM_SIZE = 32, /* i32 ranks in the communicator's group (remote group of an
+                            * intercommunicator), 0 when unknown */
+    MWP_IF_FLAGS = 36,     /* u32: MWP_IF_* bits below */
+    MWP_INFLIGHT_SIZE = 40,
+};
+#define MWP_NONE (-1)              /* a field the call does not have, or not known */
+#define MWP_ANY (-2)               /* MPI_ANY_SOURCE, MPI_ANY_TAG */
+#define MWP_IF_SENDS 1u            /* the call sends to peer (it may wait for peer to receive) */
+#define MWP_IF_RECEIVES 2u         /* the call receives from peer (it waits for peer to send) */
+#define MWP_IF_COLLECTIVE 4u       /* a collective: it may wait for every member of comm */
+#define MWP_IF_WORLD 8u            /* comm's group is MPI_COMM_WORLD's, in the same order */
+#define MWP_IF_COMPLETES 16u       /* a wait or test on requests (MPI_Wait...): peer, tag and
+                                    * comm, when known, are those of the request waited for */
+
 /* The fixed parts of the bodies. */
 #define MWP_HELLO_FIXED (2 + 4 + 4 + 4 + 8)   /* before the strings */
 #define MWP_EVENTS_FIXED 4
 #define MWP_SNAPSHOT_FIXED (8 * 4 + 4)
 #define MWP_GOODBYE_SIZE (8 * 3)
 #define MWP_LEVEL_SIZE (8 + 4)
+#define MWP_INFLIGHT_FIXED (8 + 4)
 
 _Static_assert(MWP_EV_RECV + 8 == MWP_EVENT_SIZE, "an event record ends with its recv bytes");
 _Static_assert(MWP_EV_FLAGS + 4 == MWP_EV_SENT, "event fields are contiguous");
 _Static_assert(MWP_EN_RECV + 8 == MWP_ENTRY_SIZE, "an entry ends with its recv bytes");
+_Static_assert(MWP_IF_FLAGS + 4 == MWP_INFLIGHT_SIZE, "an in-flight record ends with its flags");
 _Static_assert(MWP_FRAME_MAX % 8 == 0, "the frame limit is a whole number of words");
 
 #endif
