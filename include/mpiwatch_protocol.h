@@ -96,7 +96,7 @@ enum mwp_inflight_layout {
 #define MWP_IF_SENDS 1u            /* the call sends to peer (it may wait for peer to receive) */
 #define MWP_IF_RECEIVES 2u         /* the call receives from peer (it waits for peer to send) */
 #define MWP_IF_COLLECTIVE 4u       /* a collective: it may wait for every member of comm */
-#define MWP_IF_WORLD 8u            /* comm's group is MPI_COMM_WORLD's, in the same order */
+#define MWP_IF_WORLD 8u            /* comm holds every rank of MPI_COMM_WORLD (in any order) */
 #define MWP_IF_COMPLETES 16u       /* a wait or test on requests (MPI_Wait...): peer, tag and
                                     * comm, when known, are those of the request waited for */
 

@@ -48,6 +48,7 @@
 #include "core/thread_stats.h"
 #include "lifecycle/lifecycle.h"
 #include "monitor/events.h"
+#include "monitor/inflight.h"
 #include "monitor/monitor.h"
 #include "mw_functions.h"
 #include "traffic/traffic.h"
@@ -108,6 +109,56 @@ static inline void mw_clock_out(mw_call *call, int how)
     }
 }
 
+/* The call in progress, for the monitor's INFLIGHT frames (core/tls.h):
+ * published by the watched body always, by the slow body while the monitor
+ * is on (mw_inflight_on), never by the fast one. Stored before the time in
+ * (a compiler fence: x86 keeps stores in order), which the sender reads
+ * before and after the fields, so that it never mixes two calls. */
+static MW_ALWAYS_INLINE int mw_publishing(int how)
+{
+    return how == MW_WATCHED ||
+           (how == MW_SLOW && MW_UNLIKELY(__atomic_load_n(&mw_inflight_on, __ATOMIC_RELAXED)));
+}
+
+/* flags: mw_inflight_flags of the function, a constant, so that only the
+ * fields the call has are stored. */
+static MW_ALWAYS_INLINE void mw_publish_args(int how, unsigned flags, uintptr_t comm, int peer,
+                                             int tag, int root)
+{
+    if (!mw_publishing(how))
+        return;
+    if (flags & MW_INFLIGHT_HAS_COMM)
+        __atomic_store_n(&mw_tls.now.comm, comm, __ATOMIC_RELAXED);
+    if (flags & MW_INFLIGHT_HAS_PEER)
+        __atomic_store_n(&mw_tls.now.peer, peer, __ATOMIC_RELAXED);
+    if (flags & MW_INFLIGHT_HAS_TAG)
+        __atomic_store_n(&mw_tls.now.tag, tag, __ATOMIC_RELAXED);
+    if (flags & MW_INFLIGHT_HAS_ROOT)
+        __atomic_store_n(&mw_tls.now.root, root, __ATOMIC_RELAXED);
+}
+
+static MW_ALWAYS_INLINE void mw_publish(int how, int id)
+{
+    if (!mw_publishing(how))
+        return;
+    __atomic_store_n(&mw_tls.now.id, id, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_RELEASE);
+}
+
+/* The slow body's time in is not the guard word: published after the fields. */
+static MW_ALWAYS_INLINE void mw_publish_time(int how, const mw_call *call)
+{
+    if (how == MW_SLOW && mw_publishing(how))
+        __atomic_store_n(&mw_tls.now.t_in, call->t_in, __ATOMIC_RELEASE);
+}
+
+/* The slow body's call has ended: the sender must not see it any more. */
+static MW_ALWAYS_INLINE void mw_unpublish(int how)
+{
+    if (mw_publishing(how))
+        __atomic_store_n(&mw_tls.now.t_in, 0, __ATOMIC_RELAXED);
+}
+
 /* Record the call, queue its event for the monitor (the watched body, or
  * the slow one while events are on), release the guard. */
 static MW_ALWAYS_INLINE void mw_leave_at(const mw_call *call, int id, int how, const void *site)
@@ -115,10 +166,14 @@ static MW_ALWAYS_INLINE void mw_leave_at(const mw_call *call, int id, int how, c
     if (how == MW_SLOW && MW_UNLIKELY(mw_callsite_depth > 1))
         site = mw_callstack_site(site);
     mw_stats_add(mw_stats_of(id, site), call->t_out - call->t_in);
-    if (how == MW_WATCHED)
-        mw_event_push_times(id, call->t_in, call->t_out);
-    else if (how == MW_SLOW && MW_UNLIKELY(__atomic_load_n(&mw_monitor_events, __ATOMIC_RELAXED)))
-        mw_monitor_event(id, call, 0);
+    if (how == MW_WATCHED) {
+        if (MW_LIKELY(__atomic_load_n(&mw_monitor_events, __ATOMIC_RELAXED)))
+            mw_event_push_times(id, call->t_in, call->t_out);
+    } else if (how == MW_SLOW) {
+        if (MW_UNLIKELY(__atomic_load_n(&mw_monitor_events, __ATOMIC_RELAXED)))
+            mw_monitor_event(id, call, 0);
+        mw_unpublish(how);
+    }
     mw_depth = 0;
 }
 
@@ -139,10 +194,14 @@ static MW_ALWAYS_INLINE void mw_leave_xfer_at(const mw_call *call, int id, int h
     mw_fn_stats *s = mw_stats_of(id, site);
     mw_stats_add(s, call->t_out - call->t_in);
     mw_account(id, call, s);
-    if (how == MW_WATCHED)
-        mw_event_push_traffic(id, call);
-    else if (how == MW_SLOW && MW_UNLIKELY(__atomic_load_n(&mw_monitor_events, __ATOMIC_RELAXED)))
-        mw_monitor_event(id, call, 1);
+    if (how == MW_WATCHED) {
+        if (MW_LIKELY(__atomic_load_n(&mw_monitor_events, __ATOMIC_RELAXED)))
+            mw_event_push_traffic(id, call);
+    } else if (how == MW_SLOW) {
+        if (MW_UNLIKELY(__atomic_load_n(&mw_monitor_events, __ATOMIC_RELAXED)))
+            mw_monitor_event(id, call, 1);
+        mw_unpublish(how);
+    }
     mw_depth = 0;
 }
 

@@ -19,6 +19,7 @@ from .errors import GenError
 from .probe import HeaderFunction, HeaderInfo
 from .roles import categorize
 from .spec import Spec, SpecFunction, SpecParam
+from .inflight import InFlight, inflight_of
 from .traffic import Traffic, traffic_of
 
 # Functions whose wrapper has a part to play in the runtime's life.
@@ -53,6 +54,7 @@ class Wrapper:
     before: str = ""      # hook code run before the PMPI_ call
     after: str = ""       # hook code run after it
     traffic: Traffic = field(default_factory=Traffic)   # byte accounting statements
+    inflight: InFlight = field(default_factory=InFlight)   # what a call in progress shows
 
     @property
     def id(self) -> str:
@@ -153,6 +155,7 @@ def _make_wrapper(fn: HeaderFunction, spec: Spec, header_path: str) -> Wrapper:
     category = entry.category if entry is not None else categorize(fn.name)
     wrapper = Wrapper(fn.name, fn, entry, large, category, params)
     wrapper.traffic = traffic_of(wrapper)
+    wrapper.inflight = inflight_of(wrapper)
     return wrapper
 
 

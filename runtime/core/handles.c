@@ -126,6 +126,38 @@ int mw_comm_world_rank(mw_thread *t, MPI_Comm comm, int rank)
     return slot->world ? slot->world[rank] : rank;
 }
 
+/* Maps up to this many ranks are read by mw_comm_peek: below glibc's mmap
+ * threshold, so a map its owner freed meanwhile is still mapped memory. */
+#define PEEK_MAX_RANKS 8192
+
+int mw_comm_peek(const mw_thread *t, MPI_Comm comm, int rank, int *size, int *world)
+{
+    *size = 0;
+    *world = 0;
+    if (comm == MPI_COMM_NULL || !mpi_usable())
+        return -1;
+    if (comm == MPI_COMM_WORLD) {
+        *size = mw_state.world_size;
+        *world = 1;
+        return rank >= 0 && rank < *size ? rank : -1;
+    }
+    uintptr_t tagged = (uintptr_t)comm * 4u + KIND_COMM;
+    const mw_group_slot *slot = &t->groups[slot_of(tagged, MW_GROUP_CACHE)];
+    uintptr_t key = __atomic_load_n(&slot->key, __ATOMIC_RELAXED);
+    unsigned gen = __atomic_load_n(&slot->gen, __ATOMIC_RELAXED);
+    int n = __atomic_load_n(&slot->size, __ATOMIC_RELAXED);
+    int *map = __atomic_load_n(&slot->world, __ATOMIC_RELAXED);
+    if (key != tagged || gen != current_gen() || n <= 0)
+        return -1;
+    *size = n;
+    *world = n == mw_state.world_size;   /* an intracommunicator of every rank */
+    if (rank < 0 || rank >= n)
+        return -1;
+    if (map == NULL)
+        return rank;
+    return n <= PEEK_MAX_RANKS ? __atomic_load_n(&map[rank], __ATOMIC_RELAXED) : -1;
+}
+
 int mw_comm_peer_size(mw_thread *t, MPI_Comm comm)
 {
     if (comm == MPI_COMM_NULL || !mpi_usable())

@@ -40,6 +40,14 @@ MW_HIDDEN int mw_comm_is_inter(MPI_Comm comm);
 /* World rank of rank in the group of win; -1 when unknown. */
 MW_HIDDEN int mw_win_world_rank(mw_thread *t, MPI_Win win, int rank);
 
+/* For the monitor's sender thread, about a call another thread t is inside:
+ * what t's cache knows of comm, without changing it or calling MPI. Sets
+ * *size (0: not known) and *world (comm holds as many ranks as
+ * MPI_COMM_WORLD: all of them); returns the world rank of rank, -1 when not known. The caller
+ * checks afterwards that t is still inside the same call, and drops the
+ * answer otherwise. */
+MW_HIDDEN int mw_comm_peek(const mw_thread *t, MPI_Comm comm, int rank, int *size, int *world);
+
 /* A handle is about to be freed: cached facts may go stale. */
 static inline void mw_handles_forget(void)
 {

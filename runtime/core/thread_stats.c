@@ -9,6 +9,25 @@
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static mw_thread *registry;
+static uint32_t thread_count;
+static pthread_key_t exit_key;
+static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
+static int exit_key_ok;
+
+/* A thread that exits keeps its statistics, but its TLS block goes: forget
+ * it before, so that the monitor never reads a dead thread's block. */
+static void forget_tls(void *arg)
+{
+    mw_thread *t = arg;
+    pthread_mutex_lock(&registry_lock);
+    t->tls = NULL;
+    pthread_mutex_unlock(&registry_lock);
+}
+
+static void make_exit_key(void)
+{
+    exit_key_ok = pthread_key_create(&exit_key, forget_tls) == 0;
+}
 
 mw_thread *mw_thread_attach(void)
 {
@@ -26,7 +45,12 @@ mw_thread *mw_thread_attach(void)
     }
     for (int i = 0; i < MW_FN_COUNT; i++)
         t->fn[i].min_ticks = UINT64_MAX;
+    pthread_once(&exit_key_once, make_exit_key);
     pthread_mutex_lock(&registry_lock);
+    t->number = thread_count++;
+    /* Without a destructor to forget it, the block is never shown. */
+    if (exit_key_ok && pthread_setspecific(exit_key, t) == 0)
+        t->tls = &mw_tls;
     t->next = registry;
     registry = t;
     pthread_mutex_unlock(&registry_lock);

@@ -60,6 +60,10 @@ typedef struct mw_group_slot {
 
 typedef struct mw_thread {
     struct mw_thread *next;
+    /* The thread's TLS block while it lives (NULL once it has exited), for
+     * the monitor's view of its call in progress; under the registry lock. */
+    struct mw_tls_block *tls;
+    uint32_t number;     /* threads numbered in the order of their first MPI call */
     mw_type_slot types[MW_TYPE_CACHE];
     mw_group_slot groups[MW_GROUP_CACHE];
     uint64_t *sent_to;   /* bytes sent to each world rank (after MPI_Init), or NULL */

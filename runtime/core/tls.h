@@ -25,6 +25,17 @@ typedef struct mw_tls_block {
     /* This thread's monitor event ring; mw_ring_detached until its first
      * event (runtime/core/event_ring.h). */
     struct mw_event_ring *ring;
+    /* The call this thread is inside, for the live monitor's INFLIGHT frames
+     * (monitor/inflight.c): written by the monitored bodies only, before
+     * the time in, and read by the sender thread without a lock. Which of
+     * peer, tag, root and comm a call has is in mw_inflight_flags[id]. The
+     * fast and watched bodies' time in is the guard word; the slow body's is
+     * t_in (0: not published, or the call has ended). */
+    struct {
+        uint64_t t_in;
+        uintptr_t comm;      /* the MPI_Comm, as an integer; 0: none */
+        int32_t id, peer, tag, root;
+    } now;
 } mw_tls_block;
 
 /* A thread starts with the guard taken (MW_GUARD_NEW) and no statistics,

@@ -50,7 +50,8 @@ static mw_event_ring *ring_attach(void)
     r->dropped = 0;
     r->mask = (uint32_t)(capacity - 1);
     pthread_mutex_lock(&rings_lock);
-    r->thread = thread_count++;
+    /* Numbered as the thread's statistics, so EVENTS and INFLIGHT agree. */
+    r->thread = mw_self != NULL ? mw_self->number : thread_count++;
     r->next = rings;
     __atomic_store_n(&rings, r, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&rings_lock);

@@ -7,6 +7,7 @@
 
 #include "core/clock.h"
 #include "mw_functions.h"
+#include "monitor/inflight.h"
 #include "monitor/monitor.h"
 #include "core/state.h"
 
@@ -223,5 +224,28 @@ int mw_frame_level(mw_buf *b, uint64_t t, int32_t level)
         return -1;
     p = put64(p, t);
     put32(p, (uint32_t)level);
+    return 0;
+}
+
+int mw_frame_inflight(mw_buf *b, uint64_t t, const mw_inflight *calls, size_t n,
+                      const mw_timebase *tb)
+{
+    unsigned char *p = frame(b, MWP_INFLIGHT, MWP_INFLIGHT_FIXED + n * MWP_INFLIGHT_SIZE);
+    if (p == NULL)
+        return -1;
+    p = put64(p, t);
+    p = put32(p, (uint32_t)n);
+    for (size_t i = 0; i < n; i++) {
+        const mw_inflight *c = &calls[i];
+        p = put32(p, c->function);
+        p = put32(p, c->thread);
+        p = put64(p, mw_timebase_ns(tb, c->t_in));
+        p = put32(p, (uint32_t)c->peer);
+        p = put32(p, (uint32_t)c->tag);
+        p = put32(p, (uint32_t)c->root);
+        p = put32(p, (uint32_t)c->comm);
+        p = put32(p, (uint32_t)c->comm_size);
+        p = put32(p, c->flags);
+    }
     return 0;
 }

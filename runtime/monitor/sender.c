@@ -37,6 +37,7 @@
 #include "core/clock.h"
 #include "core/mode.h"
 #include "monitor/events.h"
+#include "monitor/inflight.h"
 #include "monitor/monitor.h"
 #include "core/state.h"
 #include "core/warn.h"
@@ -46,6 +47,8 @@
 #define MW_TICK_MS 5
 #define MW_FLUSH_NS 2000000000ull
 #define MW_LEVELS 64
+#define MW_INFLIGHT_MAX 1024               /* threads shown in one INFLIGHT frame */
+#define MW_INFLIGHT_REPEAT_NS 1000000000ull   /* an unchanged set of calls is re-sent this often */
 
 /* ------------------------------------------------------------ shared */
 
@@ -89,18 +92,19 @@ static uint64_t next_snapshot;            /* ns since the epoch */
 static uint64_t frames_skipped;
 static uint64_t snap_start = UINT64_MAX, snap_end;   /* the last queued snapshot, in stream offsets */
 
-/* Events on: the flag first, then the wrappers' slow bodies (core/mode.h);
- * off in the reverse order. */
+/* Events on while a client is attached. The wrappers run the watched body
+ * (or the slow one) all the time the monitor runs (mw_inflight_begin), so
+ * that a call entered before the client came is seen in progress; they
+ * queue events only while the flag is set. */
 static void set_events(int on)
 {
-    if (on) {
-        mw_events_enable(1);
-        mw_mode_set_monitor(1);
-    } else {
-        mw_mode_set_monitor(0);
-        mw_events_enable(0);
-    }
+    mw_events_enable(on);
 }
+
+/* The calls in progress last sent to this client, and when. */
+static mw_inflight inflight_sent[MW_INFLIGHT_MAX], inflight_now[MW_INFLIGHT_MAX];
+static size_t ninflight_sent;
+static uint64_t inflight_sent_at;         /* ns since the epoch; 0: none sent to this client */
 
 static uint64_t now_ns(void)
 {
@@ -224,6 +228,7 @@ static void on_attach(void)
     if (mw_frame_hello(&out, wall_ns > since ? wall_ns - since : 0, timer) == 0)
         account_queued(before);
     periodic_snapshot();
+    inflight_sent_at = 0;
     pthread_mutex_lock(&lock);
     attached_once = 1;
     nlevels = 0;                          /* the client starts from the snapshot */
@@ -316,6 +321,29 @@ static void send_levels(void)
     }
 }
 
+/* Send the calls in progress when they changed, and at least once a second
+ * while there are any: a client that attaches to a hung job sees them at
+ * once, and their durations stay fresh. Like a snapshot, an INFLIGHT frame
+ * waits while the client is behind. */
+static void send_inflight(void)
+{
+    if (mw_buf_pending(&out) >= MW_OUT_CAP)
+        return;
+    size_t n = mw_inflight_collect(inflight_now, MW_INFLIGHT_MAX);
+    uint64_t t = now_ns();
+    int changed = inflight_sent_at == 0 ||
+                  mw_inflight_changed(inflight_now, n, inflight_sent, ninflight_sent);
+    if (!changed && (n == 0 || t - inflight_sent_at < MW_INFLIGHT_REPEAT_NS))
+        return;
+    size_t before = mw_buf_pending(&out);
+    if (mw_frame_inflight(&out, t, inflight_now, n, &tb) != 0)
+        return;
+    account_queued(before);
+    memcpy(inflight_sent, inflight_now, n * sizeof inflight_now[0]);
+    ninflight_sent = n;
+    inflight_sent_at = t;
+}
+
 static void step(void)
 {
     mw_timebase_update(&tb);
@@ -326,6 +354,7 @@ static void step(void)
     drain_once();
     if (attached) {
         send_levels();
+        send_inflight();
         if (__atomic_exchange_n(&snapshot_request, 0, __ATOMIC_ACQ_REL) || now_ns() >= next_snapshot)
             periodic_snapshot();
         if (flush() < 0)
@@ -473,6 +502,7 @@ void mw_monitor_start(void)
         } else {
             running = 1;
             atexit(at_exit);
+            mw_inflight_begin();
         }
     }
     snprintf(line, sizeof line, MWP_ENDPOINT_FORMAT, MWP_VERSION, mw_state.world_rank,
@@ -517,6 +547,7 @@ void mw_monitor_finish(const mw_fn_stats *stats)
     /* This thread now owns the stream. Everything the application did is in
      * the rings and in stats. */
     set_events(0);
+    mw_inflight_end();
     mw_timebase_update(&tb);
     if (!attached && tp->poll_attach())
         on_attach();
@@ -529,6 +560,7 @@ void mw_monitor_finish(const mw_fn_stats *stats)
     counters(stats, recorded, ring_dropped, &final_counts);
     if (attached) {
         send_levels();
+        send_inflight();
         size_t before = mw_buf_pending(&out);
         uint64_t t = now_ns();
         if (mw_frame_snapshot(&out, t, &final_counts, stats, report_ns_of, NULL) == 0 &&

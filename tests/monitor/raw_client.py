@@ -20,11 +20,16 @@ endpoint with its token, decodes every frame and prints one JSON object:
                     those records name, per rank
   counts            {"sent", "dropped", "unwatched"}: the last SNAPSHOT's, summed
   goodbye           {"sent", "dropped"}: the GOODBYE frames', summed
+  inflight          {RANK: [{function, thread, seconds, peer, tag, root, comm,
+                    comm_size, flags}, ...]}: each rank's last INFLIGHT frame
+                    (absent for a rank that sent none)
   errors            protocol violations found (an empty list when all is well)
 
 Options: --token T sends T instead of each rank's token; --delay S waits S
 seconds before connecting; --exit-after N exits abruptly (os._exit, as if
-killed) once N events have arrived; --timeout S gives up after S seconds.
+killed) once N events have arrived; --timeout S gives up after S seconds;
+--watch S stops watching after S seconds and prints what it saw (ranks still
+open then are no error: for jobs that hang on purpose).
 Standard library only.
 """
 import argparse
@@ -146,6 +151,22 @@ def handle_frame(r, kind, body, out, errors):
     elif kind == 5:
         t, level = struct.unpack_from("<Qi", body, 0)
         out["levels"].append(level)
+    elif kind == 6:
+        t, count = struct.unpack_from("<QI", body, 0)
+        if len(body) != 12 + 40 * count:
+            errors.append(f"rank {r.rank}: INFLIGHT of {count} records is {len(body)} bytes")
+            return
+        calls = []
+        for i in range(count):
+            fn, thread, t_in, peer, tag, root, comm, comm_size, flags = struct.unpack_from(
+                "<IIQiiiiiI", body, 12 + 40 * i)
+            if t_in > t:
+                errors.append(f"rank {r.rank}: INFLIGHT call entered after the frame's time")
+            calls.append({"function": r.names[fn] if fn < len(r.names) else f"#{fn}",
+                          "thread": thread, "seconds": (t - t_in) / 1e9, "peer": peer,
+                          "tag": tag, "root": root, "comm": comm, "comm_size": comm_size,
+                          "flags": flags})
+        out["inflight"][str(r.rank)] = calls
 
 
 def main():
@@ -155,6 +176,7 @@ def main():
     ap.add_argument("--delay", type=float, default=0)
     ap.add_argument("--exit-after", type=int, default=0)
     ap.add_argument("--timeout", type=float, default=60)
+    ap.add_argument("--watch", type=float, default=0)
     args = ap.parse_args()
     deadline = time.monotonic() + args.timeout
     lines = read_port_file(args.port_file, deadline)
@@ -173,10 +195,12 @@ def main():
         sel.register(s, selectors.EVENT_READ, r)
     out = {"ranks": len(ranks), "events": {}, "events_total": 0,
            "event_bytes": {"sent": 0, "recv": 0}, "event_function_bytes": {}, "traffic": {}, "comms": {},
-           "levels": []}
+           "levels": [], "inflight": {}}
     errors = []
+    watch_end = time.monotonic() + args.watch if args.watch else None
     open_count = sum(1 for r in ranks if not r.closed)
-    while open_count > 0 and time.monotonic() < deadline:
+    while open_count > 0 and time.monotonic() < deadline and \
+            (watch_end is None or time.monotonic() < watch_end):
         for key, _ in sel.select(timeout=0.5):
             r, s = key.data, key.fileobj
             try:
@@ -206,7 +230,7 @@ def main():
                 handle_frame(r, kind, body, out, errors)
             if args.exit_after and out["events_total"] >= args.exit_after:
                 os._exit(3)
-    if open_count > 0:
+    if open_count > 0 and watch_end is None:
         errors.append(f"{open_count} ranks still open at the time limit")
     functions = {}
     counts = {"sent": 0, "dropped": 0, "unwatched": 0}
@@ -223,9 +247,9 @@ def main():
                 f["time_ns"] += time_ns
                 f["sent"] += bsent
                 f["recv"] += brecv
-        if r.hello is not None and r.goodbye is None:
+        if r.hello is not None and r.goodbye is None and watch_end is None:
             errors.append(f"rank {r.rank}: no GOODBYE")
-        if r.buf:
+        if r.buf and watch_end is None:
             errors.append(f"rank {r.rank}: {len(r.buf)} bytes of an incomplete frame")
     out.update({
         "attached": sum(1 for r in ranks if r.hello is not None),

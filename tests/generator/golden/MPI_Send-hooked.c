@@ -17,8 +17,11 @@ static MW_ALWAYS_INLINE int mw_body_MPI_Send(const void *buf, int count, MPI_Dat
 #line 21 "TMPDIR/golden-hooks.j2"
     fprintf(stderr, "MPI_Send: %lld bytes to %d\n", ((long long)(count) * mpiwatch_type_size(datatype)), dest);
 #line 45 "wrap_send.c"
+    mw_publish_args(mw_how, 0xb01, (uintptr_t)comm, dest, tag, 0);
+    mw_publish(mw_how, MW_ID_MPI_Send);
     mw_call call;
     mw_clock_in(&call, mw_how);
+    mw_publish_time(mw_how, &call);
     int ret = PMPI_Send(buf, count, datatype, dest, tag, comm);
     mw_clock_out(&call, mw_how);
     if (ret == MPI_SUCCESS) {
@@ -29,7 +32,7 @@ static MW_ALWAYS_INLINE int mw_body_MPI_Send(const void *buf, int count, MPI_Dat
 #line 16 "TMPDIR/golden-hooks.j2"
     if (hook_calls > 1000)
         fprintf(stderr, "MPI_Send returned %d\n", (int)ret);
-#line 58 "wrap_send.c"
+#line 61 "wrap_send.c"
     mw_leave_xfer(&call, MW_ID_MPI_Send, mw_how);
     return ret;
 }

@@ -12,8 +12,11 @@ static MW_ALWAYS_INLINE int mw_body_MPI_Send(const void *buf, int count, MPI_Dat
     } else if (MW_UNLIKELY(mw_depth)) {
         return mw_slow_MPI_Send(buf, count, datatype, dest, tag, comm);   /* nested, or a first call */
     }
+    mw_publish_args(mw_how, 0xb01, (uintptr_t)comm, dest, tag, 0);
+    mw_publish(mw_how, MW_ID_MPI_Send);
     mw_call call;
     mw_clock_in(&call, mw_how);
+    mw_publish_time(mw_how, &call);
     int ret = PMPI_Send(buf, count, datatype, dest, tag, comm);
     mw_clock_out(&call, mw_how);
     if (ret == MPI_SUCCESS) {

@@ -16,9 +16,12 @@ static MW_ALWAYS_INLINE int mw_body_MPI_Send_c(const void *buf, MPI_Count count,
         mw_depth = 1;   /* the hooks run inside the guard; mw_clock_in keeps it */
 #line 21 "TMPDIR/golden-hooks.j2"
     fprintf(stderr, "MPI_Send_c: %lld bytes to %d\n", ((long long)(count) * mpiwatch_type_size(datatype)), dest);
-#line 108 "wrap_send.c"
+#line 111 "wrap_send.c"
+    mw_publish_args(mw_how, 0xb01, (uintptr_t)comm, dest, tag, 0);
+    mw_publish(mw_how, MW_ID_MPI_Send_c);
     mw_call call;
     mw_clock_in(&call, mw_how);
+    mw_publish_time(mw_how, &call);
     int ret = PMPI_Send_c(buf, count, datatype, dest, tag, comm);
     mw_clock_out(&call, mw_how);
     if (ret == MPI_SUCCESS) {
@@ -29,7 +32,7 @@ static MW_ALWAYS_INLINE int mw_body_MPI_Send_c(const void *buf, MPI_Count count,
 #line 16 "TMPDIR/golden-hooks.j2"
     if (hook_calls > 1000)
         fprintf(stderr, "MPI_Send_c returned %d\n", (int)ret);
-#line 121 "wrap_send.c"
+#line 127 "wrap_send.c"
     mw_leave_xfer(&call, MW_ID_MPI_Send_c, mw_how);
     return ret;
 }

@@ -17,14 +17,16 @@ static MW_ALWAYS_INLINE double mw_body_MPI_Wtime(const int mw_how)
 #line 12 "TMPDIR/golden-hooks.j2"
     hook_calls++;
 #line 132 "wrap_environment.c"
+    mw_publish(mw_how, MW_ID_MPI_Wtime);
     mw_call call;
     mw_clock_in(&call, mw_how);
+    mw_publish_time(mw_how, &call);
     double ret = PMPI_Wtime();
     mw_clock_out(&call, mw_how);
 #line 16 "TMPDIR/golden-hooks.j2"
     if (hook_calls > 1000)
         fprintf(stderr, "MPI_Wtime returned %d\n", (int)ret);
-#line 140 "wrap_environment.c"
+#line 142 "wrap_environment.c"
     mw_leave(&call, MW_ID_MPI_Wtime, mw_how);
     return ret;
 }

@@ -12,8 +12,10 @@ static MW_ALWAYS_INLINE double mw_body_MPI_Wtime(const int mw_how)
     } else if (MW_UNLIKELY(mw_depth)) {
         return mw_slow_MPI_Wtime();   /* nested, or a first call */
     }
+    mw_publish(mw_how, MW_ID_MPI_Wtime);
     mw_call call;
     mw_clock_in(&call, mw_how);
+    mw_publish_time(mw_how, &call);
     double ret = PMPI_Wtime();
     mw_clock_out(&call, mw_how);
     mw_leave(&call, MW_ID_MPI_Wtime, mw_how);
