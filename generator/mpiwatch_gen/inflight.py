@@ -5,7 +5,9 @@ MPI, the values a hang diagnosis needs: its communicator, peer, tag and
 root, taken by the standard's roles (docs/protocol.md, "6 INFLIGHT"). The
 flags say how the call waits: for a peer to receive (sends), for a peer's
 message (receives, probes), for every member of its communicator
-(collectives), or for requests (waits and tests).
+(collectives), or for requests (waits and tests). A call that creates a
+communicator has its ranks translated to world ranks at once, so that a call
+in progress on it shows world ranks from its first use.
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ class InFlight:
     tag: str | None = None
     root: str | None = None
     flags: int = 0
+    creates: str | None = None   # an output communicator the call creates
+
 
     @property
     def publishes(self) -> bool:
@@ -49,6 +53,13 @@ def _inputs(wrapper: Wrapper, role: str) -> dict[str, str]:
     """The scalar input parameters with this role: the standard's name -> the C name."""
     return {p.spec.name: p.name for p in wrapper.params
             if p.spec is not None and p.spec.role == role and p.spec.direction == "in"
+            and p.spec.length is None}
+
+
+def _outputs(wrapper: Wrapper, role: str) -> dict[str, str]:
+    """The scalar output parameters with this role: the standard's name -> the C name."""
+    return {p.spec.name: p.name for p in wrapper.params
+            if p.spec is not None and p.spec.role == role and p.spec.direction == "out"
             and p.spec.length is None}
 
 
@@ -88,10 +99,11 @@ def inflight_of(wrapper: Wrapper) -> InFlight:
     peer = _pick(peers, ("source", "dest"))
     tag = _pick(_inputs(wrapper, "tag"), ("recvtag", "tag") if receives else ("sendtag", "tag"))
     root = _pick(_inputs(wrapper, "root"), ("root",))
+    creates = _pick(_outputs(wrapper, "comm"), ())
     if comm is None:   # peers, tags and roots mean nothing without it (windows, files)
         peer = tag = root = None
     flags = _waits(wrapper)
     for value, bit in ((comm, HAS_COMM), (peer, HAS_PEER), (tag, HAS_TAG), (root, HAS_ROOT)):
         if value is not None:
             flags |= bit
-    return InFlight(comm, peer, tag, root, flags)
+    return InFlight(comm, peer, tag, root, flags, creates)

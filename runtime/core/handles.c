@@ -126,6 +126,13 @@ int mw_comm_world_rank(mw_thread *t, MPI_Comm comm, int rank)
     return slot->world ? slot->world[rank] : rank;
 }
 
+void mw_comm_learn(MPI_Comm comm)
+{
+    mw_thread *t = mw_self;
+    if (t != NULL && comm != MPI_COMM_NULL && mpi_usable())
+        comm_slot(t, comm);
+}
+
 /* Maps up to this many ranks are read by mw_comm_peek: below glibc's mmap
  * threshold, so a map its owner freed meanwhile is still mapped memory. */
 #define PEEK_MAX_RANKS 8192

@@ -40,6 +40,10 @@ MW_HIDDEN int mw_comm_is_inter(MPI_Comm comm);
 /* World rank of rank in the group of win; -1 when unknown. */
 MW_HIDDEN int mw_win_world_rank(mw_thread *t, MPI_Win win, int rank);
 
+/* A call has just created comm: translate its ranks now, into the calling
+ * thread's cache (nothing for MPI_COMM_NULL). */
+MW_HIDDEN MW_NOINLINE void mw_comm_learn(MPI_Comm comm);
+
 /* For the monitor's sender thread, about a call another thread t is inside:
  * what t's cache knows of comm, without changing it or calling MPI. Sets
  * *size (0: not known) and *world (comm holds as many ranks as

@@ -44,6 +44,10 @@ class InFlightTest(unittest.TestCase):
         self.assertEqual(inflight("MPI_Barrier").flags, COLLECTIVE | HAS_COMM)
         self.assertEqual(inflight("MPI_Comm_dup").flags, COLLECTIVE | HAS_COMM)
 
+    def test_constructors_name_the_communicator_they_create(self):
+        self.assertEqual(inflight("MPI_Comm_dup").creates, "newcomm")
+        self.assertIsNone(inflight("MPI_Barrier").creates)
+
     def test_neighbourhood_collectives_do_not_wait_for_everyone(self):
         self.assertEqual(inflight("MPI_Neighbor_allgather").flags, HAS_COMM)
 
