@@ -49,6 +49,8 @@ enum mwp_frame_type {
     MWP_LEVEL = 5,     /* u64 t, i32 level */
     MWP_INFLIGHT = 6,  /* u64 t, u32 n, n in-flight records: the calls the rank's threads
                         * are inside at t (n may be 0: none). Clients that predate it skip it. */
+    MWP_PAIRS = 7,     /* u64 t, u32 n, n pair records: the bytes and messages this rank has
+                        * sent to each other rank so far (after each SNAPSHOT) */
 };
 
 /* An EVENTS record: one MPI call. Offsets in bytes. */
@@ -100,6 +102,14 @@ enum mwp_inflight_layout {
 #define MWP_IF_COMPLETES 16u       /* a wait or test on requests (MPI_Wait...): peer, tag and
                                     * comm, when known, are those of the request waited for */
 
+/* A PAIRS record: what this rank has sent to one rank so far. */
+enum mwp_pair_layout {
+    MWP_PA_TO = 0,         /* u32 world rank of the destination */
+    MWP_PA_BYTES = 4,      /* u64 */
+    MWP_PA_MESSAGES = 12,  /* u64 */
+    MWP_PAIR_SIZE = 20,
+};
+
 /* The fixed parts of the bodies. */
 #define MWP_HELLO_FIXED (2 + 4 + 4 + 4 + 8)   /* before the strings */
 #define MWP_EVENTS_FIXED 4
@@ -107,11 +117,14 @@ enum mwp_inflight_layout {
 #define MWP_GOODBYE_SIZE (8 * 3)
 #define MWP_LEVEL_SIZE (8 + 4)
 #define MWP_INFLIGHT_FIXED (8 + 4)
+#define MWP_PAIRS_FIXED (8 + 4)
+#define MWP_PAIRS_MAX ((MWP_FRAME_MAX - 1 - MWP_PAIRS_FIXED) / MWP_PAIR_SIZE)
 
 _Static_assert(MWP_EV_RECV + 8 == MWP_EVENT_SIZE, "an event record ends with its recv bytes");
 _Static_assert(MWP_EV_FLAGS + 4 == MWP_EV_SENT, "event fields are contiguous");
 _Static_assert(MWP_EN_RECV + 8 == MWP_ENTRY_SIZE, "an entry ends with its recv bytes");
 _Static_assert(MWP_IF_FLAGS + 4 == MWP_INFLIGHT_SIZE, "an in-flight record ends with its flags");
+_Static_assert(MWP_PA_MESSAGES + 8 == MWP_PAIR_SIZE, "a pair record ends with its messages");
 _Static_assert(MWP_FRAME_MAX % 8 == 0, "the frame limit is a whole number of words");
 
 #endif

@@ -173,3 +173,29 @@ void mw_stats_merge(mw_fn_stats *out)
         out[i].min_ticks = UINT64_MAX;
     mw_threads_each(merge_one, out);
 }
+
+typedef struct pairs_arg {
+    uint64_t *bytes, *messages;
+    int n;
+} pairs_arg;
+
+static void merge_pairs_one(mw_thread *t, void *arg)
+{
+    pairs_arg *a = arg;
+    const uint64_t *to = __atomic_load_n(&t->sent_to, __ATOMIC_ACQUIRE);
+    if (to == NULL)
+        return;
+    const uint64_t *msgs = to + t->world_size;
+    for (int d = 0; d < a->n && d < t->world_size; d++) {
+        a->bytes[d] += __atomic_load_n(&to[d], __ATOMIC_RELAXED);
+        a->messages[d] += __atomic_load_n(&msgs[d], __ATOMIC_RELAXED);
+    }
+}
+
+void mw_pairs_merge(uint64_t *bytes, uint64_t *messages, int n)
+{
+    pairs_arg a = {bytes, messages, n};
+    memset(bytes, 0, (size_t)n * sizeof *bytes);
+    memset(messages, 0, (size_t)n * sizeof *messages);
+    mw_threads_each(merge_pairs_one, &a);
+}

@@ -87,6 +87,10 @@ MW_HIDDEN mw_thread *mw_thread_attach(void);
 /* Call fn on every thread's block, under the registry lock. */
 MW_HIDDEN void mw_threads_each(void (*fn)(mw_thread *t, void *arg), void *arg);
 
+/* Sum every thread's bytes and messages per destination into bytes[n] and
+ * messages[n] (n world ranks); safe while the threads keep calling. */
+MW_HIDDEN void mw_pairs_merge(uint64_t *bytes, uint64_t *messages, int n);
+
 /* Sum every thread's table into out[MW_FN_COUNT] (min/max merged; min_ticks
  * stays UINT64_MAX for a function never called). */
 MW_HIDDEN void mw_stats_merge(mw_fn_stats *out);

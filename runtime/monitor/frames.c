@@ -249,3 +249,48 @@ int mw_frame_inflight(mw_buf *b, uint64_t t, const mw_inflight *calls, size_t n,
     }
     return 0;
 }
+
+typedef struct pair_entry {
+    uint32_t to;
+    uint64_t bytes, messages;
+} pair_entry;
+
+static int by_bytes_desc(const void *a, const void *b)
+{
+    const pair_entry *x = a, *y = b;
+    if (x->bytes != y->bytes)
+        return x->bytes < y->bytes ? 1 : -1;
+    return x->to < y->to ? -1 : (x->to > y->to);
+}
+
+int mw_frame_pairs(mw_buf *b, uint64_t t, const uint64_t *bytes, const uint64_t *messages, int n)
+{
+    size_t count = 0;
+    for (int d = 0; d < n; d++)
+        count += messages[d] > 0;
+    pair_entry *e = malloc((count ? count : 1) * sizeof *e);
+    if (e == NULL)
+        return -1;
+    size_t k = 0;
+    for (int d = 0; d < n; d++)
+        if (messages[d] > 0)
+            e[k++] = (pair_entry){(uint32_t)d, bytes[d], messages[d]};
+    if (count > MWP_PAIRS_MAX) {
+        qsort(e, count, sizeof *e, by_bytes_desc);
+        count = MWP_PAIRS_MAX;
+    }
+    unsigned char *p = frame(b, MWP_PAIRS, MWP_PAIRS_FIXED + count * MWP_PAIR_SIZE);
+    if (p == NULL) {
+        free(e);
+        return -1;
+    }
+    p = put64(p, t);
+    p = put32(p, (uint32_t)count);
+    for (size_t i = 0; i < count; i++) {
+        p = put32(p, e[i].to);
+        p = put64(p, e[i].bytes);
+        p = put64(p, e[i].messages);
+    }
+    free(e);
+    return 0;
+}

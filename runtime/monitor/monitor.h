@@ -87,6 +87,10 @@ MW_HIDDEN int mw_frame_snapshot(mw_buf *b, uint64_t t, const mw_monitor_counts *
                                 const void *arg);
 MW_HIDDEN int mw_frame_goodbye(mw_buf *b, uint64_t t, uint64_t sent, uint64_t dropped);
 MW_HIDDEN int mw_frame_level(mw_buf *b, uint64_t t, int32_t level);
+/* This rank's bytes and messages to each of n ranks, those with messages;
+ * the MWP_PAIRS_MAX with the most bytes if there are more. */
+MW_HIDDEN int mw_frame_pairs(mw_buf *b, uint64_t t, const uint64_t *bytes,
+                             const uint64_t *messages, int n);
 struct mw_inflight;
 /* The calls in progress at t (ns since the epoch); n fits one frame. */
 MW_HIDDEN int mw_frame_inflight(mw_buf *b, uint64_t t, const struct mw_inflight *calls, size_t n,

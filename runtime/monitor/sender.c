@@ -180,6 +180,23 @@ static int snapshot_room(void)
     return 1;
 }
 
+/* The rank's row of the communication matrix, after its snapshot. Part of
+ * the snapshot for snapshot_room: replaced with it while the client is
+ * behind. */
+static void send_pairs(void)
+{
+    static uint64_t *bytes;
+    int n = mw_state.world_size;
+    if (n <= 0 || (bytes == NULL && (bytes = malloc(2 * (size_t)n * sizeof *bytes)) == NULL))
+        return;
+    mw_pairs_merge(bytes, bytes + n, n);
+    size_t before = mw_buf_pending(&out);
+    if (mw_frame_pairs(&out, now_ns(), bytes, bytes + n, n) == 0) {
+        account_queued(before);
+        snap_end = stream_queued;
+    }
+}
+
 static void periodic_snapshot(void)
 {
     static mw_fn_stats stats[MW_FN_COUNT];
@@ -196,6 +213,7 @@ static void periodic_snapshot(void)
         snap_start = stream_queued;
         account_queued(before);
         snap_end = stream_queued;
+        send_pairs();
     }
 }
 
@@ -563,9 +581,13 @@ void mw_monitor_finish(const mw_fn_stats *stats)
         send_inflight();
         size_t before = mw_buf_pending(&out);
         uint64_t t = now_ns();
-        if (mw_frame_snapshot(&out, t, &final_counts, stats, report_ns_of, NULL) == 0 &&
-            mw_frame_goodbye(&out, t, sent_client, final_counts.dropped) == 0)
+        if (mw_frame_snapshot(&out, t, &final_counts, stats, report_ns_of, NULL) == 0) {
             account_queued(before);
+            send_pairs();
+            before = mw_buf_pending(&out);
+            if (mw_frame_goodbye(&out, t, sent_client, final_counts.dropped) == 0)
+                account_queued(before);
+        }
         uint64_t deadline = mw_clock_monotonic_ns() + MW_FLUSH_NS;
         int rc = 0;
         while (mw_buf_pending(&out) > 0 && (rc = flush()) == 0 && mw_clock_monotonic_ns() < deadline)

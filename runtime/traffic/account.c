@@ -17,14 +17,17 @@ static void count_pair(mw_thread *t, int dest, int64_t bytes, int messages)
 {
     if (t->sent_to == NULL) {
         int n = mw_state.world_size;
-        if (!mw_state.started || n <= 0 || (t->sent_to = calloc(2 * (size_t)n, sizeof *t->sent_to)) == NULL)
+        uint64_t *to;
+        if (!mw_state.started || n <= 0 || (to = calloc(2 * (size_t)n, sizeof *to)) == NULL)
             return;
-        t->msgs_to = t->sent_to + n;
+        t->msgs_to = to + n;
         t->world_size = n;
+        /* The monitor's sender reads the row (mw_pairs_merge): the pointer last. */
+        __atomic_store_n(&t->sent_to, to, __ATOMIC_RELEASE);
     }
     if (dest < t->world_size) {
-        t->sent_to[dest] += (uint64_t)bytes;
-        t->msgs_to[dest] += (uint64_t)messages;
+        MW_OWN_STORE(t->sent_to[dest], MW_OWN_LOAD(t->sent_to[dest]) + (uint64_t)bytes);
+        MW_OWN_STORE(t->msgs_to[dest], MW_OWN_LOAD(t->msgs_to[dest]) + (uint64_t)messages);
     }
 }
 
