@@ -193,6 +193,15 @@ static void int_list(FILE *out, const int *v, size_t n)
  * waiting for one gives as many edges as ranks); edges_total says how many. */
 #define MAX_EDGES 10000
 
+static size_t stuck_calls(const mwc_json_state *st, const mwc_model *m, double now)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < m->n; i++)
+        for (uint32_t j = 0; mwc_rank_has_inflight(&m->r[i]) && j < m->r[i].ninflight; j++)
+            n += mwc_inflight_seconds(&m->r[i], &m->r[i].inflight[j], now) > st->stuck_s;
+    return n;
+}
+
 /* The calls in progress, one line each, then, when some rank is stuck,
  * the wait-for graph's summary. */
 static void inflight_report(mwc_json_state *st, const mwc_model *m)
@@ -221,6 +230,7 @@ static void inflight_report(mwc_json_state *st, const mwc_model *m)
     }
     mwc_waitfor w;
     mwc_model_waitfor(m, now, st->stuck_s, &w);
+    st->stuck = stuck_calls(st, m, now);
     if (w.nstuck > 0) {
         fprintf(out, "{\"type\":\"stuck\",\"after\":%g,\"ranks\":", st->stuck_s);
         int_list(out, w.stuck, w.nstuck);
@@ -260,7 +270,9 @@ static void on_lost(void *vst, const mwc_model *m, size_t slot)
 static void on_tick(void *vst, const mwc_model *m, double elapsed)
 {
     mwc_json_state *st = vst;
-    if (elapsed >= st->next) { /* once a second */
+    /* Once a second, and at once when the number of stuck calls changes:
+     * a hang is reported as soon as it passes --stuck. */
+    if (elapsed >= st->next || stuck_calls(st, m, mwc_now()) != st->stuck) {
         st->next = elapsed + 1.0;
         inflight_report(st, m);
     }
