@@ -228,9 +228,9 @@ static void ranks(mwc_tty_state *st, const mwc_model *m, int limit)
         /* A lost rank keeps its last totals and call: the last known state. */
         char call[256];
         in_call(st, r, now, call, sizeof call);
-        line(st, "%-6s %-9s %-16.16s %12.6f %12" PRIu64 " %10" PRIu64 " %9" PRIu64 "  %s", rank,
+        line(st, "%-6s %-9s %-16.16s %12.6f %12" PRIu64 " %10" PRIu64 " %9" PRIu64 "%s%s", rank,
              status_name(r->status), r->have_hello ? r->host : "-", (double)c.time * 1e-9,
-             c.calls, r->events, mwc_rank_dropped(r), call);
+             c.calls, r->events, mwc_rank_dropped(r), *call ? "  " : "", call);
         if (r->status == MWC_LOST)
             line(st, "%-6s %s: %s", "", r->endpoint ? r->endpoint : "", r->reason);
     }
