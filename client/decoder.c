@@ -104,6 +104,20 @@ void mwc_frame_entry(const mwc_frame *f, uint32_t i, mwc_entry *e)
     e->recv = mwc_le64(p + MWP_EN_RECV);
 }
 
+void mwc_frame_inflight(const mwc_frame *f, uint32_t i, mwc_inflight *c)
+{
+    const unsigned char *p = f->u.inflight.records + (size_t)i * MWP_INFLIGHT_SIZE;
+    c->function = mwc_le32(p + MWP_IF_FUNCTION);
+    c->thread = mwc_le32(p + MWP_IF_THREAD);
+    c->t_in = mwc_le64(p + MWP_IF_T_IN);
+    c->peer = (int32_t)mwc_le32(p + MWP_IF_PEER);
+    c->tag = (int32_t)mwc_le32(p + MWP_IF_TAG);
+    c->root = (int32_t)mwc_le32(p + MWP_IF_ROOT);
+    c->comm = (int32_t)mwc_le32(p + MWP_IF_COMM);
+    c->comm_size = (int32_t)mwc_le32(p + MWP_IF_COMM_SIZE);
+    c->flags = mwc_le32(p + MWP_IF_FLAGS);
+}
+
 static const char *type_name(int type)
 {
     switch (type) {
@@ -111,6 +125,7 @@ static const char *type_name(int type)
     case MWP_EVENTS: return "EVENTS";
     case MWP_SNAPSHOT: return "SNAPSHOT";
     case MWP_GOODBYE: return "GOODBYE";
+    case MWP_INFLIGHT: return "INFLIGHT";
     default: return "LEVEL";
     }
 }
@@ -211,6 +226,26 @@ static int parse_snapshot(mwc_decoder *d, cursor *c, mwc_frame *f)
     return rc;
 }
 
+static int parse_inflight(mwc_decoder *d, cursor *c, mwc_frame *f)
+{
+    f->u.inflight.t = get64(c);
+    uint32_t n = get32(c);
+    if (c->bad)
+        return fail(d, "INFLIGHT frame is truncated");
+    if (c->left / MWP_INFLIGHT_SIZE < n || c->left != (size_t)n * MWP_INFLIGHT_SIZE)
+        return fail(d, "INFLIGHT frame announces %u records but holds %zu bytes of records",
+                    (unsigned)n, c->left);
+    f->u.inflight.count = n;
+    f->u.inflight.records = c->p;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t fn = mwc_le32(c->p + (size_t)i * MWP_INFLIGHT_SIZE + MWP_IF_FUNCTION);
+        if (fn >= d->nfunctions)
+            return fail(d, "INFLIGHT record %u names function %u; HELLO named %u",
+                        (unsigned)i, (unsigned)fn, (unsigned)d->nfunctions);
+    }
+    return 0;
+}
+
 /* Decode one complete frame body and hand it on. */
 static int frame(mwc_decoder *d, int type, const unsigned char *body, size_t n,
                  mwc_frame_fn fn, void *ctx)
@@ -228,6 +263,7 @@ static int frame(mwc_decoder *d, int type, const unsigned char *body, size_t n,
     case MWP_HELLO: rc = parse_hello(d, &c, &f); break;
     case MWP_EVENTS: rc = parse_events(d, &c, &f); break;
     case MWP_SNAPSHOT: rc = parse_snapshot(d, &c, &f); break;
+    case MWP_INFLIGHT: rc = parse_inflight(d, &c, &f); break;
     case MWP_GOODBYE:
         f.u.goodbye.t = get64(&c);
         f.u.goodbye.sent = get64(&c);
@@ -287,7 +323,7 @@ int mwc_decoder_feed(mwc_decoder *d, const void *data, size_t n, mwc_frame_fn fn
             if (d->hlen < 5)
                 continue;
             int type = d->hdr[4];
-            if (type < MWP_HELLO || type > MWP_LEVEL) {
+            if (type < MWP_HELLO || type > MWP_INFLIGHT) {
                 if (d->phase == P_START)
                     return fail(d, "the stream starts with a frame of unknown type %d, not HELLO",
                                 type);

@@ -28,9 +28,19 @@ typedef struct {
     uint64_t calls, time, sent, recv;
 } mwc_entry;
 
+/* A call in progress (INFLIGHT). peer and tag may be MWP_NONE or MWP_ANY,
+ * root and comm MWP_NONE, comm_size 0: not known. Only function is checked
+ * by the decoder; the other fields are whatever the rank sent. */
+typedef struct {
+    uint32_t function, thread;
+    uint64_t t_in;
+    int32_t peer, tag, root, comm, comm_size;
+    uint32_t flags;
+} mwc_inflight;
+
 /* One decoded frame. Pointers point into the decoder's buffer or the fed
  * chunk: valid only during the callback. Records and entries stay packed;
- * mwc_frame_event()/mwc_frame_entry() unpack one. */
+ * mwc_frame_event()/mwc_frame_entry()/mwc_frame_inflight() unpack one. */
 typedef struct {
     int type;
     union {
@@ -50,11 +60,13 @@ typedef struct {
         } snapshot;
         struct { uint64_t t, sent, dropped; } goodbye;
         struct { uint64_t t; int32_t level; } level;
+        struct { uint64_t t; uint32_t count; const unsigned char *records; } inflight;
     } u;
 } mwc_frame;
 
 void mwc_frame_event(const mwc_frame *f, uint32_t i, mwc_event *out);
 void mwc_frame_entry(const mwc_frame *f, uint32_t i, mwc_entry *out);
+void mwc_frame_inflight(const mwc_frame *f, uint32_t i, mwc_inflight *out);
 
 /* Return nonzero to stop decoding: mwc_decoder_feed then returns 1 and the
  * rest of that chunk is dropped (the caller is giving up on the stream). */

@@ -57,9 +57,11 @@ static void make_view(views *v, const mwc_options *o)
     if (o->json) {
         v->json.out = stdout;
         v->json.events = o->events;
+        v->json.stuck_s = o->stuck_s;
         v->view = mwc_view_json(&v->json);
     } else {
         v->view = mwc_view_tty(&v->tty, stdout);
+        v->tty.stuck_s = o->stuck_s;
         v->is_tty = 1;
     }
 }

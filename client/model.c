@@ -27,6 +27,9 @@ static void forget_hello(mwc_rank *r)
     free(r->program);
     free(r->timer);
     free(r->mpi);
+    free(r->inflight);
+    r->inflight = NULL;
+    r->ninflight = 0;
 }
 
 void mwc_model_free(mwc_model *m)
@@ -126,9 +129,20 @@ int mwc_model_apply(mwc_model *m, size_t slot, const mwc_frame *f, char *err, si
         r->bye_sent = f->u.goodbye.sent;
         r->bye_dropped = f->u.goodbye.dropped;
         r->status = MWC_FINISHED;
+        r->ninflight = 0; /* past MPI_Finalize nothing is in progress */
         return 0;
     case MWP_LEVEL:
         r->level = f->u.level.level;
+        return 0;
+    case MWP_INFLIGHT:
+        /* Each frame holds the whole set: it replaces the last one. */
+        free(r->inflight);
+        r->inflight = mwc_calloc(f->u.inflight.count ? f->u.inflight.count : 1, sizeof *r->inflight);
+        r->ninflight = f->u.inflight.count;
+        for (uint32_t i = 0; i < r->ninflight; i++)
+            mwc_frame_inflight(f, i, &r->inflight[i]);
+        r->inflight_t = f->u.inflight.t;
+        r->inflight_seen = m->now;
         return 0;
     default:
         return 0;
@@ -141,7 +155,17 @@ void mwc_model_lose(mwc_model *m, size_t slot, const char *reason)
     if (r->status == MWC_FINISHED || r->status == MWC_LOST)
         return;
     r->status = MWC_LOST;
+    r->lost_at = m->now;
     snprintf(r->reason, sizeof r->reason, "%s", reason);
+}
+
+double mwc_inflight_seconds(const mwc_rank *r, const mwc_inflight *c, double now)
+{
+    double s = r->inflight_t > c->t_in ? (double)(r->inflight_t - c->t_in) * 1e-9 : 0;
+    double end = r->status == MWC_LOST && r->lost_at < now ? r->lost_at : now;
+    if (end > r->inflight_seen)
+        s += end - r->inflight_seen;
+    return s;
 }
 
 int mwc_model_rank(const mwc_model *m, size_t slot)
@@ -171,6 +195,39 @@ uint64_t mwc_rank_dropped(const mwc_rank *r)
 {
     uint64_t d = r->snap_dropped;
     return r->have_goodbye && r->bye_dropped > d ? r->bye_dropped : d;
+}
+
+int mwc_rank_has_inflight(const mwc_rank *r)
+{
+    return r->have_hello && r->ninflight > 0 &&
+           (r->status == MWC_ATTACHED || r->status == MWC_LOST);
+}
+
+void mwc_model_waitfor(const mwc_model *m, double now, double stuck_s, mwc_waitfor *w)
+{
+    size_t nc = 0;
+    for (size_t i = 0; i < m->n; i++)
+        if (mwc_rank_has_inflight(&m->r[i]))
+            nc += m->r[i].ninflight;
+    int *ranks = mwc_malloc((m->n + 1) * sizeof *ranks);
+    mwc_wf_call *calls = mwc_malloc((nc + 1) * sizeof *calls);
+    size_t k = 0;
+    for (size_t i = 0; i < m->n; i++) {
+        const mwc_rank *r = &m->r[i];
+        ranks[i] = mwc_model_rank(m, i);
+        if (!mwc_rank_has_inflight(r))
+            continue;
+        for (uint32_t j = 0; j < r->ninflight; j++) {
+            const mwc_inflight *c = &r->inflight[j];
+            /* A peer outside the job is nonsense from the wire: no edge. */
+            int32_t peer = c->peer >= 0 && (uint32_t)c->peer < r->size ? c->peer : MWP_NONE;
+            calls[k++] = (mwc_wf_call){ (int)r->rank, peer, c->flags,
+                                        mwc_inflight_seconds(r, c, now) > stuck_s };
+        }
+    }
+    mwc_waitfor_build(w, ranks, m->n, calls, k);
+    free(ranks);
+    free(calls);
 }
 
 static int by_name(const void *a, const void *b)

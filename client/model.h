@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "decoder.h"
+#include "waitfor.h"
 
 enum { MWC_WAITING, MWC_ATTACHED, MWC_FINISHED, MWC_LOST };
 
@@ -33,11 +34,21 @@ typedef struct {
     int32_t level;             /* last LEVEL, 1 until told otherwise */
     int have_goodbye;
     uint64_t bye_t, bye_sent, bye_dropped;
+    /* The last INFLIGHT: the calls the rank's threads were inside at
+     * inflight_t (its clock), received at inflight_seen (the client's,
+     * mwc_now()). Kept when the rank is lost: the last known state. */
+    mwc_inflight *inflight;
+    uint32_t ninflight;
+    uint64_t inflight_t;
+    double inflight_seen;
+    double lost_at;            /* the client's clock when it was lost */
 } mwc_rank;
 
 typedef struct {
     size_t n;
     mwc_rank *r;
+    double now;   /* the client's clock (mwc_now()) for the frame being applied;
+                   * set by the session, 0 in tests that do not care */
 } mwc_model;
 
 typedef struct {
@@ -67,6 +78,21 @@ const char *mwc_model_name(const mwc_rank *r, uint32_t function);
 /* Per-rank sums of the last snapshot. */
 mwc_counts mwc_rank_total(const mwc_rank *r);
 uint64_t mwc_rank_dropped(const mwc_rank *r);
+
+/* How long call c of rank r had lasted at the client's time now, in
+ * seconds: the rank's own count at its INFLIGHT, plus the time since the
+ * frame arrived (up to when the rank was lost: a dead rank's call does not
+ * go on). */
+double mwc_inflight_seconds(const mwc_rank *r, const mwc_inflight *c, double now);
+
+/* Nonzero when a rank's calls in progress are worth showing: it is
+ * attached, or lost with the calls it was last seen in. */
+int mwc_rank_has_inflight(const mwc_rank *r);
+
+/* The wait-for graph (waitfor.h) of every rank's last calls in progress,
+ * as they stand at the client's time now; a call is stuck once it has
+ * lasted more than stuck_s seconds. Free it with mwc_waitfor_free(). */
+void mwc_model_waitfor(const mwc_model *m, double now, double stuck_s, mwc_waitfor *w);
 
 /* Job totals per function name, sorted by name; *out is malloc'd (free it). */
 size_t mwc_model_totals(const mwc_model *m, mwc_total **out);

@@ -31,6 +31,8 @@ static const char usage[] =
     "                         then no whole frame for SECONDS, or leaves a frame unfinished\n"
     "                         that long, is reported lost and the watch goes on (default\n"
     "                         60; keep it above the ranks' MPIWATCH_MONITOR_INTERVAL)\n"
+    "      --stuck SECONDS    a rank inside the same MPI call for longer is stuck: it\n"
+    "                         is marked, and who waits for whom is shown (default 5)\n"
     "  -j, --json             one JSON object per line on standard output\n"
     "      --no-events        with --json: leave out the per-call event lines\n"
     "  -r, --record FILE      also write everything received to FILE\n"
@@ -66,12 +68,13 @@ static int positive(const char *s, double *out)
 
 int mwc_options_parse(mwc_options *o, int argc, char **argv)
 {
-    enum { O_NO_EVENTS = 256, O_REPLAY, O_SPEED, O_NICE, O_VERSION, O_STALL };
+    enum { O_NO_EVENTS = 256, O_REPLAY, O_SPEED, O_NICE, O_VERSION, O_STALL, O_STUCK };
     static const struct option longs[] = {
         { "port-file", required_argument, NULL, 'f' },
         { "stdin", no_argument, NULL, 's' },
         { "wait", required_argument, NULL, 'w' },
         { "stall", required_argument, NULL, O_STALL },
+        { "stuck", required_argument, NULL, O_STUCK },
         { "json", no_argument, NULL, 'j' },
         { "no-events", no_argument, NULL, O_NO_EVENTS },
         { "record", required_argument, NULL, 'r' },
@@ -87,6 +90,7 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
     o->events = 1;
     o->wait_s = 60;
     o->stall_s = 60;
+    o->stuck_s = 5;
     o->nice = 19;
     opterr = 0;
     int c;
@@ -103,6 +107,10 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
         case O_STALL:
             if (positive(optarg, &o->stall_s) != 0)
                 return bad("--stall %s: give a number of seconds above 0", optarg);
+            break;
+        case O_STUCK:
+            if (positive(optarg, &o->stuck_s) != 0)
+                return bad("--stuck %s: give a number of seconds above 0", optarg);
             break;
         case 'j': o->json = 1; break;
         case O_NO_EVENTS: o->events = 0; break;

@@ -10,6 +10,7 @@ typedef struct {
     int json, events;        /* --json; events unless --no-events */
     double wait_s;           /* --wait */
     double stall_s;          /* --stall */
+    double stuck_s;          /* --stuck: a call lasting longer is stuck */
     const char *record;      /* --record FILE */
     const char *replay;      /* --replay FILE */
     double replay_speed;     /* --replay-speed X; 0: as fast as possible */

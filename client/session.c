@@ -39,6 +39,7 @@ void mwc_session_lose(mwc_session *s, size_t slot, const char *reason)
 {
     if (!mwc_session_active(s, slot))
         return;
+    s->model.now = mwc_now();
     mwc_model_lose(&s->model, slot, reason);
     if (s->view.lost)
         s->view.lost(s->view.st, &s->model, slot);
@@ -64,6 +65,7 @@ int mwc_session_data(mwc_session *s, size_t slot, const void *data, size_t n)
     if (!mwc_session_active(s, slot))
         return -1;
     s->cur = slot;
+    s->model.now = mwc_now();
     int rc = mwc_decoder_feed(&s->dec[slot], data, n, on_frame, s);
     if (rc < 0) {
         char why[260];

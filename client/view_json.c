@@ -168,6 +168,92 @@ static void on_frame(void *vst, const mwc_model *m, size_t slot, const mwc_frame
     }
 }
 
+/* An INFLIGHT field: null when the rank says none (MWP_NONE, or comm_size
+ * 0), "any" for MPI_ANY_SOURCE/MPI_ANY_TAG (MWP_ANY), else the number. */
+static void jfield(FILE *out, const char *key, int32_t v, int32_t none, int any)
+{
+    fprintf(out, ",\"%s\":", key);
+    if (v == none)
+        fputs("null", out);
+    else if (any && v == MWP_ANY)
+        fputs("\"any\"", out);
+    else
+        fprintf(out, "%d", (int)v);
+}
+
+static void int_list(FILE *out, const int *v, size_t n)
+{
+    putc('[', out);
+    for (size_t i = 0; i < n; i++)
+        fprintf(out, i ? ",%d" : "%d", v[i]);
+    putc(']', out);
+}
+
+/* The JSON view prints at most this many edges (a collective of many ranks
+ * waiting for one gives as many edges as ranks); edges_total says how many. */
+#define MAX_EDGES 10000
+
+static size_t stuck_calls(const mwc_json_state *st, const mwc_model *m, double now)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < m->n; i++)
+        for (uint32_t j = 0; mwc_rank_has_inflight(&m->r[i]) && j < m->r[i].ninflight; j++)
+            n += mwc_inflight_seconds(&m->r[i], &m->r[i].inflight[j], now) > st->stuck_s;
+    return n;
+}
+
+/* The calls in progress, one line each, then, when some rank is stuck,
+ * the wait-for graph's summary. */
+static void inflight_report(mwc_json_state *st, const mwc_model *m)
+{
+    FILE *out = st->out;
+    double now = mwc_now();
+    for (size_t i = 0; i < m->n; i++) {
+        const mwc_rank *r = &m->r[i];
+        if (!mwc_rank_has_inflight(r))
+            continue;
+        for (uint32_t j = 0; j < r->ninflight; j++) {
+            const mwc_inflight *c = &r->inflight[j];
+            double secs = mwc_inflight_seconds(r, c, now);
+            start(out, "inflight", m, i);
+            fprintf(out, ",\"status\":\"%s\",\"thread\":%u,\"function\":",
+                    r->status == MWC_LOST ? "lost" : "attached", (unsigned)c->thread);
+            jstr(out, mwc_model_name(r, c->function));
+            jfield(out, "peer", c->peer, MWP_NONE, 1);
+            jfield(out, "tag", c->tag, MWP_NONE, 1);
+            jfield(out, "root", c->root, MWP_NONE, 0);
+            jfield(out, "comm", c->comm, MWP_NONE, 0);
+            jfield(out, "comm_size", c->comm_size, 0, 0);
+            fprintf(out, ",\"seconds\":%.3f,\"stuck\":%s}\n", secs,
+                    secs > st->stuck_s ? "true" : "false");
+        }
+    }
+    mwc_waitfor w;
+    mwc_model_waitfor(m, now, st->stuck_s, &w);
+    st->stuck = stuck_calls(st, m, now);
+    if (w.nstuck > 0) {
+        fprintf(out, "{\"type\":\"stuck\",\"after\":%g,\"ranks\":", st->stuck_s);
+        int_list(out, w.stuck, w.nstuck);
+        fputs(",\"cycles\":[", out);
+        for (size_t i = 0; i < w.ncycles; i++) {
+            if (i)
+                putc(',', out);
+            int_list(out, w.cycles[i], w.cycle_len[i]);
+        }
+        fputs("],\"waited_on\":[", out);
+        for (size_t i = 0; i < w.nwaited; i++) {
+            fprintf(out, "%s{\"rank\":%d,\"waiters\":", i ? "," : "", w.waited[i].rank);
+            int_list(out, w.waited[i].waiters, w.waited[i].nwaiters);
+            putc('}', out);
+        }
+        fputs("],\"edges\":[", out);
+        for (size_t i = 0; i < w.nedges && i < MAX_EDGES; i++)
+            fprintf(out, "%s[%d,%d]", i ? "," : "", w.edges[i].from, w.edges[i].to);
+        fprintf(out, "],\"edges_total\":%zu}\n", w.nedges);
+    }
+    mwc_waitfor_free(&w);
+}
+
 static void on_lost(void *vst, const mwc_model *m, size_t slot)
 {
     mwc_json_state *st = vst;
@@ -183,9 +269,14 @@ static void on_lost(void *vst, const mwc_model *m, size_t slot)
 
 static void on_tick(void *vst, const mwc_model *m, double elapsed)
 {
-    (void)m;
-    (void)elapsed;
-    fflush(((mwc_json_state *)vst)->out);
+    mwc_json_state *st = vst;
+    /* Once a second, and at once when the number of stuck calls changes:
+     * a hang is reported as soon as it passes --stuck. */
+    if (elapsed >= st->next || stuck_calls(st, m, mwc_now()) != st->stuck) {
+        st->next = elapsed + 1.0;
+        inflight_report(st, m);
+    }
+    fflush(st->out);
 }
 
 static void on_finish(void *vst, const mwc_model *m, double elapsed)
@@ -193,6 +284,7 @@ static void on_finish(void *vst, const mwc_model *m, double elapsed)
     mwc_json_state *st = vst;
     FILE *out = st->out;
     (void)elapsed;
+    inflight_report(st, m); /* the last known state of the ranks that did not finish */
     mwc_summary s = mwc_model_summary(m);
     fprintf(out, "{\"type\":\"totals\",\"ranks\":%zu,\"finished\":%zu,\"lost\":[", m->n,
             s.finished);
@@ -227,6 +319,9 @@ static void on_finish(void *vst, const mwc_model *m, double elapsed)
 
 mwc_view mwc_view_json(mwc_json_state *st)
 {
+    if (!(st->stuck_s > 0))
+        st->stuck_s = 5;
+    st->next = 1.0;
     mwc_view v = { on_frame, on_lost, on_tick, on_finish, st };
     return v;
 }

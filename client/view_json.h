@@ -8,7 +8,10 @@
 
 typedef struct {
     FILE *out;
-    int events; /* 0 with --no-events */
+    int events;      /* 0 with --no-events */
+    double stuck_s;  /* --stuck; 0: the default, 5 s */
+    double next;     /* elapsed time of the next report of the calls in progress */
+    size_t stuck;    /* stuck calls at the last report */
 } mwc_json_state;
 
 mwc_view mwc_view_json(mwc_json_state *st);

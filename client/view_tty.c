@@ -106,11 +106,112 @@ static void functions(mwc_tty_state *st, const mwc_model *m, const mwc_summary *
     free(t);
 }
 
+/* A call in progress in a few words: "MPI_Recv from 3 tag 99",
+ * "MPI_Bcast root 0 on world", "MPI_Allreduce on comm 3 (8 ranks)". */
+static void describe(const mwc_rank *r, const mwc_inflight *c, char *buf, size_t n)
+{
+    char peer[16] = "?", tag[16] = "any";
+    if (c->peer != MWP_ANY)
+        snprintf(peer, sizeof peer, "%d", (int)c->peer);
+    else
+        snprintf(peer, sizeof peer, "any");
+    if (c->tag != MWP_ANY)
+        snprintf(tag, sizeof tag, "%d", (int)c->tag);
+    size_t k = (size_t)snprintf(buf, n, "%s", mwc_model_name(r, c->function));
+    const char *dir = (c->flags & MWP_IF_RECEIVES) ? " from" : (c->flags & MWP_IF_SENDS) ? " to"
+                      : (c->flags & MWP_IF_COMPLETES) ? " on a request of" : " peer";
+    if (c->peer != MWP_NONE && k < n)
+        k += (size_t)snprintf(buf + k, n - k, "%s %s", dir, peer);
+    if (c->tag != MWP_NONE && k < n)
+        k += (size_t)snprintf(buf + k, n - k, " tag %s", tag);
+    if (c->root != MWP_NONE && k < n)
+        k += (size_t)snprintf(buf + k, n - k, " root %d", (int)c->root);
+    if ((c->flags & MWP_IF_COLLECTIVE) && k < n) {
+        if (c->flags & MWP_IF_WORLD)
+            snprintf(buf + k, n - k, " on world");
+        else if (c->comm != MWP_NONE && c->comm_size > 0)
+            snprintf(buf + k, n - k, " on comm %d (%d ranks)", (int)c->comm, (int)c->comm_size);
+        else if (c->comm != MWP_NONE)
+            snprintf(buf + k, n - k, " on comm %d", (int)c->comm);
+    }
+}
+
+static double stuck_after(const mwc_tty_state *st)
+{
+    return st->stuck_s > 0 ? st->stuck_s : 5;
+}
+
+/* The call a rank has been in longest, for how long, marked when stuck;
+ * "+N" when other threads are inside calls too. Empty when none. */
+static void in_call(const mwc_tty_state *st, const mwc_rank *r, double now, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    if (!mwc_rank_has_inflight(r))
+        return;
+    uint32_t longest = 0;
+    double secs = -1;
+    for (uint32_t j = 0; j < r->ninflight; j++) {
+        double s = mwc_inflight_seconds(r, &r->inflight[j], now);
+        if (s > secs) {
+            secs = s;
+            longest = j;
+        }
+    }
+    char what[160], more[24] = "";
+    describe(r, &r->inflight[longest], what, sizeof what);
+    if (r->ninflight > 1)
+        snprintf(more, sizeof more, " (+%u threads)", (unsigned)(r->ninflight - 1));
+    snprintf(buf, n, "%s, %.1f s%s%s", what, secs, secs > stuck_after(st) ? " STUCK" : "", more);
+}
+
+/* The "Waiting" panel: when some rank is stuck, the cycles of the wait-for
+ * graph (deadlock) and the ranks others wait for, most waiters first.
+ * limit: the most lines (negative: no limit). */
+static void waiting(mwc_tty_state *st, const mwc_model *m, int limit)
+{
+    mwc_waitfor w;
+    mwc_model_waitfor(m, mwc_now(), stuck_after(st), &w);
+    if (w.nstuck == 0 || limit == 0) {
+        mwc_waitfor_free(&w);
+        return;
+    }
+    char list[200];
+    size_t k = 0;
+    for (size_t i = 0; i < w.nstuck && k < sizeof list; i++)
+        k += (size_t)snprintf(list + k, sizeof list - k, " %d", w.stuck[i]);
+    line(st, "");
+    line(st, "WAITING: %zu rank(s) in a call for over %g s:%s", w.nstuck, stuck_after(st), list);
+    int shown = 2;
+    for (size_t i = 0; i < w.ncycles; i++, shown++) {
+        if (limit >= 0 && shown >= limit) {
+            line(st, "... %zu more", w.ncycles - i + w.nwaited);
+            goto done;
+        }
+        k = 0;
+        for (size_t j = 0; j < w.cycle_len[i] && k < sizeof list; j++)
+            k += (size_t)snprintf(list + k, sizeof list - k, " %d", w.cycles[i][j]);
+        line(st, "  deadlock: ranks%s wait for each other", list);
+    }
+    for (size_t i = 0; i < w.nwaited; i++, shown++) {
+        if (limit >= 0 && shown >= limit) {
+            line(st, "... %zu more", w.nwaited - i);
+            break;
+        }
+        k = 0;
+        for (size_t j = 0; j < w.waited[i].nwaiters && k < sizeof list; j++)
+            k += (size_t)snprintf(list + k, sizeof list - k, " %d", w.waited[i].waiters[j]);
+        line(st, "  rank %d is waited for by %zu:%s", w.waited[i].rank, w.waited[i].nwaiters, list);
+    }
+done:
+    mwc_waitfor_free(&w);
+}
+
 static void ranks(mwc_tty_state *st, const mwc_model *m, int limit)
 {
+    double now = mwc_now();
     line(st, "");
-    line(st, "%-6s %-9s %-16s %12s %12s %10s %9s", "RANK", "STATUS", "HOST", "MPI s", "CALLS",
-         "EVENTS", "DROPPED");
+    line(st, "%-6s %-9s %-16s %12s %12s %10s %9s  %s", "RANK", "STATUS", "HOST", "MPI s", "CALLS",
+         "EVENTS", "DROPPED", "IN CALL");
     for (size_t i = 0; i < m->n; i++) {
         if (limit >= 0 && (int)i >= limit) {
             line(st, "... %zu more ranks", m->n - i);
@@ -124,12 +225,14 @@ static void ranks(mwc_tty_state *st, const mwc_model *m, int limit)
             snprintf(rank, sizeof rank, "%d", rk);
         else
             snprintf(rank, sizeof rank, "?");
+        /* A lost rank keeps its last totals and call: the last known state. */
+        char call[256];
+        in_call(st, r, now, call, sizeof call);
+        line(st, "%-6s %-9s %-16.16s %12.6f %12" PRIu64 " %10" PRIu64 " %9" PRIu64 "%s%s", rank,
+             status_name(r->status), r->have_hello ? r->host : "-", (double)c.time * 1e-9,
+             c.calls, r->events, mwc_rank_dropped(r), *call ? "  " : "", call);
         if (r->status == MWC_LOST)
-            line(st, "%-6s %-9s %s: %s", rank, "lost", r->endpoint ? r->endpoint : "", r->reason);
-        else
-            line(st, "%-6s %-9s %-16.16s %12.6f %12" PRIu64 " %10" PRIu64 " %9" PRIu64, rank,
-                 status_name(r->status), r->have_hello ? r->host : "-", (double)c.time * 1e-9,
-                 c.calls, r->events, mwc_rank_dropped(r));
+            line(st, "%-6s %s: %s", "", r->endpoint ? r->endpoint : "", r->reason);
     }
 }
 
@@ -152,16 +255,19 @@ static void draw(mwc_tty_state *st, const mwc_model *m, double elapsed)
         fputs("\033[H", st->out);
         /* Two header lines and two tables of two heading lines each: ranks
          * get up to a third of the rest, functions what ranks leave over. */
-        int room = st->rows - 6;
+        header(st, m, elapsed, &s);
+        /* The waiting panel, when a rank is stuck, first: up to a quarter. */
+        waiting(st, m, (st->rows - 6) / 4 > 3 ? (st->rows - 6) / 4 : 3);
+        int room = st->rows - st->row - 4;
         int rk = room / 3 < (int)m->n ? room / 3 : (int)m->n;
         int fn = room - (rk > 1 ? rk : 1) - 2; /* 2: the two "... N more" lines */
-        header(st, m, elapsed, &s);
         functions(st, m, &s, fn > 1 ? fn : 1);
         int left = st->rows - st->row - 2;
         ranks(st, m, (int)m->n <= left ? -1 : (left > 1 ? left - 1 : 0));
         fputs("\033[J", st->out); /* clear below */
     } else {
         header(st, m, elapsed, &s);
+        waiting(st, m, 12);
         functions(st, m, &s, 10);
         line(st, "");
     }
@@ -207,6 +313,7 @@ static void on_finish(void *vst, const mwc_model *m, double elapsed)
     st->live = 0; /* the final summary is plain text, complete */
     line(st, "mpiwatch: final summary");
     header(st, m, elapsed, &s);
+    waiting(st, m, -1);
     functions(st, m, &s, -1);
     ranks(st, m, -1);
     st->live = live;

@@ -17,6 +17,7 @@ typedef struct {
     double next;         /* elapsed time of the next draw */
     int rows, cols;      /* of this draw */
     int row;             /* lines written in this draw */
+    double stuck_s;      /* --stuck; 0: the default, 5 s */
 } mwc_tty_state;
 
 mwc_view mwc_view_tty(mwc_tty_state *st, FILE *out);

@@ -13,6 +13,11 @@
 #   wrong token published), a rank never reached: lost, exit 1;
 # - while watching, the client runs at nice 19 (--nice's default), at its
 #   parent's priority with --nice 0, at 7 with --nice 7;
+# - calls in progress (INFLIGHT): 4 ranks, rank 1 in MPI_Recv from 3 tag 99
+#   and the others in MPI_Barrier: with --stuck 2 the stuck summary (cycle
+#   [1,3], rank 1 waited on) within 3 s; two ranks in MPI_Ssend to each
+#   other, attached 5 s into the hang: the cycle at once; a rank that drops
+#   keeps its last call and totals, in JSON and in the text view;
 # - usage errors exit 2, a bad port file names file:line.
 set -u
 : "${top_builddir:?run through make check}"
@@ -211,6 +216,93 @@ nice_case $((base + 19 > 19 ? 19 : base + 19))
 nice_case "$base" --nice 0
 nice_case $((base + 7 > 19 ? 19 : base + 7)) --nice 7
 
+# --- calls in progress and stuck ranks (INFLIGHT frames, --stuck)
+# stamp T0: each line of standard input, prefixed with the seconds since T0
+# (date +%s.%N, taken before the client starts).
+stamp() {
+    python3 -u -c 'import sys, time
+t0 = float(sys.argv[1])
+for l in sys.stdin:
+    sys.stdout.write("%.2f %s" % (time.time() - t0, l))' "$1"
+}
+# first_at FILE PATTERN: the time stamp of the first line matching PATTERN, or 99.
+first_at() {
+    local t
+    t=$(grep -F -m 1 -- "$2" "$1" | cut -d' ' -f1)
+    echo "${t:-99}"
+}
+# within T LIMIT: T <= LIMIT (decimals).
+within() { python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) <= float(sys.argv[2]) else 1)' "$1" "$2"; }
+world4="-1 -1 12 -1 0 4"    # a collective (4) on a world communicator (8) of 4 ranks
+# (a) Rank 1 blocks in MPI_Recv from 3, tag 99, while 0, 2 and 3 wait in
+# MPI_Barrier; the hang starts as the client attaches. With --stuck 2 the
+# summary names the cycle [1,3] and rank 1 waited on by the barrier, within
+# 3 s. The ranks then end (GOODBYE): no call is left in progress.
+d="$work/stuck"; mkdir -p "$d"
+for r in 0 2 3; do fake "$d" "$r" 4 --scenario inflight --call "MPI_Barrier $world4" --call-age 0 --hold 4; done
+fake "$d" 1 4 --scenario inflight --call "MPI_Recv 3 99 2 -1 0 4" --call-age 0 --hold 4
+t0=$(date +%s.%N)
+timeout 30 "$client" --json --stuck 2 --wait 10 -f "$d/ports" 2>"$d/err" | stamp "$t0" >"$d/out"
+rc=${PIPESTATUS[0]}
+summary='{"type":"stuck","after":2,"ranks":[0,1,2,3],"cycles":[[1,3]],"waited_on":[{"rank":1,"waiters":[0,2,3]},{"rank":3,"waiters":[1]}],"edges":[[0,1],[1,3],[2,1],[3,1]],"edges_total":4}'
+recv='{"type":"inflight","rank":1,"status":"attached","thread":0,"function":"MPI_Recv","peer":3,"tag":99,"root":null,"comm":0,"comm_size":4,"seconds":'
+t=$(first_at "$d/out" "$summary")
+if [ "$rc" -ne 0 ]; then
+    fail "stuck: recv and barrier" "exit $rc, not 0" "$d/err" "$d/out"
+elif ! grep -qF -- "$recv" "$d/out" || ! grep -F -- "$recv" "$d/out" | grep -q '"stuck":true}$'; then
+    fail "stuck: recv and barrier" "no stuck inflight line for rank 1's MPI_Recv from 3, tag 99" "$d/out"
+elif ! within "$t" 3.0; then
+    fail "stuck: recv and barrier" "the stuck summary came after $t s (want <= 3 s)" "$d/out"
+elif [ "$(tail -n 1 "$d/out" | cut -d' ' -f2- | cut -c1-17)" != '{"type":"totals",' ] \
+    || tail -n 2 "$d/out" | grep -q '"type":"inflight"'; then
+    fail "stuck: recv and barrier" "calls still shown after GOODBYE, or the totals are not last" "$d/out"
+else
+    pass "stuck: MPI_Recv from 3 tag 99 against a barrier: cycle [1,3], rank 1 waited on, after $t s (--stuck 2)"
+fi
+# (b) + (c) Two ranks in MPI_Ssend to each other, attached 5 s after the
+# hang began: the cycle [0,1] at once.
+d="$work/ssend"; mkdir -p "$d"
+fake "$d" 0 2 --scenario inflight --call "MPI_Ssend 1 5 1 -1 0 2" --call-age 5 --hold 2.5
+fake "$d" 1 2 --scenario inflight --call "MPI_Ssend 0 5 1 -1 0 2" --call-age 5 --hold 2.5
+t0=$(date +%s.%N)
+timeout 30 "$client" --json --stuck 2 --wait 10 -f "$d/ports" 2>"$d/err" | stamp "$t0" >"$d/out"
+rc=${PIPESTATUS[0]}
+summary='{"type":"stuck","after":2,"ranks":[0,1],"cycles":[[0,1]],"waited_on":[{"rank":0,"waiters":[1]},{"rank":1,"waiters":[0]}],"edges":[[0,1],[1,0]],"edges_total":2}'
+t=$(first_at "$d/out" "$summary")
+if [ "$rc" -ne 0 ] || ! within "$t" 1.5 \
+    || ! grep -qF '{"type":"inflight","rank":0,"status":"attached","thread":0,"function":"MPI_Ssend","peer":1,"tag":5,' "$d/out"; then
+    fail "stuck: ssend cycle" "exit $rc; the cycle [0,1] after $t s (want <= 1.5 s)" "$d/out" "$d/err"
+else
+    pass "stuck: two ranks in MPI_Ssend to each other, attached 5 s late: cycle [0,1] after $t s"
+fi
+# A rank whose connection drops keeps its last totals and call in progress:
+# JSON (an inflight line with "status":"lost" before the totals) and the
+# text view's final summary.
+d="$work/dropped"; mkdir -p "$d"
+fake "$d" 0 2 --scenario inflight-lost --call "MPI_Recv 1 7 2 -1 0 2" --call-age 0 --hold 1.5
+fake "$d" 1 2 --scenario inflight --call "MPI_Barrier -1 -1 12 -1 0 2" --call-age 0 --hold 1
+timeout 30 "$client" --json --stuck 1 --wait 10 -f "$d/ports" >"$d/out" 2>"$d/err"; rc=$?
+lost_line=$(grep -n '"type":"lost","rank":0,' "$d/out" | cut -d: -f1)
+call_line=$(grep -n '{"type":"inflight","rank":0,"status":"lost","thread":0,"function":"MPI_Recv","peer":1,"tag":7,' "$d/out" | tail -n 1 | cut -d: -f1)
+if [ "$rc" -ne 1 ] || [ -z "$lost_line" ] || [ -z "$call_line" ] || [ "$call_line" -le "$lost_line" ] \
+    || ! tail -n 1 "$d/out" | grep -q '^{"type":"totals","ranks":2,"finished":1,"lost":\[0\],"functions":{"MPI_Init":{"calls":2,'; then
+    fail "dropped rank, JSON" "exit $rc; no inflight line with status lost after the lost line" "$d/out"
+else
+    pass "a dropped rank keeps its last call in progress and totals (JSON)"
+fi
+d="$work/dropped-tty"; mkdir -p "$d"
+fake "$d" 0 2 --scenario inflight-lost --call "MPI_Recv 1 7 2 -1 0 2" --call-age 3 --hold 1.5
+fake "$d" 1 2 --scenario inflight --call "MPI_Barrier -1 -1 12 -1 0 2" --call-age 0 --hold 1
+timeout 30 "$client" --stuck 2 --wait 10 -f "$d/ports" >"$d/out" 2>"$d/err"; rc=$?
+if [ "$rc" -eq 1 ] && grep -Eq '^0 +lost +fakehost +0\.001000 +1 +0 +0  MPI_Recv from 1 tag 7, [0-9.]+ s STUCK$' "$d/out" \
+    && grep -q 'the rank closed the connection, without GOODBYE' "$d/out" \
+    && grep -q '^WAITING: 1 rank(s) in a call for over 2 s: 0$' "$d/out" \
+    && grep -q '^  rank 1 is waited for by 1: 0$' "$d/out"; then
+    pass "a dropped rank keeps its last call, totals and the waiting panel (text view)"
+else
+    fail "dropped rank, text view" "exit $rc; the final summary lacks rank 0's call or the panel" "$d/out"
+fi
+
 # --- usage errors and bad input
 d="$work/usage"; mkdir -p "$d"
 check_rc() { # CASE WANT-RC PATTERN -- ARGS
@@ -228,6 +320,8 @@ check_rc "bad option" 2 "unknown option --bogus" -- --bogus
 check_rc "two sources" 2 "only one of" -- --stdin -f x
 check_rc "bad url" 2 "argument 1:.*TOKEN is not 32" -- tcp://h:1/xyz
 check_rc "bad wait" 2 "--wait abc" -- --wait abc -f x
+check_rc "bad stuck" 2 "--stuck 0: give a number of seconds above 0" -- --stuck 0 -f x
+check_rc "bad stuck value" 2 "--stuck 2s: give a number of seconds above 0" -- --stuck 2s -f x
 check_rc "bad nice" 2 "--nice 20: give a whole number from 0 to 19" -- --nice 20 -f x
 check_rc "help" 0 "usage: mpiwatch" -- --help
 printf 'mpiwatch-endpoint 1 0 2 tcp h 1 0123456789abcdef0123456789abcdef\nmpiwatch-endpoint 1 1 2 tcp h 99999 0123456789abcdef0123456789abcdef\n' >"$d/bad-ports"

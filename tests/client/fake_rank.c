@@ -14,11 +14,25 @@
  *                                     function name hold terminal escape
  *                                     sequences, then GOODBYE
  *                                     (the silent three hold the connection
- *                                     for 30 s)
+ *                                     for 30 s);
+ *                                     inflight: HELLO, SNAPSHOT, then an
+ *                                     INFLIGHT frame every 0.5 s with the
+ *                                     --call's for --hold seconds, then
+ *                                     INFLIGHT with none, SNAPSHOT, GOODBYE;
+ *                                     inflight-lost: the same, but it closes
+ *                                     without GOODBYE after --hold
+ *     --call "FUNCTION PEER TAG FLAGS [ROOT COMM COMM_SIZE]"
+ *                                     a call in progress (repeat: one per
+ *                                     thread); numbers as docs/protocol.md's
+ *                                     INFLIGHT (-1 none, -2 any; FLAGS 1 sends,
+ *                                     2 receives, 4 collective, 8 world, 16 wait)
+ *     --call-age SECONDS              how long the calls have been running
+ *                                     when the client attaches (default 1)
+ *     --hold SECONDS                  (default 3)
  *     --listen-delay SECONDS          publish at once, listen() only later
  *                                     (the client sees connection refused)
  *     --publish-token HEX             publish this token, expect the real one
- *   fake_rank --dump RANK SIZE normal|lost     the stream on stdout (corpus)
+ *   fake_rank --dump RANK SIZE normal|lost|inflight   the stream on stdout (corpus)
  * Exit: 0 served, 3 wrong token, 1 other errors. */
 #ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE
@@ -62,12 +76,116 @@ static void random_token(char out[33])
         sprintf(out + 2 * i, "%02x", b[i]);
 }
 
+/* --call's: the calls in progress of the inflight scenarios, with the
+ * function names their HELLO gives (MPI_Init first, then one per call). */
+#define MAX_CALLS 8
+typedef struct {
+    int n;
+    char name[MAX_CALLS][64];
+    mwc_inflight c[MAX_CALLS];
+} calls;
+
+static void add_call(calls *cs, const char *spec)
+{
+    if (cs->n == MAX_CALLS) {
+        fprintf(stderr, "fake_rank: at most %d --call\n", MAX_CALLS);
+        exit(1);
+    }
+    mwc_inflight *c = &cs->c[cs->n];
+    int peer, tag, root = -1, comm = 0, comm_size = 0;
+    unsigned flags;
+    if (sscanf(spec, "%63s %d %d %u %d %d %d", cs->name[cs->n], &peer, &tag, &flags, &root, &comm,
+               &comm_size) < 4) {
+        fprintf(stderr, "fake_rank: --call \"%s\": give FUNCTION PEER TAG FLAGS [ROOT COMM SIZE]\n",
+                spec);
+        exit(1);
+    }
+    *c = (mwc_inflight){ (uint32_t)cs->n + 1, (uint32_t)cs->n, 0, peer, tag, root, comm, comm_size,
+                         flags };
+    cs->n++;
+}
+
+static void calls_hello(mwt_buf *b, uint32_t rank, uint32_t size, const calls *cs)
+{
+    const char *names[MAX_CALLS + 1] = { "MPI_Init" };
+    for (int i = 0; i < cs->n; i++)
+        names[i + 1] = cs->name[i];
+    mwt_hello(b, rank, size, 4000 + rank, 1700000000000000000ull, "fakehost", "hung",
+              (uint32_t)cs->n + 1, names);
+    mwc_entry init = { 0, 1, 1000000, 0, 0 };
+    mwt_snapshot(b, 1000000, 0, 0, 1, 1, &init);
+}
+
+/* The calls' INFLIGHT frame at the rank's time t (ns), entered at t_in. */
+static void calls_frame(mwt_buf *b, const calls *cs, uint64_t t, uint64_t t_in)
+{
+    mwc_inflight c[MAX_CALLS];
+    for (int i = 0; i < cs->n; i++) {
+        c[i] = cs->c[i];
+        c[i].t_in = t_in;
+    }
+    mwt_inflight(b, t, (uint32_t)cs->n, c);
+}
+
+static void dump_inflight(mwt_buf *b, uint32_t rank, uint32_t size)
+{
+    calls cs = { .n = 0 };
+    add_call(&cs, "MPI_Recv 0 99 2 -1 0 2");
+    add_call(&cs, "MPI_Barrier -1 -1 12 -1 0 2");
+    add_call(&cs, "MPI_Bcast -1 -1 4 0 3 -1");
+    calls_hello(b, rank, size, &cs);
+    calls_frame(b, &cs, 3000000000ull, 1000000000ull);
+    mwt_inflight(b, 3500000000ull, 0, NULL);
+    calls_frame(b, &cs, 9000000000ull, 1000000000ull);
+}
+
+static double mono(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The inflight scenarios. The rank's clock starts 100 s before now, so that
+ * the calls can have been entered `age` seconds before the client came. */
+static int serve_inflight(int c, uint32_t rank, uint32_t size, const calls *cs, double age,
+                          double hold, int lost)
+{
+    double start = mono();
+    uint64_t t_in = (uint64_t)((100 - age) * 1e9);
+    mwt_buf b = { 0 };
+    calls_hello(&b, rank, size, cs);
+    while (mono() - start < hold) {
+        calls_frame(&b, cs, (uint64_t)((100 + mono() - start) * 1e9), t_in);
+        if (write(c, b.p, b.len) != (ssize_t)b.len)
+            return 1;
+        b.len = 0;
+        nap(0.5);
+    }
+    if (!lost) {
+        uint64_t t = (uint64_t)((100 + mono() - start) * 1e9);
+        mwt_inflight(&b, t, 0, NULL);
+        mwc_entry init = { 0, 1, 1000000, 0, 0 };
+        mwt_snapshot(&b, t, 0, 0, 1, 1, &init);
+        mwt_goodbye(&b, t + 1, 0, 0);
+        if (write(c, b.p, b.len) != (ssize_t)b.len)
+            return 1;
+    }
+    close(c);
+    free(b.p);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     signal(SIGPIPE, SIG_IGN);
     if (argc == 5 && strcmp(argv[1], "--dump") == 0) {
         mwt_buf b = { 0 };
-        mwt_script(&b, (uint32_t)atoi(argv[2]), (uint32_t)atoi(argv[3]), strcmp(argv[4], "lost") == 0);
+        if (strcmp(argv[4], "inflight") == 0)
+            dump_inflight(&b, (uint32_t)atoi(argv[2]), (uint32_t)atoi(argv[3]));
+        else
+            mwt_script(&b, (uint32_t)atoi(argv[2]), (uint32_t)atoi(argv[3]),
+                       strcmp(argv[4], "lost") == 0);
         return fwrite(b.p, 1, b.len, stdout) == b.len ? 0 : 1;
     }
     if (argc < 4) {
@@ -77,10 +195,17 @@ int main(int argc, char **argv)
     }
     int rank = atoi(argv[1]), size = atoi(argv[2]);
     const char *file = argv[3], *scenario = "normal", *published = NULL;
-    double delay = 0;
+    double delay = 0, age = 1, hold = 3;
+    calls cs = { .n = 0 };
     for (int i = 4; i + 1 < argc; i += 2) {
         if (strcmp(argv[i], "--scenario") == 0)
             scenario = argv[i + 1];
+        else if (strcmp(argv[i], "--call") == 0)
+            add_call(&cs, argv[i + 1]);
+        else if (strcmp(argv[i], "--call-age") == 0)
+            age = atof(argv[i + 1]);
+        else if (strcmp(argv[i], "--hold") == 0)
+            hold = atof(argv[i + 1]);
         else if (strcmp(argv[i], "--listen-delay") == 0)
             delay = atof(argv[i + 1]);
         else if (strcmp(argv[i], "--publish-token") == 0)
@@ -167,6 +292,9 @@ int main(int argc, char **argv)
         close(c);
         return 0;
     }
+    if (strncmp(scenario, "inflight", 8) == 0)
+        return serve_inflight(c, (uint32_t)rank, (uint32_t)size, &cs, age, hold,
+                              strcmp(scenario, "inflight-lost") == 0);
     mwt_buf b = { 0 };
     mwt_script(&b, (uint32_t)rank, (uint32_t)size, strcmp(scenario, "lost") == 0);
     /* Uneven chunks with pauses: frames arrive split across reads. */

@@ -6,7 +6,7 @@
 /* The frame types, as docs/protocol.md numbers them: written from the
  * document, not from include/mpiwatch_protocol.h, so that a change of the
  * header that the document does not describe fails the client's tests. */
-enum { T_HELLO = 1, T_EVENTS = 2, T_SNAPSHOT = 3, T_GOODBYE = 4, T_LEVEL = 5 };
+enum { T_HELLO = 1, T_EVENTS = 2, T_SNAPSHOT = 3, T_GOODBYE = 4, T_LEVEL = 5, T_INFLIGHT = 6 };
 
 void mwt_bytes(mwt_buf *b, const void *p, size_t n)
 {
@@ -127,6 +127,27 @@ void mwt_level(mwt_buf *b, uint64_t t, int32_t level)
     size_t at = mwt_begin(b, T_LEVEL);
     mwt_u64(b, t);
     mwt_u32(b, (uint32_t)level);
+    mwt_end(b, at);
+}
+
+/* INFLIGHT: u64 t, u32 n, then 40-byte records: function, thread (u32),
+ * t_in (u64), peer, tag, root, comm, comm_size (i32), flags (u32). */
+void mwt_inflight(mwt_buf *b, uint64_t t, uint32_t n, const mwc_inflight *c)
+{
+    size_t at = mwt_begin(b, T_INFLIGHT);
+    mwt_u64(b, t);
+    mwt_u32(b, n);
+    for (uint32_t i = 0; i < n; i++) {
+        mwt_u32(b, c[i].function);
+        mwt_u32(b, c[i].thread);
+        mwt_u64(b, c[i].t_in);
+        mwt_u32(b, (uint32_t)c[i].peer);
+        mwt_u32(b, (uint32_t)c[i].tag);
+        mwt_u32(b, (uint32_t)c[i].root);
+        mwt_u32(b, (uint32_t)c[i].comm);
+        mwt_u32(b, (uint32_t)c[i].comm_size);
+        mwt_u32(b, c[i].flags);
+    }
     mwt_end(b, at);
 }
 

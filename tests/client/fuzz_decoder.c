@@ -1,6 +1,7 @@
 /* Fuzz target (libFuzzer: clang -fsanitize=fuzzer,address,undefined; see
  * run-fuzz.sh): everything a rank or a recording file can make the client
- * read, through the same path as live data: decoder, model, JSON view.
+ * read, through the same path as live data: decoder, model, JSON view
+ * (whose last report builds the wait-for graph of the calls in progress).
  *
  * Input: byte 0 selects what the rest is:
  *   even  a rank's byte stream; byte 1 seeds how it is split into chunks
@@ -23,6 +24,7 @@ static mwc_view view(mwc_json_state *st)
 {
     if (!sink)
         sink = fopen("/dev/null", "w");
+    memset(st, 0, sizeof *st);
     st->out = sink;
     st->events = 1;
     return mwc_view_json(st);

@@ -59,6 +59,16 @@ static int record_frame(void *ctx, const mwc_frame *f)
     case MWP_LEVEL:
         l->sum = mix(l->sum, f->u.level.t + (uint64_t)f->u.level.level);
         break;
+    case MWP_INFLIGHT:
+        l->sum = mix(l->sum, f->u.inflight.t);
+        for (uint32_t i = 0; i < f->u.inflight.count; i++) {
+            mwc_inflight c;
+            mwc_frame_inflight(f, i, &c);
+            l->sum = mix(l->sum, c.function + c.thread * 3 + c.t_in + (uint64_t)c.peer +
+                                     (uint64_t)c.tag * 5 + (uint64_t)c.root * 7 +
+                                     (uint64_t)c.comm * 11 + (uint64_t)c.comm_size * 13 + c.flags);
+        }
+        break;
     }
     if (l->model) {
         char err[200];
@@ -132,13 +142,13 @@ static void test_unknown_skipped(void)
 {
     mwt_buf b = { 0 }, s = { 0 };
     mwt_script(&s, 0, 1, 0);
-    /* HELLO, then unknown frames of types 0, 6, 200 (one with no body,
+    /* HELLO, then unknown frames of types 0, 7, 200 (one with no body,
      * one of the largest length), then the rest of the script. */
     uint32_t hello_len = s.p[0] | (s.p[1] << 8) | (s.p[2] << 16) | ((uint32_t)s.p[3] << 24);
     mwt_bytes(&b, s.p, 4 + hello_len);
     size_t at = mwt_begin(&b, 0);
     mwt_end(&b, at);
-    at = mwt_begin(&b, 6);
+    at = mwt_begin(&b, 7);
     mwt_str(&b, "a frame from the future");
     mwt_end(&b, at);
     at = mwt_begin(&b, 200);
@@ -327,6 +337,42 @@ static void test_malformed(void)
     mwt_end(&b, at);
     expect_error("SNAPSHOT short", &b, "SNAPSHOT frame is truncated");
 
+    /* INFLIGHT: counts that do not match the records, ids out of range. */
+    mwc_inflight c = { 1, 0, 5, 1, 99, MWP_NONE, 0, 4, MWP_IF_RECEIVES };
+    b.len = 0;
+    hello(&b);
+    at = mwt_begin(&b, MWP_INFLIGHT);
+    mwt_u64(&b, 1);
+    mwt_end(&b, at);
+    expect_error("INFLIGHT without count", &b, "INFLIGHT frame is truncated");
+    b.len = 0;
+    hello(&b);
+    mwt_inflight(&b, 9, 1, &c);
+    b.p[b.len - 40 - 4] = 2; /* count 2, one record */
+    expect_error("INFLIGHT count 2, one record", &b, "announces 2 records but holds 40 bytes");
+    b.len = 0;
+    hello(&b);
+    mwt_inflight(&b, 9, 1, &c);
+    b.p[b.len - 40 - 4] = 0x67; /* 0x66666667 * 40 wraps to 40 in 32 bits */
+    b.p[b.len - 40 - 3] = 0x66;
+    b.p[b.len - 40 - 2] = 0x66;
+    b.p[b.len - 40 - 1] = 0x66;
+    expect_error("INFLIGHT count wrapping", &b, "announces 1717986919 records");
+    b.len = 0;
+    hello(&b);
+    mwt_inflight(&b, 9, 1, &c);
+    mwt_u8(&b, 0); /* a byte after the last record */
+    b.p[b.len - 1 - 40 - 4 - 8 - 5]++;
+    expect_error("INFLIGHT trailing byte", &b, "announces 1 records but holds 41 bytes");
+    b.len = 0;
+    hello(&b);
+    c.function = 3;
+    mwt_inflight(&b, 9, 1, &c);
+    expect_error("INFLIGHT id out of range", &b, "INFLIGHT record 0 names function 3; HELLO named 3");
+    b.len = 0;
+    mwt_inflight(&b, 9, 0, NULL);
+    expect_error("INFLIGHT first", &b, "starts with a INFLIGHT frame, not HELLO");
+
     /* GOODBYE and LEVEL are fixed-size; nothing may follow GOODBYE. */
     b.len = 0;
     hello(&b);
@@ -439,6 +485,96 @@ static void test_model(void)
     free(b.p);
 }
 
+/* INFLIGHT frames: decoded the same at every split, each replacing the
+ * last set in the model; GOODBYE clears it, a lost rank keeps it and its
+ * calls stop ageing when it is lost. */
+static void test_inflight(void)
+{
+    mwt_buf b = { 0 };
+    hello(&b);
+    size_t hlen = b.len;
+    mwc_inflight c[2] = {
+        { 1, 0, 1000000000ull, 1, 99, MWP_NONE, 0, 2, MWP_IF_RECEIVES },
+        { 2, 1, 1500000000ull, MWP_ANY, MWP_ANY, 2, 5, 8, MWP_IF_COLLECTIVE | MWP_IF_WORLD },
+    };
+    mwt_inflight(&b, 3000000000ull, 2, c);
+    mwt_inflight(&b, 3500000000ull, 0, NULL);
+    mwt_inflight(&b, 4000000000ull, 1, c);
+    log_t whole = { .n = 0 };
+    mwc_decoder d;
+    mwc_decoder_init(&d);
+    CHECK(feed(&d, b.p, b.len, &whole) == 0, "%s", d.error);
+    CHECK(whole.n == 4 && whole.types[1] == MWP_INFLIGHT && whole.types[3] == MWP_INFLIGHT,
+          "%d frames", whole.n);
+    mwc_decoder_free(&d);
+    int bad = 0;
+    for (size_t i = hlen; i <= b.len; i++) {
+        log_t l = { .n = 0 };
+        mwc_decoder_init(&d);
+        int rc = feed(&d, b.p, i, &l);
+        rc = rc ? rc : feed(&d, b.p + i, b.len - i, &l);
+        bad += rc != 0 || l.n != whole.n || l.sum != whole.sum;
+        mwc_decoder_free(&d);
+    }
+    CHECK(bad == 0, "%d two-chunk splits of INFLIGHT frames decode differently", bad);
+
+    /* The model, frame by frame, at client times 10, 11 and 12 s. */
+    mwc_model m;
+    mwc_model_init(&m, 1);
+    mwc_model_set_endpoint(&m, 0, 0, "e");
+    log_t l = { .n = 0, .model = &m, .slot = 0 };
+    mwc_decoder_init(&d);
+    m.now = 10;
+    feed(&d, b.p, hlen, &l);
+    size_t one = hlen + 5 + 12 + 2 * 40;
+    feed(&d, b.p + hlen, one - hlen, &l);
+    mwc_rank *r = &m.r[0];
+    CHECK(r->ninflight == 2 && r->inflight[0].peer == 1 && r->inflight[0].tag == 99 &&
+              r->inflight[1].peer == MWP_ANY && r->inflight[1].root == 2 &&
+              r->inflight[1].comm_size == 8 && r->inflight[1].thread == 1,
+          "%u calls", (unsigned)r->ninflight);
+    double s0 = mwc_inflight_seconds(r, &r->inflight[0], 10.5);
+    CHECK(s0 > 2.49 && s0 < 2.51, "2 s at the rank + 0.5 s since: %f", s0);
+    CHECK(mwc_rank_has_inflight(r), "calls not shown");
+    m.now = 11;
+    feed(&d, b.p + one, 5 + 12, &l);
+    CHECK(r->ninflight == 0 && !mwc_rank_has_inflight(r), "n = 0 did not clear the calls");
+    m.now = 12;
+    feed(&d, b.p + one + 17, b.len - one - 17, &l);
+    CHECK(r->ninflight == 1, "%u calls", (unsigned)r->ninflight);
+    m.now = 13;
+    mwc_model_lose(&m, 0, "gone");
+    double s1 = mwc_inflight_seconds(r, &r->inflight[0], 100);
+    CHECK(r->status == MWC_LOST && mwc_rank_has_inflight(r) && s1 > 3.99 && s1 < 4.01,
+          "a lost rank's call: shown %d, %f s (3 at the rank + 1 until lost)",
+          mwc_rank_has_inflight(r), s1);
+    mwc_waitfor w;
+    mwc_model_waitfor(&m, 100, 2, &w);
+    CHECK(w.nstuck == 1 && w.nedges == 1 && w.edges[0].from == 0 && w.edges[0].to == 1,
+          "graph of the lost rank: %zu stuck, %zu edges", w.nstuck, w.nedges);
+    mwc_waitfor_free(&w);
+    r->inflight[0].peer = 2; /* outside the job of 2 ranks: no edge */
+    mwc_model_waitfor(&m, 100, 2, &w);
+    CHECK(w.nstuck == 1 && w.nedges == 0, "a peer outside the job gave %zu edges", w.nedges);
+    mwc_waitfor_free(&w);
+    mwc_model_waitfor(&m, 100, 5, &w);
+    CHECK(w.nstuck == 0 && w.nedges == 0, "4 s is not stuck at 5");
+    mwc_waitfor_free(&w);
+    mwc_decoder_free(&d);
+
+    /* GOODBYE: past MPI_Finalize, nothing is in progress. */
+    mwc_model_free(&m);
+    mwc_model_init(&m, 1);
+    mwc_decoder_init(&d);
+    l.model = &m;
+    mwt_goodbye(&b, 5000000000ull, 0, 0);
+    feed(&d, b.p, b.len, &l);
+    CHECK(m.r[0].status == MWC_FINISHED && !mwc_rank_has_inflight(&m.r[0]), "calls after GOODBYE");
+    mwc_decoder_free(&d);
+    mwc_model_free(&m);
+    free(b.p);
+}
+
 /* The session turns a protocol error into a lost rank, with the reason. */
 static int lost_seen;
 static void on_lost(void *st, const mwc_model *m, size_t slot)
@@ -490,6 +626,7 @@ int main(void)
     test_unknown_skipped();
     test_malformed();
     test_model();
+    test_inflight();
     test_session();
     return CHECK_DONE("test_decoder");
 }

@@ -57,7 +57,7 @@ static void test_view(void)
 {
     char *out = NULL;
     size_t len = 0;
-    mwc_json_state st = { open_memstream(&out, &len), 1 };
+    mwc_json_state st = { .out = open_memstream(&out, &len), .events = 1 };
     int ranks[1] = { 1 };
     char *descs[1] = { "tcp://h:1" };
     mwc_session s;
