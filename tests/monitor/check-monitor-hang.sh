@@ -104,4 +104,54 @@ if hang_case split 4 slow 1; then
         all(call(r)['flags'] & $WORLD for r in (0, 2, 3))"
 fi
 
+# client_case CASE NP MODE DELAY LIMIT CONDITIONS: hang MODE on NP ranks, attach
+# mpiwatch DELAY s after the hang began, and wait up to LIMIT s for a "stuck"
+# line for which every condition holds (Python expressions over `s`, the
+# stuck line, and `inflight`, {rank: its in-progress line}); then end the job
+# and the client. Passes with the time it took, or fails.
+client_case() {
+    local case=$1 np=$2 mode=$3 delay=$4 limit=$5 conditions=$6 dir="$work/$1" job cl out
+    mkdir -p "$dir/cwd"
+    (cd "$dir/cwd" && MW_TIMEOUT=150 mw_launch "$np" -- "$work/hang" "$mode" \
+        --port-in-file "$dir/cwd/ports" >"$dir/stdout" 2>"$dir/stderr" </dev/null) &
+    job=$!
+    for _ in $(seq 1200); do
+        [ "$(grep -c 'hangs$' "$dir/stdout" 2>/dev/null)" -eq "$np" ] && [ -s "$dir/cwd/ports" ] && break
+        sleep 0.1
+    done
+    if [ "$(grep -c 'hangs$' "$dir/stdout" 2>/dev/null)" -ne "$np" ]; then
+        fail "$case: the job hangs" "not every rank got to its hang within 120 s" \
+            "$dir/stdout" "$dir/stderr"
+        pkill -TERM -P "$job" 2>/dev/null; wait "$job" 2>/dev/null
+        return
+    fi
+    sleep "$delay"
+    "$client" -f "$dir/cwd/ports" --json --no-events --stuck 2 >"$dir/client.out" 2>"$dir/client.err" &
+    cl=$!
+    if out=$("$PYTHON" "$mon_dir/await_stuck.py" "$dir/client.out" "$limit" "$conditions" 2>&1); then
+        pass "$case: named after $out s (limit $limit s)"
+    else
+        fail "$case" "$out" "$dir/client.err"
+    fi
+    kill "$cl" 2>/dev/null
+    pkill -TERM -P "$job" 2>/dev/null
+    wait "$cl" "$job" 2>/dev/null
+}
+
+client="$top_builddir/mpiwatch"
+client_case client-recv 4 recv 0 5 "
+    inflight[1]['function'] == 'MPI_Recv' and inflight[1]['peer'] == 3 and inflight[1]['tag'] == 99
+    inflight[1]['stuck']
+    [1, 3] in s['cycles']
+    {'rank': 1, 'waiters': [0, 2, 3]} in s['waited_on']"
+client_case client-ssend 2 ssend 0 5 "
+    [0, 1] in s['cycles']
+    inflight[0]['function'] == 'MPI_Ssend' and inflight[0]['peer'] == 1"
+client_case client-late 4 recv 5 2 "
+    inflight[1]['function'] == 'MPI_Recv' and inflight[1]['peer'] == 3 and inflight[1]['seconds'] >= 5
+    [1, 3] in s['cycles']"
+client_case client-64 64 recv 0 5 "
+    inflight[1]['function'] == 'MPI_Recv' and inflight[1]['peer'] == 3
+    any(w['rank'] == 1 and len(w['waiters']) == 63 for w in s['waited_on'])"
+
 finish
