@@ -40,11 +40,16 @@ static inline int mw_fortran_ready_now(void)
     return mw_state.started && !mw_state.finished;
 }
 
-int mpiwatch_fortran_enter(void)
+int mpiwatch_fortran_enter(int id)
 {
     if (MW_UNLIKELY(mw_fortran_refused) || !mw_enter())
         return 0;
+    /* The function only: its arguments are Fortran's until the call returns
+     * (no communicator published: no peer, tag or root either). */
+    mw_publish_args(MW_SLOW, MW_INFLIGHT_HAS_COMM, 0, 0, 0, 0);
+    mw_publish(MW_SLOW, id);
     mw_start(&mw_fcall);
+    mw_publish_time(MW_SLOW, &mw_fcall);
     return MW_LIKELY(mw_fortran_ready_now()) ? MW_F_READY : MW_F_COUNT_ONLY;
 }
 
@@ -57,6 +62,7 @@ void mpiwatch_fortran_exit(int id, const void *site)
 {
     mw_stop(&mw_fcall);
     if (MW_UNLIKELY(id < 0 || id >= MW_FN_COUNT)) {
+        mw_unpublish(MW_SLOW);
         mw_depth = 0;
         return;
     }
@@ -84,10 +90,12 @@ void mpiwatch_fortran_after_init(int profiled, int id)
     if (PMPI_Initialized(&initialized) == MPI_SUCCESS && initialized)
         mw_on_init();
     if (profiled) {
-        if (id >= 0 && id < MW_FN_COUNT)
+        if (id >= 0 && id < MW_FN_COUNT) {
             mw_exit(&mw_fcall, id);
-        else
+        } else {
+            mw_unpublish(MW_SLOW);
             mw_depth = 0;
+        }
     }
 }
 

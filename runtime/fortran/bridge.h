@@ -5,7 +5,7 @@
  * untouched, to the MPI's own Fortran profiling entry point (pmpi_send_,
  * pmpi_send_f08_, ...) and counts the call here, through these functions:
  *
- *     if (!mpiwatch_fortran_enter())   -- off, or nested in a profiled call
+ *     if (!mpiwatch_fortran_enter(MW_ID_MPI_Send))  -- off, or nested in a profiled call
  *         { pmpi_send_(...); return; }
  *     pmpi_send_(...);                 -- the MPI's binding does the rest
  *     mpiwatch_fortran_exit(MW_ID_MPI_Send, __builtin_return_address(0));
@@ -35,9 +35,11 @@ MW_EXPORT int mpiwatch_fortran_attach(int fn_count, const char *mpi, const char 
  * MW_F_READY if, moreover, the MPI is initialised, so that the entry point
  * may convert its arguments and end in its mpiwatch_fortran_after_X function
  * (generated/fortran_calls.c); MW_F_COUNT_ONLY before MPI_Init or after the
- * report, when the call is only counted (mpiwatch_fortran_exit). */
+ * report, when the call is only counted (mpiwatch_fortran_exit). id names
+ * the call to the live monitor while it is in progress (its function; the
+ * arguments stay Fortran's until the call has returned). */
 enum { MW_F_COUNT_ONLY = 1, MW_F_READY = 2 };
-MW_EXPORT int mpiwatch_fortran_enter(void);
+MW_EXPORT int mpiwatch_fortran_enter(int id);
 
 /* 1 if arguments may be converted now (for the calls that convert them
  * whether or not they are profiled: freeing a request, *_init calls). */

@@ -63,6 +63,9 @@ static int read_call(const mw_thread *t, mw_inflight *r)
     if (time_in(b) != t_in || id < 0 || id >= MW_FN_COUNT)
         return 0;
     unsigned flags = mw_inflight_flags[id];
+    if (!(flags & MW_INFLIGHT_HAS_COMM) || comm_word == 0)   /* 0: a Fortran call's */
+        flags &= ~(unsigned)(MW_INFLIGHT_HAS_COMM | MW_INFLIGHT_HAS_PEER | MW_INFLIGHT_HAS_TAG |
+                             MW_INFLIGHT_HAS_ROOT);
     MPI_Comm comm = (flags & MW_INFLIGHT_HAS_COMM) ? (MPI_Comm)comm_word : MPI_COMM_NULL;
     int size = 0, world = 0;
     int peer_world = -1, root_world = -1;

@@ -40,8 +40,8 @@ def main() -> None:
                 if ok:
                     print(f"{time.monotonic() - start:.2f}")
                     return
-    sys.exit(f"no stuck line as expected within {limit:g} s; the last: {json.dumps(last)}\n"
-             f"calls in progress: {json.dumps(inflight)[:2000]}")
+    sys.exit(f"no stuck line as expected within {limit:g} s; the last: {json.dumps(last)[:1500]}\n"
+             f"calls in progress ({len(inflight)} ranks): {json.dumps(inflight)[:1500]}")
 
 
 if __name__ == "__main__":

@@ -19,15 +19,15 @@ name=monitor-hang
 mon_dir="$top_srcdir/tests/monitor"
 build "$mon_dir/hang.c" "$work/hang" linked
 
-# hang_case CASE NP MODE DELAY: run hang MODE on NP ranks with the monitor on,
-# attach the raw client DELAY s after every rank said it hangs, watch 3 s,
-# end the job. Leaves $work/CASE/client.json; returns 1 (after a FAIL) when
-# the job never hung or the client failed.
+# hang_case CASE NP MODE DELAY [PROGRAM]: run PROGRAM (default hang) MODE on
+# NP ranks with the monitor on, attach the raw client DELAY s after every
+# rank said it hangs, watch 3 s, end the job. Leaves $work/CASE/client.json;
+# returns 1 (after a FAIL) when the job never hung or the client failed.
 hang_case() {
-    local case=$1 np=$2 mode=$3 delay=$4 dir="$work/$1" job i
+    local case=$1 np=$2 mode=$3 delay=$4 program=${5:-$work/hang} dir="$work/$1" job i
     mkdir -p "$dir/cwd"
-    (cd "$dir/cwd" && MW_TIMEOUT=90 mw_launch "$np" -- "$work/hang" "$mode" \
-        --port-in-file "$dir/cwd/ports" >"$dir/stdout" 2>"$dir/stderr" </dev/null) &
+    (cd "$dir/cwd" && MW_TIMEOUT=90 mw_launch "$np" MPIWATCH_MONITOR="file:$dir/cwd/ports" -- \
+        "$program" "$mode" >"$dir/stdout" 2>"$dir/stderr" </dev/null) &
     job=$!
     for i in $(seq 600); do
         [ "$(grep -c 'hangs$' "$dir/stdout" 2>/dev/null)" -eq "$np" ] && [ -s "$dir/cwd/ports" ] && break
@@ -96,6 +96,22 @@ if hang_case ssend 2 ssend 1; then
         call(0)['tag'] == 7 and call(0)['flags'] & $SENDS"
 fi
 
+FORTRAN_OK=0
+if [ -n "${MPIFC:-}" ] && [ -f "${LIBMPIWATCH_F:-}" ] &&
+        $MPIFC -o "$work/hangf" "$mon_dir/hang.f90" -L"$libdir" -lmpiwatch_f -lmpiwatch \
+            "-Wl,-rpath,$libdir" >"$work/hangf.log" 2>&1; then
+    FORTRAN_OK=1
+fi
+if [ "$FORTRAN_OK" -eq 0 ]; then
+    skip "fortran" "no Fortran library or MPIFC could not build hang.f90"
+elif hang_case fortran 4 recv 1 "$work/hangf"; then
+    expect "fortran: MPI_RECV and MPI_BARRIER shown in progress (the function only)" \
+        "$work/fortran/client.json" "
+        call(1).get('function') == 'MPI_Recv' and call(1)['seconds'] >= 1
+        call(1)['peer'] == -1 and call(1)['tag'] == -1 and call(1)['comm'] == -1
+        all(call(r).get('function') == 'MPI_Barrier' for r in (0, 2, 3))"
+fi
+
 if hang_case split 4 slow 1; then
     expect "split: the peer as a world rank on a reordered communicator" "$work/split/client.json" "
         call(1).get('function') == 'MPI_Recv' and call(1)['peer'] == 3
@@ -139,18 +155,18 @@ client_case() {
 }
 
 client="$top_builddir/mpiwatch"
-client_case client-recv 4 recv 0 5 "
+client_case client-recv 4 recv 0 30 "
     inflight[1]['function'] == 'MPI_Recv' and inflight[1]['peer'] == 3 and inflight[1]['tag'] == 99
     inflight[1]['stuck']
     [1, 3] in s['cycles']
     {'rank': 1, 'waiters': [0, 2, 3]} in s['waited_on']"
-client_case client-ssend 2 ssend 0 5 "
+client_case client-ssend 2 ssend 0 30 "
     [0, 1] in s['cycles']
     inflight[0]['function'] == 'MPI_Ssend' and inflight[0]['peer'] == 1"
-client_case client-late 4 recv 5 2 "
+client_case client-late 4 recv 5 30 "
     inflight[1]['function'] == 'MPI_Recv' and inflight[1]['peer'] == 3 and inflight[1]['seconds'] >= 5
     [1, 3] in s['cycles']"
-client_case client-64 64 recv 0 5 "
+client_case client-64 64 recv 0 30 "
     inflight[1]['function'] == 'MPI_Recv' and inflight[1]['peer'] == 3
     any(w['rank'] == 1 and len(w['waiters']) == 63 for w in s['waited_on'])"
 
