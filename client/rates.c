@@ -55,11 +55,12 @@ size_t mwc_rates_top(const mwc_rates *r, uint32_t n, char *const *names, uint32_
 {
     ranked *v = mwc_malloc(((size_t)n + 1) * sizeof *v);
     size_t k = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        const mwc_rate *f = &r->fn[i];
-        if (f->calls > 0 || f->time > 0 || f->sent > 0 || f->recv > 0)
-            v[k++] = (ranked){ i, f, names[i] };
-    }
+    /* Only functions called in the interval: a rank's periodic snapshots
+     * convert times with a running calibration, so a function not called
+     * since can still gain or lose a few nanoseconds. */
+    for (uint32_t i = 0; i < n; i++)
+        if (r->fn[i].calls > 0)
+            v[k++] = (ranked){ i, &r->fn[i], names[i] };
     qsort(v, k, sizeof *v, busiest);
     if (k > max)
         k = max;

@@ -31,8 +31,8 @@ typedef struct {
 int mwc_rates_compute(const mwc_counts *prev, uint64_t t0, const mwc_counts *cur, uint64_t t1,
                       uint32_t n, mwc_rates *out);
 
-/* The function ids that did something in the interval, busiest first (time
- * share, then calls/s, then name), at most max of them, in ids[]. Returns
+/* The function ids called in the interval, busiest first (time share,
+ * then calls/s, then name), at most max of them, in ids[]. Returns
  * how many were written. */
 size_t mwc_rates_top(const mwc_rates *r, uint32_t n, char *const *names, uint32_t *ids,
                      size_t max);

@@ -45,7 +45,8 @@ static void test_compute(void)
 
     /* The busiest functions first: time share, then calls/s, then name. */
     char *names[5] = { "MPI_Send", "MPI_Recv", "MPI_Wait", "MPI_Idle", "MPI_Bcast" };
-    mwc_rate f5[5] = { { 10, 0.1, 0, 0 }, { 20, 0.3, 0, 0 }, { 30, 0.1, 0, 0 }, { 0, 0, 0, 0 },
+    /* MPI_Idle was not called: the time it gained is calibration noise. */
+    mwc_rate f5[5] = { { 10, 0.1, 0, 0 }, { 20, 0.3, 0, 0 }, { 30, 0.1, 0, 0 }, { 0, 0.5, 0, 0 },
                        { 10, 0.1, 0, 0 } };
     mwc_rates r5 = { .fn = f5 };
     uint32_t ids[5];
