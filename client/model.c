@@ -32,9 +32,12 @@ static void forget_hello(mwc_rank *r)
     r->ninflight = 0;
     free(r->prev);
     free(r->rates.fn);
+    free(r->before.fn);
     free(r->pairs);
     r->prev = NULL;
     r->rates.fn = NULL;
+    r->before.fn = NULL;
+    r->have_before = 0;
     r->pairs = NULL;
     r->npairs = 0;
     r->have_rates = r->have_pairs = 0;
@@ -98,6 +101,7 @@ static int apply_hello(mwc_model *m, mwc_rank *r, const mwc_frame *f, char *err,
     r->live = mwc_calloc(r->nfunctions, sizeof *r->live);
     r->prev = mwc_calloc(r->nfunctions, sizeof *r->prev);
     r->rates.fn = mwc_calloc(r->nfunctions, sizeof *r->rates.fn);
+    r->before.fn = mwc_calloc(r->nfunctions, sizeof *r->before.fn);
     return 0;
 }
 
@@ -124,9 +128,16 @@ static void apply_snapshot(mwc_rank *r, const mwc_frame *f)
     r->snap_dropped = f->u.snapshot.dropped;
     r->snap_unwatched = f->u.snapshot.unwatched;
     /* A time that did not advance gives no interval: the last rates stay. */
+    /* The new rates go into the buffer of the ones before the last. */
+    mwc_rates next = { .fn = r->before.fn };
     r->rates_new = had && mwc_rates_compute(r->prev, prev_t, r->snap, r->snap_t, r->nfunctions,
-                                            &r->rates) == 0;
-    r->have_rates |= r->rates_new;
+                                            &next) == 0;
+    if (r->rates_new) {
+        r->before = r->rates;
+        r->have_before = r->have_rates;
+        r->rates = next;
+        r->have_rates = 1;
+    }
 }
 
 static int by_to(const void *a, const void *b)
@@ -188,6 +199,12 @@ int mwc_model_apply(mwc_model *m, size_t slot, const mwc_frame *f, char *err, si
         r->bye_dropped = f->u.goodbye.dropped;
         r->status = MWC_FINISHED;
         r->ninflight = 0; /* past MPI_Finalize nothing is in progress */
+        if (r->have_before) { /* see mwc_rank.before */
+            mwc_rates t = r->rates;
+            r->rates = r->before;
+            r->before = t;
+            r->have_before = 0;
+        }
         return 0;
     case MWP_LEVEL:
         r->level = f->u.level.level;

@@ -49,6 +49,12 @@ typedef struct {
     int have_rates;
     int rates_new;             /* the last SNAPSHOT gave these rates */
     mwc_rates rates;           /* rates.fn: [nfunctions] */
+    /* The rates of the interval before, put back at GOODBYE: the final
+     * SNAPSHOT's times use the report's conversion, not the running one of
+     * the periodic snapshots, so the last interval's time share is off by
+     * their difference (docs/protocol.md, SNAPSHOT). */
+    int have_before;
+    mwc_rates before;          /* before.fn: [nfunctions] */
     /* The last PAIRS: the rank's row of the communication matrix so far,
      * sorted by destination, destinations outside the job left out. */
     mwc_pair *pairs;

@@ -138,6 +138,43 @@ static void test_model(void)
     free(again.p);
 }
 
+/* GOODBYE puts back the rates of the interval before the final SNAPSHOT,
+ * whose times use another conversion (the report's); a rank with only one
+ * interval keeps it. */
+static void test_goodbye(void)
+{
+    mwc_view none = { NULL, NULL, NULL, NULL, NULL };
+    int ranks[2] = { 1, 0 };
+    char *descs[2] = { "e", "f" };
+    mwc_session s;
+    mwc_session_init(&s, 2, ranks, descs, none, NULL);
+    mwt_buf b = { 0 };
+    stream(&b, 1, 0);
+    /* The final snapshot 0.1 s later: 10 more MPI_Send calls, and 0.3 s
+     * more time (a conversion that differs, not 0.3 s spent). */
+    mwc_entry fin[3] = { { 0, 1, 5000000, 0, 0 }, { 1, 120, 800000000, 10000, 0 },
+                         { 2, 60, 250000000, 0, 10000 } };
+    mwt_snapshot(&b, 3100000000ull, 0, 0, 0, 3, fin);
+    CHECK(mwc_session_data(&s, 0, b.p, b.len) == 0, "%s", s.dec[0].error);
+    const mwc_rank *r = &s.model.r[0];
+    CHECK(r->rates_new && NEAR(r->rates.fn[1].calls, 100) && NEAR(r->rates.fn[1].time, 3.0),
+          "the final interval: %f calls/s, share %f", r->rates.fn[1].calls, r->rates.fn[1].time);
+    b.len = 0;
+    mwt_goodbye(&b, 3100000001ull, 0, 0);
+    CHECK(mwc_session_data(&s, 0, b.p, b.len) == -1, "GOODBYE ends the stream");
+    CHECK(r->status == MWC_FINISHED && NEAR(r->rates.interval, 2.0) && NEAR(r->rates.fn[1].calls, 50) &&
+              NEAR(r->rates.fn[1].time, 0.2) && NEAR(r->rates.total.calls, 75),
+          "after GOODBYE: %f s, %f calls/s", r->rates.interval, r->rates.fn[1].calls);
+    b.len = 0;
+    stream(&b, 0, 1); /* one interval, then GOODBYE: it stays */
+    CHECK(mwc_session_data(&s, 1, b.p, b.len) == -1, "GOODBYE ends the stream");
+    r = &s.model.r[1];
+    CHECK(r->have_rates && NEAR(r->rates.interval, 2.0) && NEAR(r->rates.fn[1].calls, 50),
+          "one interval: %f s", r->rates.interval);
+    mwc_session_free(&s);
+    free(b.p);
+}
+
 /* The matrix of three ranks: pairs sorted, bounded by bytes, blocks. */
 static void test_matrix(void)
 {
@@ -246,6 +283,7 @@ int main(void)
 {
     test_compute();
     test_model();
+    test_goodbye();
     test_matrix();
     test_json();
     return CHECK_DONE("test_rates");
