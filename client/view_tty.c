@@ -333,7 +333,8 @@ static void rank_panel(mwc_tty_state *st, const mwc_model *m, int limit)
             v[n++] = (fn_ref){ i, r };
     qsort(v, n, sizeof *v, by_activity);
     for (size_t i = 0; i < n; i++) {
-        if (limit >= 0 && (int)i + 3 >= limit && i + 1 < n) {
+        /* 3 heading lines, and 1 for "... more": the panel ends at limit. */
+        if (limit >= 0 && (int)i + 4 >= limit && i + 1 < n) {
             line(st, "... %zu more functions", n - i);
             break;
         }
@@ -366,8 +367,8 @@ static void matrix_panel(mwc_tty_state *st, const mwc_model *m, int limit)
     int lw = (int)strlen(label) > 7 ? (int)strlen(label) : 7;
     int width = st->live && st->cols > 0 ? st->cols : 132;
     int fit = (width - lw) / CELL;
-    if (limit >= 0 && limit - 2 < fit)
-        fit = limit - 2;
+    if (limit >= 0 && limit - 3 < fit)
+        fit = limit - 3; /* a blank line, the title and the column heading */
     if (fit > 64)
         fit = 64; /* wider than that is no longer readable */
     uint32_t block = mwc_matrix_block(size, fit > 1 ? (uint32_t)fit : 1);
