@@ -118,6 +118,14 @@ void mwc_frame_inflight(const mwc_frame *f, uint32_t i, mwc_inflight *c)
     c->flags = mwc_le32(p + MWP_IF_FLAGS);
 }
 
+void mwc_frame_pair(const mwc_frame *f, uint32_t i, mwc_pair *c)
+{
+    const unsigned char *p = f->u.pairs.records + (size_t)i * MWP_PAIR_SIZE;
+    c->to = mwc_le32(p + MWP_PA_TO);
+    c->bytes = mwc_le64(p + MWP_PA_BYTES);
+    c->messages = mwc_le64(p + MWP_PA_MESSAGES);
+}
+
 static const char *type_name(int type)
 {
     switch (type) {
@@ -126,6 +134,7 @@ static const char *type_name(int type)
     case MWP_SNAPSHOT: return "SNAPSHOT";
     case MWP_GOODBYE: return "GOODBYE";
     case MWP_INFLIGHT: return "INFLIGHT";
+    case MWP_PAIRS: return "PAIRS";
     default: return "LEVEL";
     }
 }
@@ -246,6 +255,24 @@ static int parse_inflight(mwc_decoder *d, cursor *c, mwc_frame *f)
     return 0;
 }
 
+/* PAIRS: only the count is checked here (against the frame, without
+ * overflow: n * 20 could wrap in 32 bits); destinations are left to the
+ * model, which knows the job's size. The frame bound keeps n within
+ * MWP_PAIRS_MAX. */
+static int parse_pairs(mwc_decoder *d, cursor *c, mwc_frame *f)
+{
+    f->u.pairs.t = get64(c);
+    uint32_t n = get32(c);
+    if (c->bad)
+        return fail(d, "PAIRS frame is truncated");
+    if (c->left / MWP_PAIR_SIZE < n || c->left != (size_t)n * MWP_PAIR_SIZE)
+        return fail(d, "PAIRS frame announces %u records but holds %zu bytes of records",
+                    (unsigned)n, c->left);
+    f->u.pairs.count = n;
+    f->u.pairs.records = c->p;
+    return 0;
+}
+
 /* Decode one complete frame body and hand it on. */
 static int frame(mwc_decoder *d, int type, const unsigned char *body, size_t n,
                  mwc_frame_fn fn, void *ctx)
@@ -264,6 +291,7 @@ static int frame(mwc_decoder *d, int type, const unsigned char *body, size_t n,
     case MWP_EVENTS: rc = parse_events(d, &c, &f); break;
     case MWP_SNAPSHOT: rc = parse_snapshot(d, &c, &f); break;
     case MWP_INFLIGHT: rc = parse_inflight(d, &c, &f); break;
+    case MWP_PAIRS: rc = parse_pairs(d, &c, &f); break;
     case MWP_GOODBYE:
         f.u.goodbye.t = get64(&c);
         f.u.goodbye.sent = get64(&c);
@@ -323,7 +351,7 @@ int mwc_decoder_feed(mwc_decoder *d, const void *data, size_t n, mwc_frame_fn fn
             if (d->hlen < 5)
                 continue;
             int type = d->hdr[4];
-            if (type < MWP_HELLO || type > MWP_INFLIGHT) {
+            if (type < MWP_HELLO || type > MWP_PAIRS) {
                 if (d->phase == P_START)
                     return fail(d, "the stream starts with a frame of unknown type %d, not HELLO",
                                 type);

@@ -38,9 +38,16 @@ typedef struct {
     uint32_t flags;
 } mwc_inflight;
 
+/* A PAIRS record: what the rank has sent to rank `to` so far. `to` is
+ * whatever the rank sent: the model checks it against the job's size. */
+typedef struct {
+    uint32_t to;
+    uint64_t bytes, messages;
+} mwc_pair;
+
 /* One decoded frame. Pointers point into the decoder's buffer or the fed
  * chunk: valid only during the callback. Records and entries stay packed;
- * mwc_frame_event()/mwc_frame_entry()/mwc_frame_inflight() unpack one. */
+ * mwc_frame_event()/_entry()/_inflight()/_pair() unpack one. */
 typedef struct {
     int type;
     union {
@@ -61,12 +68,14 @@ typedef struct {
         struct { uint64_t t, sent, dropped; } goodbye;
         struct { uint64_t t; int32_t level; } level;
         struct { uint64_t t; uint32_t count; const unsigned char *records; } inflight;
+        struct { uint64_t t; uint32_t count; const unsigned char *records; } pairs;
     } u;
 } mwc_frame;
 
 void mwc_frame_event(const mwc_frame *f, uint32_t i, mwc_event *out);
 void mwc_frame_entry(const mwc_frame *f, uint32_t i, mwc_entry *out);
 void mwc_frame_inflight(const mwc_frame *f, uint32_t i, mwc_inflight *out);
+void mwc_frame_pair(const mwc_frame *f, uint32_t i, mwc_pair *out);
 
 /* Return nonzero to stop decoding: mwc_decoder_feed then returns 1 and the
  * rest of that chunk is dropped (the caller is giving up on the stream). */

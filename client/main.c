@@ -62,6 +62,8 @@ static void make_view(views *v, const mwc_options *o)
     } else {
         v->view = mwc_view_tty(&v->tty, stdout);
         v->tty.stuck_s = o->stuck_s;
+        v->tty.rank = o->rank;
+        v->tty.matrix = o->matrix;
         v->is_tty = 1;
     }
 }

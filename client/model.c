@@ -30,6 +30,17 @@ static void forget_hello(mwc_rank *r)
     free(r->inflight);
     r->inflight = NULL;
     r->ninflight = 0;
+    free(r->prev);
+    free(r->rates.fn);
+    free(r->before.fn);
+    free(r->pairs);
+    r->prev = NULL;
+    r->rates.fn = NULL;
+    r->before.fn = NULL;
+    r->have_before = 0;
+    r->pairs = NULL;
+    r->npairs = 0;
+    r->have_rates = r->have_pairs = 0;
 }
 
 void mwc_model_free(mwc_model *m)
@@ -88,6 +99,73 @@ static int apply_hello(mwc_model *m, mwc_rank *r, const mwc_frame *f, char *err,
         r->names[i] = dup_str(f->u.hello.names[i]);
     r->snap = mwc_calloc(r->nfunctions, sizeof *r->snap);
     r->live = mwc_calloc(r->nfunctions, sizeof *r->live);
+    r->prev = mwc_calloc(r->nfunctions, sizeof *r->prev);
+    r->rates.fn = mwc_calloc(r->nfunctions, sizeof *r->rates.fn);
+    r->before.fn = mwc_calloc(r->nfunctions, sizeof *r->before.fn);
+    return 0;
+}
+
+static void apply_snapshot(mwc_rank *r, const mwc_frame *f)
+{
+    /* The last snapshot becomes the previous one; the rates are those of
+     * the interval between them (a first snapshot has none). */
+    mwc_counts *keep = r->prev;
+    r->prev = r->snap;
+    r->snap = keep;
+    uint64_t prev_t = r->snap_t;
+    int had = r->have_snapshot;
+    /* Cumulative: the new snapshot replaces the old one entirely. */
+    memset(r->snap, 0, r->nfunctions * sizeof *r->snap);
+    for (uint32_t i = 0; i < f->u.snapshot.count; i++) {
+        mwc_entry e;
+        mwc_frame_entry(f, i, &e);
+        r->snap[e.function] = (mwc_counts){ e.calls, e.time, e.sent, e.recv };
+    }
+    r->have_snapshot = 1;
+    r->snap_t = f->u.snapshot.t;
+    r->prev_t = prev_t;
+    r->snap_sent = f->u.snapshot.sent;
+    r->snap_dropped = f->u.snapshot.dropped;
+    r->snap_unwatched = f->u.snapshot.unwatched;
+    /* A time that did not advance gives no interval: the last rates stay. */
+    /* The new rates go into the buffer of the ones before the last. */
+    mwc_rates next = { .fn = r->before.fn };
+    r->rates_new = had && mwc_rates_compute(r->prev, prev_t, r->snap, r->snap_t, r->nfunctions,
+                                            &next) == 0;
+    if (r->rates_new) {
+        r->before = r->rates;
+        r->have_before = r->have_rates;
+        r->rates = next;
+        r->have_rates = 1;
+    }
+}
+
+static int by_to(const void *a, const void *b)
+{
+    const mwc_pair *x = a, *y = b;
+    return x->to < y->to ? -1 : x->to > y->to;
+}
+
+static int apply_pairs(mwc_rank *r, const mwc_frame *f, char *err, size_t errlen)
+{
+    uint32_t n = f->u.pairs.count, k = 0;
+    mwc_pair *p = mwc_malloc(((size_t)n + 1) * sizeof *p);
+    for (uint32_t i = 0; i < n; i++) {
+        mwc_frame_pair(f, i, &p[k]);
+        k += p[k].to < r->size; /* a rank outside the job is nonsense: left out */
+    }
+    qsort(p, k, sizeof *p, by_to);
+    for (uint32_t i = 1; i < k; i++)
+        if (p[i].to == p[i - 1].to) {
+            snprintf(err, errlen, "PAIRS names rank %u twice", (unsigned)p[i].to);
+            free(p);
+            return -1;
+        }
+    free(r->pairs);
+    r->pairs = p;
+    r->npairs = k;
+    r->have_pairs = 1;
+    r->pairs_t = f->u.pairs.t;
     return 0;
 }
 
@@ -110,19 +188,10 @@ int mwc_model_apply(mwc_model *m, size_t slot, const mwc_frame *f, char *err, si
         r->events += f->u.events.count;
         return 0;
     case MWP_SNAPSHOT:
-        /* Cumulative: the new snapshot replaces the old one entirely. */
-        memset(r->snap, 0, r->nfunctions * sizeof *r->snap);
-        for (uint32_t i = 0; i < f->u.snapshot.count; i++) {
-            mwc_entry e;
-            mwc_frame_entry(f, i, &e);
-            r->snap[e.function] = (mwc_counts){ e.calls, e.time, e.sent, e.recv };
-        }
-        r->have_snapshot = 1;
-        r->snap_t = f->u.snapshot.t;
-        r->snap_sent = f->u.snapshot.sent;
-        r->snap_dropped = f->u.snapshot.dropped;
-        r->snap_unwatched = f->u.snapshot.unwatched;
+        apply_snapshot(r, f);
         return 0;
+    case MWP_PAIRS:
+        return apply_pairs(r, f, err, errlen);
     case MWP_GOODBYE:
         r->have_goodbye = 1;
         r->bye_t = f->u.goodbye.t;
@@ -130,6 +199,12 @@ int mwc_model_apply(mwc_model *m, size_t slot, const mwc_frame *f, char *err, si
         r->bye_dropped = f->u.goodbye.dropped;
         r->status = MWC_FINISHED;
         r->ninflight = 0; /* past MPI_Finalize nothing is in progress */
+        if (r->have_before) { /* see mwc_rank.before */
+            mwc_rates t = r->rates;
+            r->rates = r->before;
+            r->before = t;
+            r->have_before = 0;
+        }
         return 0;
     case MWP_LEVEL:
         r->level = f->u.level.level;

@@ -9,11 +9,10 @@
 #include <stdint.h>
 
 #include "decoder.h"
+#include "rates.h"
 #include "waitfor.h"
 
 enum { MWC_WAITING, MWC_ATTACHED, MWC_FINISHED, MWC_LOST };
-
-typedef struct { uint64_t calls, time, sent, recv; } mwc_counts;
 
 typedef struct {
     int endpoint_rank;         /* from the endpoint line; -1 if not given (a URL) */
@@ -42,6 +41,26 @@ typedef struct {
     uint64_t inflight_t;
     double inflight_seen;
     double lost_at;            /* the client's clock when it was lost */
+    /* Rates over the last interval (rates.h): the snapshot before the last
+     * one is kept to subtract from it. have_rates once two snapshots with
+     * increasing times came; kept as they are when the rank is lost. */
+    mwc_counts *prev;          /* [nfunctions] */
+    uint64_t prev_t;
+    int have_rates;
+    int rates_new;             /* the last SNAPSHOT gave these rates */
+    mwc_rates rates;           /* rates.fn: [nfunctions] */
+    /* The rates of the interval before, put back at GOODBYE: the final
+     * SNAPSHOT's times use the report's conversion, not the running one of
+     * the periodic snapshots, so the last interval's time share is off by
+     * their difference (docs/protocol.md, SNAPSHOT). */
+    int have_before;
+    mwc_rates before;          /* before.fn: [nfunctions] */
+    /* The last PAIRS: the rank's row of the communication matrix so far,
+     * sorted by destination, destinations outside the job left out. */
+    mwc_pair *pairs;
+    uint32_t npairs;
+    int have_pairs;
+    uint64_t pairs_t;
 } mwc_rank;
 
 typedef struct {
@@ -67,8 +86,8 @@ void mwc_model_free(mwc_model *m);
 void mwc_model_set_endpoint(mwc_model *m, size_t slot, int rank, const char *desc);
 
 /* Apply one frame to a slot. -1 when the frame contradicts what the client
- * knows (HELLO for another rank than the endpoint's, a different job size);
- * err then says why. */
+ * knows (HELLO for another rank than the endpoint's, a different job size,
+ * PAIRS naming one destination twice); err then says why. */
 int mwc_model_apply(mwc_model *m, size_t slot, const mwc_frame *f, char *err, size_t errlen);
 void mwc_model_lose(mwc_model *m, size_t slot, const char *reason);
 

@@ -33,7 +33,12 @@ static const char usage[] =
     "                         60; keep it above the ranks' MPIWATCH_MONITOR_INTERVAL)\n"
     "      --stuck SECONDS    a rank inside the same MPI call for longer is stuck: it\n"
     "                         is marked, and who waits for whom is shown (default 5)\n"
-    "  -j, --json             one JSON object per line on standard output\n"
+    "      --rank R           add a panel with rank R by function: calls/s, share of\n"
+    "                         the time, bytes/s over the last interval, and totals\n"
+    "      --matrix           add a panel with the communication matrix: bytes sent\n"
+    "                         between ranks so far (ranks in blocks when they do not fit)\n"
+    "  -j, --json             one JSON object per line on standard output (with the\n"
+    "                         rates of each rank and the matrix: no --rank or --matrix)\n"
     "      --no-events        with --json: leave out the per-call event lines\n"
     "  -r, --record FILE      also write everything received to FILE\n"
     "      --replay FILE      show a recording instead of watching a job\n"
@@ -68,13 +73,16 @@ static int positive(const char *s, double *out)
 
 int mwc_options_parse(mwc_options *o, int argc, char **argv)
 {
-    enum { O_NO_EVENTS = 256, O_REPLAY, O_SPEED, O_NICE, O_VERSION, O_STALL, O_STUCK };
+    enum { O_NO_EVENTS = 256, O_REPLAY, O_SPEED, O_NICE, O_VERSION, O_STALL, O_STUCK, O_RANK,
+           O_MATRIX };
     static const struct option longs[] = {
         { "port-file", required_argument, NULL, 'f' },
         { "stdin", no_argument, NULL, 's' },
         { "wait", required_argument, NULL, 'w' },
         { "stall", required_argument, NULL, O_STALL },
         { "stuck", required_argument, NULL, O_STUCK },
+        { "rank", required_argument, NULL, O_RANK },
+        { "matrix", no_argument, NULL, O_MATRIX },
         { "json", no_argument, NULL, 'j' },
         { "no-events", no_argument, NULL, O_NO_EVENTS },
         { "record", required_argument, NULL, 'r' },
@@ -92,6 +100,7 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
     o->stall_s = 60;
     o->stuck_s = 5;
     o->nice = 19;
+    o->rank = -1;
     opterr = 0;
     int c;
     /* "+": stop at the first endpoint, so an endpoint line is never parsed
@@ -112,6 +121,15 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
             if (positive(optarg, &o->stuck_s) != 0)
                 return bad("--stuck %s: give a number of seconds above 0", optarg);
             break;
+        case O_RANK: {
+            char *end;
+            long n = strtol(optarg, &end, 10);
+            if (end == optarg || *end || n < 0 || n > 2147483647L)
+                return bad("--rank %s: give a rank, a whole number from 0", optarg);
+            o->rank = (int)n;
+            break;
+        }
+        case O_MATRIX: o->matrix = 1; break;
         case 'j': o->json = 1; break;
         case O_NO_EVENTS: o->events = 0; break;
         case 'r': o->record = optarg; break;
@@ -148,6 +166,12 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
         return bad("%sgive only one of -f, --stdin, endpoint arguments and --replay", "");
     if (!o->json && !o->events)
         return bad("%s--no-events goes with --json", "");
+    /* The panels are the terminal's; JSON has every rank's rates and the
+     * matrix in its own lines. */
+    if (o->json && o->rank >= 0)
+        return bad("%s--rank goes with the terminal view (--json prints every rank's rates lines)", "");
+    if (o->json && o->matrix)
+        return bad("%s--matrix goes with the terminal view (--json prints matrix lines)", "");
     if (o->replay_speed > 0 && !o->replay)
         return bad("%s--replay-speed goes with --replay", "");
     if (o->replay && o->record)

@@ -16,6 +16,8 @@ typedef struct {
     double replay_speed;     /* --replay-speed X; 0: as fast as possible */
     int quiet;
     int nice;                /* --nice N: added to our nice value while watching */
+    int rank;                /* --rank R: the terminal's by-function panel; -1 none */
+    int matrix;              /* --matrix: the terminal's communication matrix panel */
 } mwc_options;
 
 /* 0: run; 1: --help or --version was printed (exit 0); 2: usage error

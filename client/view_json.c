@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "matrix.h"
 #include "util.h"
 
 /* Length of the valid UTF-8 sequence at s (n bytes left), 0 if invalid:
@@ -96,6 +97,78 @@ static void counts(FILE *out, const mwc_counts *c)
     fprintf(out, ",\"bytes_sent\":%" PRIu64 ",\"bytes_recv\":%" PRIu64 "}", c->sent, c->recv);
 }
 
+/* The most functions a rates line lists, and the most pairs a matrix line
+ * holds (pairs_total says how many there were; the most bytes are kept). */
+#define MAX_RATE_FUNCTIONS 10
+#define MAX_PAIRS 100000
+
+static void rate_fields(FILE *out, const char *calls, const char *share, const mwc_rate *r)
+{
+    fprintf(out, ",\"%s\":%.3f,\"%s\":%.6f,\"sent_per_s\":%.3f,\"recv_per_s\":%.3f", calls,
+            r->calls, share, r->time, r->sent, r->recv);
+}
+
+/* A rank's rates over the interval its last SNAPSHOT closed. */
+static void rates_line(FILE *out, const mwc_model *m, size_t slot)
+{
+    const mwc_rank *r = &m->r[slot];
+    start(out, "rates", m, slot);
+    jsecs(out, "interval", r->snap_t - r->prev_t);
+    rate_fields(out, "calls_per_s", "mpi_share", &r->rates.total);
+    fputs(",\"functions\":[", out);
+    uint32_t ids[MAX_RATE_FUNCTIONS];
+    size_t n = mwc_rates_top(&r->rates, r->nfunctions, r->names, ids, MAX_RATE_FUNCTIONS);
+    for (size_t i = 0; i < n; i++) {
+        fputs(i ? ",{\"function\":" : "{\"function\":", out);
+        jstr(out, mwc_model_name(r, ids[i]));
+        rate_fields(out, "calls_per_s", "time_share", &r->rates.fn[ids[i]]);
+        putc('}', out);
+    }
+    fputs("]}\n", out);
+}
+
+/* The communication matrix: every rank's last row, the nonzero pairs. */
+static void matrix_line(FILE *out, const mwc_model *m)
+{
+    mwc_mpair *p;
+    size_t total, n = mwc_matrix_pairs(m, MAX_PAIRS, &p, &total);
+    fprintf(out, "{\"type\":\"matrix\",\"ranks\":%u,\"pairs\":[", (unsigned)mwc_matrix_ranks(m));
+    for (size_t i = 0; i < n; i++)
+        fprintf(out, "%s[%u,%u,%" PRIu64 ",%" PRIu64 "]", i ? "," : "", (unsigned)p[i].from,
+                (unsigned)p[i].to, p[i].bytes, p[i].messages);
+    fprintf(out, "],\"pairs_total\":%zu}\n", total);
+    free(p);
+}
+
+/* A matrix line once per round: when every attached rank has sent its row
+ * since the last line. Driven by the frames, not the clock, so that a
+ * replay prints the same lines as the live run. */
+static void pairs_arrived(mwc_json_state *st, const mwc_model *m, size_t slot)
+{
+    if (!st->fresh) {
+        st->fresh = mwc_calloc(m->n, 1);
+        st->need = 1;
+    }
+    st->nfresh += !st->fresh[slot];
+    st->fresh[slot] = 1;
+    if (st->nfresh < st->need)
+        return; /* cheap: no whole round can be there yet */
+    size_t fresh = 0, attached = 0;
+    for (size_t i = 0; i < m->n; i++)
+        if (m->r[i].status == MWC_ATTACHED) {
+            attached++;
+            fresh += st->fresh[i];
+        }
+    if (fresh < attached) {
+        st->need = attached;
+        return;
+    }
+    matrix_line(st->out, m);
+    memset(st->fresh, 0, m->n);
+    st->nfresh = 0;
+    st->need = attached ? attached : 1;
+}
+
 static void on_frame(void *vst, const mwc_model *m, size_t slot, const mwc_frame *f)
 {
     mwc_json_state *st = vst;
@@ -151,6 +224,11 @@ static void on_frame(void *vst, const mwc_model *m, size_t slot, const mwc_frame
             counts(out, &c);
         }
         fputs("}}\n", out);
+        if (r->rates_new)
+            rates_line(out, m, slot);
+        break;
+    case MWP_PAIRS:
+        pairs_arrived(st, m, slot);
         break;
     case MWP_GOODBYE:
         start(out, "goodbye", m, slot);
@@ -285,6 +363,10 @@ static void on_finish(void *vst, const mwc_model *m, double elapsed)
     FILE *out = st->out;
     (void)elapsed;
     inflight_report(st, m); /* the last known state of the ranks that did not finish */
+    if (mwc_matrix_any(m))
+        matrix_line(out, m); /* every rank's last row, lost ones included */
+    free(st->fresh);
+    st->fresh = NULL;
     mwc_summary s = mwc_model_summary(m);
     fprintf(out, "{\"type\":\"totals\",\"ranks\":%zu,\"finished\":%zu,\"lost\":[", m->n,
             s.finished);

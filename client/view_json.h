@@ -12,6 +12,11 @@ typedef struct {
     double stuck_s;  /* --stuck; 0: the default, 5 s */
     double next;     /* elapsed time of the next report of the calls in progress */
     size_t stuck;    /* stuck calls at the last report */
+    /* The matrix line's rounds: slots whose PAIRS came since the last one
+     * (allocated at the first PAIRS, freed at finish). */
+    unsigned char *fresh;
+    size_t nfresh;   /* how many */
+    size_t need;     /* fresh slots worth checking for a whole round */
 } mwc_json_state;
 
 mwc_view mwc_view_json(mwc_json_state *st);

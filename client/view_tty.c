@@ -7,6 +7,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "matrix.h"
 #include "util.h"
 
 static const char *status_name(int s)
@@ -55,6 +56,34 @@ static const char *human_bytes(uint64_t b, char *buf, size_t n)
         snprintf(buf, n, "%" PRIu64 " B", b);
     else
         snprintf(buf, n, "%.1f %s", v, unit[u]);
+    return buf;
+}
+
+/* Bytes per second, "1.5 KiB/s"; a rate beyond 64 bits shows as their maximum. */
+static const char *human_rate(double v, char *buf, size_t n)
+{
+    char b[24]; /* "1023.9 EiB" at most */
+    human_bytes(v < 1.8e19 ? (uint64_t)(v + 0.5) : UINT64_MAX, b, sizeof b);
+    snprintf(buf, n, "%s/s", b);
+    return buf;
+}
+
+/* A count in at most 6 characters for a matrix cell: "." for none,
+ * "512", "4.9K", "120M". */
+static const char *cell(uint64_t v, char *buf, size_t n)
+{
+    static const char unit[] = "KMGTPE";
+    if (v == 0)
+        return snprintf(buf, n, "."), buf;
+    if (v < 1024)
+        return snprintf(buf, n, "%u", (unsigned)v), buf;
+    double x = (double)v;
+    int u = -1;
+    while (x >= 1024 && u < 5) {
+        x /= 1024;
+        u++;
+    }
+    snprintf(buf, n, x < 99.95 ? "%.1f%c" : "%.0f%c", x, unit[u]);
     return buf;
 }
 
@@ -210,8 +239,8 @@ static void ranks(mwc_tty_state *st, const mwc_model *m, int limit)
 {
     double now = mwc_now();
     line(st, "");
-    line(st, "%-6s %-9s %-16s %12s %12s %10s %9s  %s", "RANK", "STATUS", "HOST", "MPI s", "CALLS",
-         "EVENTS", "DROPPED", "IN CALL");
+    line(st, "%-6s %-9s %-16s %12s %12s %9s %6s %12s %12s %10s %9s  %s", "RANK", "STATUS", "HOST",
+         "MPI s", "CALLS", "CALLS/s", "MPI%", "SENT/s", "RECV/s", "EVENTS", "DROPPED", "IN CALL");
     for (size_t i = 0; i < m->n; i++) {
         if (limit >= 0 && (int)i >= limit) {
             line(st, "... %zu more ranks", m->n - i);
@@ -228,12 +257,156 @@ static void ranks(mwc_tty_state *st, const mwc_model *m, int limit)
         /* A lost rank keeps its last totals and call: the last known state. */
         char call[256];
         in_call(st, r, now, call, sizeof call);
-        line(st, "%-6s %-9s %-16.16s %12.6f %12" PRIu64 " %10" PRIu64 " %9" PRIu64 "%s%s", rank,
-             status_name(r->status), r->have_hello ? r->host : "-", (double)c.time * 1e-9,
-             c.calls, r->events, mwc_rank_dropped(r), *call ? "  " : "", call);
+        /* Rates over the rank's last interval; "-" until two snapshots came. */
+        char cps[24] = "-", share[16] = "-", sent[32] = "-", recv[32] = "-";
+        if (r->have_rates) {
+            snprintf(cps, sizeof cps, "%.1f", r->rates.total.calls);
+            snprintf(share, sizeof share, "%.1f%%", 100 * r->rates.total.time);
+            human_rate(r->rates.total.sent, sent, sizeof sent);
+            human_rate(r->rates.total.recv, recv, sizeof recv);
+        }
+        line(st, "%-6s %-9s %-16.16s %12.6f %12" PRIu64 " %9s %6s %12s %12s %10" PRIu64 " %9" PRIu64
+             "%s%s", rank, status_name(r->status), r->have_hello ? r->host : "-",
+             (double)c.time * 1e-9, c.calls, cps, share, sent, recv, r->events,
+             mwc_rank_dropped(r), *call ? "  " : "", call);
         if (r->status == MWC_LOST)
             line(st, "%-6s %s: %s", "", r->endpoint ? r->endpoint : "", r->reason);
     }
+}
+
+/* The --rank panel's order: busiest in the last interval, then by total
+ * time, then by name. */
+typedef struct {
+    uint32_t id;
+    const mwc_rank *r;
+} fn_ref;
+
+static int by_activity(const void *a, const void *b)
+{
+    const fn_ref *x = a, *y = b;
+    const mwc_rank *r = x->r;
+    double tx = r->have_rates ? r->rates.fn[x->id].time : 0;
+    double ty = r->have_rates ? r->rates.fn[y->id].time : 0;
+    if (tx != ty)
+        return tx < ty ? 1 : -1;
+    if (r->snap[x->id].time != r->snap[y->id].time)
+        return r->snap[x->id].time < r->snap[y->id].time ? 1 : -1;
+    return strcmp(r->names[x->id], r->names[y->id]);
+}
+
+/* --rank R: that rank by function, the last interval's rates and the
+ * totals so far. limit: the most lines (negative: no limit). */
+static void rank_panel(mwc_tty_state *st, const mwc_model *m, int limit)
+{
+    const mwc_rank *r = NULL;
+    for (size_t i = 0; i < m->n && !r; i++)
+        if (mwc_model_rank(m, i) == st->rank)
+            r = &m->r[i];
+    line(st, "");
+    uint32_t size = mwc_matrix_ranks(m);
+    if (!r) {
+        if (size > 0 && (uint32_t)st->rank >= size)
+            line(st, "RANK %d: not in this job (%u ranks)", st->rank, (unsigned)size);
+        else
+            line(st, "RANK %d: not watched", st->rank);
+        return;
+    }
+    if (!r->have_hello || !r->have_snapshot) {
+        line(st, "RANK %d: %s, no snapshot yet", st->rank, status_name(r->status));
+        return;
+    }
+    char a[32], b[32], c[32], d[32];
+    if (r->have_rates)
+        line(st, "RANK %d (%s) by function, over its last %.1f s: %.1f calls/s, MPI %.1f%%, "
+             "sent %s, received %s", st->rank, status_name(r->status), r->rates.interval,
+             r->rates.total.calls, 100 * r->rates.total.time,
+             human_rate(r->rates.total.sent, a, sizeof a), human_rate(r->rates.total.recv, b, sizeof b));
+    else
+        line(st, "RANK %d (%s) by function: rates after its second snapshot", st->rank,
+             status_name(r->status));
+    line(st, "%-24s %9s %6s %12s %12s %12s %14s %10s %10s", "FUNCTION", "CALLS/s", "TIME%", "SENT/s",
+         "RECV/s", "CALLS", "TIME s", "SENT", "RECV");
+    fn_ref *v = mwc_malloc(((size_t)r->nfunctions + 1) * sizeof *v);
+    size_t n = 0;
+    for (uint32_t i = 0; i < r->nfunctions; i++)
+        if (r->snap[i].calls > 0)
+            v[n++] = (fn_ref){ i, r };
+    qsort(v, n, sizeof *v, by_activity);
+    for (size_t i = 0; i < n; i++) {
+        /* 3 heading lines, and 1 for "... more": the panel ends at limit. */
+        if (limit >= 0 && (int)i + 4 >= limit && i + 1 < n) {
+            line(st, "... %zu more functions", n - i);
+            break;
+        }
+        const mwc_counts *t = &r->snap[v[i].id];
+        mwc_rate z = { 0, 0, 0, 0 };
+        const mwc_rate *q = r->have_rates ? &r->rates.fn[v[i].id] : &z;
+        line(st, "%-24s %9.1f %5.1f%% %12s %12s %12" PRIu64 " %14.6f %10s %10s", r->names[v[i].id],
+             q->calls, 100 * q->time, human_rate(q->sent, a, sizeof a),
+             human_rate(q->recv, b, sizeof b), t->calls, (double)t->time * 1e-9,
+             human_bytes(t->sent, c, sizeof c), human_bytes(t->recv, d, sizeof d));
+    }
+    free(v);
+}
+
+/* --matrix: bytes sent so far from each rank (row) to each rank (column),
+ * from the ranks' last PAIRS. When the ranks do not fit the screen (width,
+ * and limit lines), they are summed in blocks of consecutive ranks, and the
+ * heading says so. */
+static void matrix_panel(mwc_tty_state *st, const mwc_model *m, int limit)
+{
+    enum { CELL = 7 };
+    uint32_t size = mwc_matrix_ranks(m);
+    line(st, "");
+    if (!mwc_matrix_any(m) || size == 0) {
+        line(st, "MATRIX: no rank has sent its row yet");
+        return;
+    }
+    char label[32];
+    snprintf(label, sizeof label, "%u-%u", (unsigned)(size - 1), (unsigned)(size - 1));
+    int lw = (int)strlen(label) > 7 ? (int)strlen(label) : 7;
+    int width = st->live && st->cols > 0 ? st->cols : 132;
+    int fit = (width - lw) / CELL;
+    if (limit >= 0 && limit - 3 < fit)
+        fit = limit - 3; /* a blank line, the title and the column heading */
+    if (fit > 64)
+        fit = 64; /* wider than that is no longer readable */
+    uint32_t block = mwc_matrix_block(size, fit > 1 ? (uint32_t)fit : 1);
+    uint32_t nb = size / block + (size % block != 0);
+    if (block == 1)
+        line(st, "MATRIX: bytes sent so far, from the row's rank to the column's");
+    else
+        line(st, "MATRIX: bytes sent so far, from the row's ranks to the column's; %u ranks do not "
+             "fit: summed in blocks of %u (a column is named by its first rank)",
+             (unsigned)size, (unsigned)block);
+    uint64_t *cells = mwc_malloc((size_t)nb * nb * sizeof *cells);
+    mwc_matrix_blocks(m, size, block, cells);
+    char buf[1024], v[16];
+    size_t k = (size_t)snprintf(buf, sizeof buf, "%-*s", lw, "FROM\\TO");
+    for (uint32_t j = 0; j < nb && k < sizeof buf; j++)
+        k += (size_t)snprintf(buf + k, sizeof buf - k, " %*u", CELL - 1, (unsigned)(j * block));
+    line(st, "%s", buf);
+    for (uint32_t i = 0; i < nb; i++) {
+        if (block == 1)
+            snprintf(label, sizeof label, "%u", (unsigned)i);
+        else
+            snprintf(label, sizeof label, "%u-%u", (unsigned)(i * block),
+                     (unsigned)((i + 1) * block - 1 < size - 1 ? (i + 1) * block - 1 : size - 1));
+        k = (size_t)snprintf(buf, sizeof buf, "%-*s", lw, label);
+        for (uint32_t j = 0; j < nb && k < sizeof buf; j++)
+            k += (size_t)snprintf(buf + k, sizeof buf - k, " %*s", CELL - 1,
+                                  cell(cells[(size_t)i * nb + j], v, sizeof v));
+        line(st, "%s", buf);
+    }
+    free(cells);
+}
+
+static void panels(mwc_tty_state *st, const mwc_model *m, int rank_limit, int matrix_limit)
+{
+    if (st->rank >= 0)
+        rank_panel(st, m, rank_limit);
+    if (st->matrix)
+        matrix_panel(st, m, matrix_limit);
 }
 
 static void draw(mwc_tty_state *st, const mwc_model *m, double elapsed)
@@ -258,6 +431,9 @@ static void draw(mwc_tty_state *st, const mwc_model *m, double elapsed)
         header(st, m, elapsed, &s);
         /* The waiting panel, when a rank is stuck, first: up to a quarter. */
         waiting(st, m, (st->rows - 6) / 4 > 3 ? (st->rows - 6) / 4 : 3);
+        /* The --rank and --matrix panels next: up to a quarter and a third. */
+        panels(st, m, (st->rows - 6) / 4 > 4 ? (st->rows - 6) / 4 : 4,
+               (st->rows - 6) / 3 > 4 ? (st->rows - 6) / 3 : 4);
         int room = st->rows - st->row - 4;
         int rk = room / 3 < (int)m->n ? room / 3 : (int)m->n;
         int fn = room - (rk > 1 ? rk : 1) - 2; /* 2: the two "... N more" lines */
@@ -268,6 +444,7 @@ static void draw(mwc_tty_state *st, const mwc_model *m, double elapsed)
     } else {
         header(st, m, elapsed, &s);
         waiting(st, m, 12);
+        panels(st, m, 14, 18);
         functions(st, m, &s, 10);
         line(st, "");
     }
@@ -314,6 +491,7 @@ static void on_finish(void *vst, const mwc_model *m, double elapsed)
     line(st, "mpiwatch: final summary");
     header(st, m, elapsed, &s);
     waiting(st, m, -1);
+    panels(st, m, -1, -1);
     functions(st, m, &s, -1);
     ranks(st, m, -1);
     st->live = live;
@@ -324,6 +502,7 @@ mwc_view mwc_view_tty(mwc_tty_state *st, FILE *out)
 {
     memset(st, 0, sizeof *st);
     st->out = out;
+    st->rank = -1;
     st->live = isatty(fileno(out));
     st->period = st->live ? 1.0 : 5.0;
     st->next = st->live ? 0.0 : 5.0;

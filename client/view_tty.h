@@ -18,8 +18,11 @@ typedef struct {
     int rows, cols;      /* of this draw */
     int row;             /* lines written in this draw */
     double stuck_s;      /* --stuck; 0: the default, 5 s */
+    int rank;            /* --rank: the rank broken down by function; -1 none */
+    int matrix;          /* --matrix: show the communication matrix */
 } mwc_tty_state;
 
+/* Resets *st (then set stuck_s, rank and matrix). */
 mwc_view mwc_view_tty(mwc_tty_state *st, FILE *out);
 /* Leave the alternate screen (also on interruption). */
 void mwc_tty_restore(mwc_tty_state *st);

@@ -18,6 +18,11 @@
 #   [1,3], rank 1 waited on) within 3 s; two ranks in MPI_Ssend to each
 #   other, attached 5 s into the hang: the cycle at once; a rank that drops
 #   keeps its last call and totals, in JSON and in the text view;
+# - rates and the communication matrix: 3 ranks each sending two
+#   SNAPSHOTs 0.5 s apart and their PAIRS rows: the rates lines and the
+#   last matrix line exactly as the frames imply, a destination outside the
+#   job left out; the text view's rate columns, --rank and --matrix panels;
+#   20 ranks: the matrix summed in blocks;
 # - usage errors exit 2, a bad port file names file:line.
 set -u
 : "${top_builddir:?run through make check}"
@@ -294,13 +299,70 @@ d="$work/dropped-tty"; mkdir -p "$d"
 fake "$d" 0 2 --scenario inflight-lost --call "MPI_Recv 1 7 2 -1 0 2" --call-age 3 --hold 1.5
 fake "$d" 1 2 --scenario inflight --call "MPI_Barrier -1 -1 12 -1 0 2" --call-age 0 --hold 1
 timeout 30 "$client" --stuck 2 --wait 10 -f "$d/ports" >"$d/out" 2>"$d/err"; rc=$?
-if [ "$rc" -eq 1 ] && grep -Eq '^0 +lost +fakehost +0\.001000 +1 +0 +0  MPI_Recv from 1 tag 7, [0-9.]+ s STUCK$' "$d/out" \
+if [ "$rc" -eq 1 ] && grep -Eq '^0 +lost +fakehost +0\.001000 +1 +- +- +- +- +0 +0  MPI_Recv from 1 tag 7, [0-9.]+ s STUCK$' "$d/out" \
     && grep -q 'the rank closed the connection, without GOODBYE' "$d/out" \
     && grep -q '^WAITING: 1 rank(s) in a call for over 2 s: 0$' "$d/out" \
     && grep -q '^  rank 1 is waited for by 1: 0$' "$d/out"; then
     pass "a dropped rank keeps its last call, totals and the waiting panel (text view)"
 else
     fail "dropped rank, text view" "exit $rc; the final summary lacks rank 0's call or the panel" "$d/out"
+fi
+
+# --- rates over the last interval and the communication matrix (PAIRS)
+# fake_rank.c's rates_script(): rank r (k = r + 1) makes, in the 0.5 s
+# between its snapshots, 100k MPI_Send calls/s (time share 0.1k, 16000k
+# bytes/s) and 50k MPI_Recv calls/s (0.2, 16000k bytes/s); its row: 9000k
+# bytes in 60k messages to r + 1, 3 empty messages to r + 2, and a rank
+# outside the job (ignored).
+d="$work/rates"; mkdir -p "$d"
+for r in 0 1 2; do fake "$d" "$r" 3 --scenario rates; done
+timeout 30 "$client" --json --no-events --wait 10 -f "$d/ports" >"$d/out" 2>"$d/err"; rc=$?
+rates_line() { # RANK K FIRST SECOND: the expected rates line of rank RANK
+    local k=$2
+    printf '{"type":"rates","rank":%d,"interval":0.500000000,"calls_per_s":%d.000,"mpi_share":0.%d00000,"sent_per_s":%d.000,"recv_per_s":%d.000,"functions":[%s,%s]}' \
+        "$1" $((150 * k)) $((k + 2)) $((16000 * k)) $((16000 * k)) "$3" "$4"
+}
+send_fn() { printf '{"function":"MPI_Send","calls_per_s":%d.000,"time_share":0.%d00000,"sent_per_s":%d.000,"recv_per_s":0.000}' $((100 * $1)) "$1" $((16000 * $1)); }
+recv_fn() { printf '{"function":"MPI_Recv","calls_per_s":%d.000,"time_share":0.200000,"sent_per_s":0.000,"recv_per_s":%d.000}' $((50 * $1)) $((16000 * $1)); }
+matrix='{"type":"matrix","ranks":3,"pairs":[[0,1,9000,60],[0,2,0,3],[1,0,0,3],[1,2,18000,120],[2,0,27000,180],[2,1,0,3]],"pairs_total":6}'
+ok=1
+for want in "$(rates_line 0 1 "$(recv_fn 1)" "$(send_fn 1)")" "$(rates_line 1 2 "$(send_fn 2)" "$(recv_fn 2)")" \
+            "$(rates_line 2 3 "$(send_fn 3)" "$(recv_fn 3)")"; do
+    grep -qxF -- "$want" "$d/out" || { ok=0; echo "    missing: $want"; }
+done
+if [ "$rc" -ne 0 ] || [ "$ok" -ne 1 ]; then
+    fail "rates" "exit $rc, or the rates lines are not as the frames imply" "$d/out" "$d/err"
+elif [ "$(grep -c '"type":"rates"' "$d/out")" -ne 3 ] || [ "$(tail -n 2 "$d/out" | head -n 1)" != "$matrix" ] \
+    || ! grep -q '"type":"matrix"' <(head -n -2 "$d/out"); then
+    fail "matrix" "not 3 rates lines, or the matrix lines are not as the frames imply:
+    want $matrix before the totals, and one while the ranks run" "$d/out"
+else
+    pass "rates per rank and function, and the matrix, exactly as the frames imply (JSON)"
+fi
+# The text view: rate columns, the --rank panel and the matrix, in the
+# final summary (standard output is not a terminal).
+d="$work/rates-tty"; mkdir -p "$d"
+for r in 0 1 2; do fake "$d" "$r" 3 --scenario rates; done
+timeout 30 "$client" --rank 2 --matrix --wait 10 -f "$d/ports" >"$d/out" 2>"$d/err"; rc=$?
+if [ "$rc" -eq 0 ] && grep -Eq '^1 +finished +fakehost +[0-9.]+ +[0-9]+ +300\.0 +40\.0% +31\.2 KiB/s +31\.2 KiB/s ' "$d/out" \
+    && grep -q '^RANK 2 (finished) by function, over its last 0.5 s: 450.0 calls/s, MPI 50.0%, sent 46.9 KiB/s, received 46.9 KiB/s$' "$d/out" \
+    && grep -Eq '^MPI_Send +300\.0 +30\.0% +46\.9 KiB/s +0 B/s +180 +0\.180000 +26\.4 KiB +0 B$' "$d/out" \
+    && grep -q '^MATRIX: bytes sent so far, from the row.s rank to the column.s$' "$d/out" \
+    && grep -Eq '^FROM.TO +0 +1 +2$' "$d/out" && grep -Eq '^1 +\. +\. +17\.6K$' "$d/out"; then
+    pass "the text view's rate columns, --rank and --matrix panels"
+else
+    fail "rates, text view" "exit $rc; the rate columns or the panels are not as expected" "$d/out" "$d/err"
+fi
+# 20 ranks do not fit the summary's 132 columns: blocks of 2.
+d="$work/blocks"; mkdir -p "$d"
+for r in $(seq 0 19); do fake "$d" "$r" 20 --scenario rates; done
+timeout 60 "$client" --matrix --wait 20 -f "$d/ports" >"$d/out" 2>"$d/err"; rc=$?
+if [ "$rc" -eq 0 ] && grep -q '^MATRIX: .*20 ranks do not fit: summed in blocks of 2 ' "$d/out" \
+    && grep -Eq '^FROM.TO +0 +2 +4 .* 18$' "$d/out" && grep -Eq '^0-1 +8\.8K +17\.6K +\. ' "$d/out" \
+    && grep -Eq '^18-19 +176K +\. .* 167K$' "$d/out"; then
+    pass "20 ranks: the matrix summed in blocks of 2"
+else
+    fail "matrix blocks" "exit $rc; no matrix in blocks of 2" "$d/out" "$d/err"
 fi
 
 # --- usage errors and bad input
@@ -323,7 +385,12 @@ check_rc "bad wait" 2 "--wait abc" -- --wait abc -f x
 check_rc "bad stuck" 2 "--stuck 0: give a number of seconds above 0" -- --stuck 0 -f x
 check_rc "bad stuck value" 2 "--stuck 2s: give a number of seconds above 0" -- --stuck 2s -f x
 check_rc "bad nice" 2 "--nice 20: give a whole number from 0 to 19" -- --nice 20 -f x
+check_rc "bad rank" 2 "--rank -1: give a rank, a whole number from 0" -- --rank -1 -f x
+check_rc "bad rank value" 2 "--rank 1x: give a rank, a whole number from 0" -- --rank 1x -f x
+check_rc "rank and json" 2 "--rank goes with the terminal view" -- --json --rank 1 -f x
+check_rc "matrix and json" 2 "--matrix goes with the terminal view" -- --matrix --json -f x
 check_rc "help" 0 "usage: mpiwatch" -- --help
+check_rc "help lists the panels" 0 "--matrix  *add a panel with the communication matrix" -- --help
 printf 'mpiwatch-endpoint 1 0 2 tcp h 1 0123456789abcdef0123456789abcdef\nmpiwatch-endpoint 1 1 2 tcp h 99999 0123456789abcdef0123456789abcdef\n' >"$d/bad-ports"
 check_rc "bad port file" 1 "bad-ports:2: PORT \"99999\"" -- --wait 5 -f "$d/bad-ports"
 check_rc "missing port file" 1 "does not exist after 0.5 s" -- --wait 0.5 -f "$d/nothing"

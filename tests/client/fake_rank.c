@@ -20,7 +20,11 @@
  *                                     --call's for --hold seconds, then
  *                                     INFLIGHT with none, SNAPSHOT, GOODBYE;
  *                                     inflight-lost: the same, but it closes
- *                                     without GOODBYE after --hold
+ *                                     without GOODBYE after --hold;
+ *                                     rates: HELLO, SNAPSHOT and PAIRS at
+ *                                     1.0 s, the same 0.5 s later (at 1.5 s
+ *                                     on the rank's clock too), GOODBYE:
+ *                                     see rates_script() for the figures
  *     --call "FUNCTION PEER TAG FLAGS [ROOT COMM COMM_SIZE]"
  *                                     a call in progress (repeat: one per
  *                                     thread); numbers as docs/protocol.md's
@@ -32,7 +36,7 @@
  *     --listen-delay SECONDS          publish at once, listen() only later
  *                                     (the client sees connection refused)
  *     --publish-token HEX             publish this token, expect the real one
- *   fake_rank --dump RANK SIZE normal|lost|inflight   the stream on stdout (corpus)
+ *   fake_rank --dump RANK SIZE normal|lost|inflight|rates   the stream on stdout (corpus)
  * Exit: 0 served, 3 wrong token, 1 other errors. */
 #ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE
@@ -139,6 +143,41 @@ static void dump_inflight(mwt_buf *b, uint32_t rank, uint32_t size)
     calls_frame(b, &cs, 9000000000ull, 1000000000ull);
 }
 
+/* The rates scenario, written from docs/protocol.md's SNAPSHOT and PAIRS.
+ * Rank r (k = r + 1) of SIZE, functions MPI_Init, MPI_Send, MPI_Recv,
+ * MPI_Allreduce. Between the snapshots at 1.0 s and 1.5 s it makes 50k
+ * MPI_Send calls (50k ms, 8000k bytes) and 25k MPI_Recv calls (100 ms,
+ * 8000k bytes): per second 100k and 50k calls, time shares 0.1k and 0.2,
+ * 16000k bytes/s each way; MPI_Init and MPI_Allreduce do nothing. Its rows:
+ * to r + 1 (mod SIZE) 1000k bytes in 10k messages, then 9000k in 60k; to
+ * r + 2 three empty messages; and a destination outside the job (SIZE + 5)
+ * that the client must ignore. part 1: up to the first PAIRS; 2: the rest. */
+static void rates_script(mwt_buf *b, uint32_t rank, uint32_t size, int part)
+{
+    static const char *const names[] = { "MPI_Init", "MPI_Send", "MPI_Recv", "MPI_Allreduce" };
+    uint64_t k = rank + 1;
+    uint32_t next = (rank + 1) % size, after = (rank + 2) % size;
+    if (part == 1) {
+        mwt_hello(b, rank, size, 4000 + rank, 1700000000000000000ull, "fakehost", "rates", 4, names);
+        mwc_entry e[4] = { { 0, 1, 2000000, 0, 0 },
+                           { 1, 10 * k, 10000000 * k, 1000 * k, 0 },
+                           { 2, 10 * k, 20000000, 0, 1000 * k },
+                           { 3, 5, 5000000, 40, 40 } };
+        mwt_snapshot(b, 1000000000ull, 0, 0, 10, 4, e);
+        mwc_pair p[3] = { { next, 1000 * k, 10 * k }, { after, 0, 3 }, { size + 5, 77, 1 } };
+        mwt_pairs(b, 1000000000ull, size > 2 ? 3 : 1, p);
+        return;
+    }
+    mwc_entry e[4] = { { 0, 1, 2000000, 0, 0 },
+                       { 1, 60 * k, 60000000 * k, 9000 * k, 0 },
+                       { 2, 35 * k, 120000000, 0, 9000 * k },
+                       { 3, 5, 5000000, 40, 40 } };
+    mwt_snapshot(b, 1500000000ull, 0, 0, 10, 4, e);
+    mwc_pair p[3] = { { size + 5, 77, 1 }, { next, 9000 * k, 60 * k }, { after, 0, 3 } };
+    mwt_pairs(b, 1500000000ull, size > 2 ? 3 : 2, p);
+    mwt_goodbye(b, 1500000001ull, 0, 0);
+}
+
 static double mono(void)
 {
     struct timespec ts;
@@ -183,6 +222,10 @@ int main(int argc, char **argv)
         mwt_buf b = { 0 };
         if (strcmp(argv[4], "inflight") == 0)
             dump_inflight(&b, (uint32_t)atoi(argv[2]), (uint32_t)atoi(argv[3]));
+        else if (strcmp(argv[4], "rates") == 0) {
+            rates_script(&b, (uint32_t)atoi(argv[2]), (uint32_t)atoi(argv[3]), 1);
+            rates_script(&b, (uint32_t)atoi(argv[2]), (uint32_t)atoi(argv[3]), 2);
+        }
         else
             mwt_script(&b, (uint32_t)atoi(argv[2]), (uint32_t)atoi(argv[3]),
                        strcmp(argv[4], "lost") == 0);
@@ -295,6 +338,20 @@ int main(int argc, char **argv)
     if (strncmp(scenario, "inflight", 8) == 0)
         return serve_inflight(c, (uint32_t)rank, (uint32_t)size, &cs, age, hold,
                               strcmp(scenario, "inflight-lost") == 0);
+    if (strcmp(scenario, "rates") == 0) {
+        mwt_buf r = { 0 };
+        for (int part = 1; part <= 2; part++) {
+            r.len = 0;
+            rates_script(&r, (uint32_t)rank, (uint32_t)size, part);
+            if (write(c, r.p, r.len) != (ssize_t)r.len)
+                die("write");
+            if (part == 1)
+                nap(0.5); /* as the rank's clock says */
+        }
+        close(c);
+        free(r.p);
+        return 0;
+    }
     mwt_buf b = { 0 };
     mwt_script(&b, (uint32_t)rank, (uint32_t)size, strcmp(scenario, "lost") == 0);
     /* Uneven chunks with pauses: frames arrive split across reads. */

@@ -6,7 +6,8 @@
 /* The frame types, as docs/protocol.md numbers them: written from the
  * document, not from include/mpiwatch_protocol.h, so that a change of the
  * header that the document does not describe fails the client's tests. */
-enum { T_HELLO = 1, T_EVENTS = 2, T_SNAPSHOT = 3, T_GOODBYE = 4, T_LEVEL = 5, T_INFLIGHT = 6 };
+enum { T_HELLO = 1, T_EVENTS = 2, T_SNAPSHOT = 3, T_GOODBYE = 4, T_LEVEL = 5, T_INFLIGHT = 6,
+       T_PAIRS = 7 };
 
 void mwt_bytes(mwt_buf *b, const void *p, size_t n)
 {
@@ -147,6 +148,20 @@ void mwt_inflight(mwt_buf *b, uint64_t t, uint32_t n, const mwc_inflight *c)
         mwt_u32(b, (uint32_t)c[i].comm);
         mwt_u32(b, (uint32_t)c[i].comm_size);
         mwt_u32(b, c[i].flags);
+    }
+    mwt_end(b, at);
+}
+
+/* PAIRS: u64 t, u32 n, then 20-byte records: to (u32), bytes, messages (u64). */
+void mwt_pairs(mwt_buf *b, uint64_t t, uint32_t n, const mwc_pair *p)
+{
+    size_t at = mwt_begin(b, T_PAIRS);
+    mwt_u64(b, t);
+    mwt_u32(b, n);
+    for (uint32_t i = 0; i < n; i++) {
+        mwt_u32(b, p[i].to);
+        mwt_u64(b, p[i].bytes);
+        mwt_u64(b, p[i].messages);
     }
     mwt_end(b, at);
 }

@@ -29,6 +29,7 @@ void mwt_snapshot(mwt_buf *b, uint64_t t, uint64_t sent, uint64_t dropped, uint6
 void mwt_goodbye(mwt_buf *b, uint64_t t, uint64_t sent, uint64_t dropped);
 void mwt_level(mwt_buf *b, uint64_t t, int32_t level);
 void mwt_inflight(mwt_buf *b, uint64_t t, uint32_t n, const mwc_inflight *c);
+void mwt_pairs(mwt_buf *b, uint64_t t, uint32_t n, const mwc_pair *p);
 
 /* The scripted stream of a fake rank ("normal": hello, events, snapshot,
  * level 0 and 1, events, the final snapshot, goodbye; "lost": it stops after

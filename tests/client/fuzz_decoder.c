@@ -1,7 +1,9 @@
 /* Fuzz target (libFuzzer: clang -fsanitize=fuzzer,address,undefined; see
  * run-fuzz.sh): everything a rank or a recording file can make the client
  * read, through the same path as live data: decoder, model, JSON view
- * (whose last report builds the wait-for graph of the calls in progress).
+ * (whose last report builds the wait-for graph of the calls in progress,
+ * the rates and the communication matrix), and the terminal view's final
+ * summary with its --rank and --matrix panels.
  *
  * Input: byte 0 selects what the rest is:
  *   even  a rank's byte stream; byte 1 seeds how it is split into chunks
@@ -17,6 +19,7 @@
 #include "record.h"
 #include "session.h"
 #include "view_json.h"
+#include "view_tty.h"
 
 static FILE *sink;
 
@@ -28,6 +31,17 @@ static mwc_view view(mwc_json_state *st)
     st->out = sink;
     st->events = 1;
     return mwc_view_json(st);
+}
+
+/* The terminal's final summary of what the session ended with, panels on:
+ * the rank broken down is chosen by the input's first byte. */
+static void summary(const mwc_model *m, int rank)
+{
+    mwc_tty_state tst;
+    mwc_view v = mwc_view_tty(&tst, sink);
+    tst.rank = rank;
+    tst.matrix = 1;
+    v.finish(v.st, m, 0);
 }
 
 static void stream(const uint8_t *p, size_t n)
@@ -60,6 +74,7 @@ static void stream(const uint8_t *p, size_t n)
         mwc_session_closed(&s, slot, "end of input");
     }
     mwc_session_finish(&s);
+    summary(&s.model, (int)(seed % 3));
     mwc_session_free(&s);
 }
 
@@ -87,6 +102,7 @@ static void recording(const uint8_t *p, size_t n)
         for (size_t i = 0; i < s.model.n; i++)
             mwc_session_closed(&s, i, "end");
         mwc_session_finish(&s);
+        summary(&s.model, 0);
         mwc_session_free(&s);
     }
     mwc_replay_close(&r);

@@ -13,10 +13,12 @@ trap 'rm -rf "$tmp"' EXIT
 "$fake" --dump 2 3 normal >"$tmp/n2"
 "$fake" --dump 1 2 lost >"$tmp/l1"
 "$fake" --dump 1 2 inflight >"$tmp/i1"
+"$fake" --dump 2 3 rates >"$tmp/r2"
 { printf '\000'; cat "$tmp/n0"; } >"$out/stream-normal-rank0"
 { printf '\002'; cat "$tmp/n2"; } >"$out/stream-normal-rank2"
 { printf '\004'; cat "$tmp/l1"; } >"$out/stream-lost-rank1"
 { printf '\006'; cat "$tmp/i1"; } >"$out/stream-inflight-rank1"
+{ printf '\010'; cat "$tmp/r2"; } >"$out/stream-rates-rank2"
 # record.h's layout: header, then (kind, slot, t, length, bytes) records.
 python3 - "$tmp" "$out" <<'PY'
 import struct, sys

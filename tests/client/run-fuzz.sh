@@ -31,7 +31,7 @@ c="$src/client"
 if ! "$clang" -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
         -D_DEFAULT_SOURCE -I"$c" -I"$src/include" -o "$work/fuzz_decoder" "$src/tests/client/fuzz_decoder.c" \
         "$c/decoder.c" "$c/model.c" "$c/session.c" "$c/record.c" "$c/util.c" "$c/view_json.c" \
-        "$c/waitfor.c" \
+        "$c/waitfor.c" "$c/rates.c" "$c/matrix.c" "$c/view_tty.c" \
         >"$work/build.log" 2>&1; then
     echo "FAIL fuzz: the harness does not build"
     cat "$work/build.log"

@@ -69,6 +69,14 @@ static int record_frame(void *ctx, const mwc_frame *f)
                                      (uint64_t)c.comm * 11 + (uint64_t)c.comm_size * 13 + c.flags);
         }
         break;
+    case MWP_PAIRS:
+        l->sum = mix(l->sum, f->u.pairs.t);
+        for (uint32_t i = 0; i < f->u.pairs.count; i++) {
+            mwc_pair p;
+            mwc_frame_pair(f, i, &p);
+            l->sum = mix(l->sum, p.to + p.bytes * 3 + p.messages * 5);
+        }
+        break;
     }
     if (l->model) {
         char err[200];
@@ -142,13 +150,14 @@ static void test_unknown_skipped(void)
 {
     mwt_buf b = { 0 }, s = { 0 };
     mwt_script(&s, 0, 1, 0);
-    /* HELLO, then unknown frames of types 0, 7, 200 (one with no body,
-     * one of the largest length), then the rest of the script. */
+    /* HELLO, then unknown frames of types 0, 8, 200 (one with no body,
+     * one of the largest length), then the rest of the script. (7 is
+     * PAIRS now: the first type no frame has is 8.) */
     uint32_t hello_len = s.p[0] | (s.p[1] << 8) | (s.p[2] << 16) | ((uint32_t)s.p[3] << 24);
     mwt_bytes(&b, s.p, 4 + hello_len);
     size_t at = mwt_begin(&b, 0);
     mwt_end(&b, at);
-    at = mwt_begin(&b, 7);
+    at = mwt_begin(&b, 8);
     mwt_str(&b, "a frame from the future");
     mwt_end(&b, at);
     at = mwt_begin(&b, 200);
@@ -373,6 +382,35 @@ static void test_malformed(void)
     mwt_inflight(&b, 9, 0, NULL);
     expect_error("INFLIGHT first", &b, "starts with a INFLIGHT frame, not HELLO");
 
+    /* PAIRS: counts that do not match the records, wrapping in 32 bits. */
+    mwc_pair pr = { 1, 100, 2 };
+    b.len = 0;
+    hello(&b);
+    at = mwt_begin(&b, MWP_PAIRS);
+    mwt_u64(&b, 1);
+    mwt_u16(&b, 0);
+    mwt_end(&b, at);
+    expect_error("PAIRS without count", &b, "PAIRS frame is truncated");
+    b.len = 0;
+    hello(&b);
+    mwt_pairs(&b, 9, 1, &pr);
+    b.p[b.len - 20 - 4] = 2; /* count 2, one record */
+    expect_error("PAIRS count 2, one record", &b, "PAIRS frame announces 2 records but holds 20 bytes");
+    b.len = 0;
+    hello(&b);
+    mwt_pairs(&b, 9, 1, &pr);
+    b.p[b.len - 20 - 1] = 0x40; /* 0x40000001 * 20 wraps to 20 in 32 bits */
+    expect_error("PAIRS count wrapping", &b, "announces 1073741825 records but holds 20 bytes");
+    b.len = 0;
+    hello(&b);
+    mwt_pairs(&b, 9, 1, &pr);
+    mwt_u8(&b, 0); /* a byte after the last record */
+    b.p[b.len - 1 - 20 - 4 - 8 - 5]++;
+    expect_error("PAIRS trailing byte", &b, "announces 1 records but holds 21 bytes");
+    b.len = 0;
+    mwt_pairs(&b, 9, 0, NULL);
+    expect_error("PAIRS first", &b, "starts with a PAIRS frame, not HELLO");
+
     /* GOODBYE and LEVEL are fixed-size; nothing may follow GOODBYE. */
     b.len = 0;
     hello(&b);
@@ -575,6 +613,84 @@ static void test_inflight(void)
     free(b.p);
 }
 
+/* PAIRS frames: decoded the same at every split; the model keeps the last
+ * row, sorted, without destinations outside the job, rejects a repeated
+ * destination, and keeps the row when the rank is lost. */
+static void test_pairs(void)
+{
+    mwt_buf b = { 0 };
+    hello(&b); /* rank 0 of 2 */
+    size_t hlen = b.len;
+    mwc_pair p[4] = { { 1, 4096, 4 }, { 7, 1, 1 }, { 0, 8, 1 }, { 0xFFFFFFFFu, 5, 5 } };
+    mwt_pairs(&b, 2000000000ull, 4, p);
+    mwt_pairs(&b, 3000000000ull, 0, NULL);
+    size_t two = b.len;
+    mwt_pairs(&b, 4000000000ull, 1, p);
+    log_t whole = { .n = 0 };
+    mwc_decoder d;
+    mwc_decoder_init(&d);
+    CHECK(feed(&d, b.p, b.len, &whole) == 0, "%s", d.error);
+    CHECK(whole.n == 4 && whole.types[1] == MWP_PAIRS && whole.types[3] == MWP_PAIRS, "%d frames",
+          whole.n);
+    mwc_decoder_free(&d);
+    int bad = 0;
+    for (size_t i = hlen; i <= b.len; i++) {
+        log_t l = { .n = 0 };
+        mwc_decoder_init(&d);
+        int rc = feed(&d, b.p, i, &l);
+        rc = rc ? rc : feed(&d, b.p + i, b.len - i, &l);
+        bad += rc != 0 || l.n != whole.n || l.sum != whole.sum;
+        mwc_decoder_free(&d);
+    }
+    CHECK(bad == 0, "%d two-chunk splits of PAIRS frames decode differently", bad);
+
+    mwc_model m;
+    mwc_model_init(&m, 1);
+    mwc_model_set_endpoint(&m, 0, 0, "e");
+    log_t l = { .n = 0, .model = &m, .slot = 0 };
+    mwc_decoder_init(&d);
+    feed(&d, b.p, hlen + 5 + 12 + 4 * 20, &l);
+    mwc_rank *r = &m.r[0];
+    CHECK(r->have_pairs && r->npairs == 2 && r->pairs[0].to == 0 && r->pairs[0].bytes == 8 &&
+              r->pairs[1].to == 1 && r->pairs[1].bytes == 4096 && r->pairs[1].messages == 4 &&
+              r->pairs_t == 2000000000ull,
+          "row of %u pairs (want 0 and 1; 7 and 2^32-1 are outside 2 ranks)", (unsigned)r->npairs);
+    feed(&d, b.p + hlen + 5 + 12 + 4 * 20, two - (hlen + 5 + 12 + 4 * 20), &l);
+    CHECK(r->have_pairs && r->npairs == 0, "an empty PAIRS leaves %u pairs", (unsigned)r->npairs);
+    feed(&d, b.p + two, b.len - two, &l);
+    mwc_model_lose(&m, 0, "gone");
+    CHECK(r->npairs == 1 && r->pairs[0].to == 1 && r->pairs_t == 4000000000ull,
+          "a lost rank keeps its last row");
+    mwc_decoder_free(&d);
+
+    /* A destination named twice contradicts the protocol: the model says so. */
+    b.len = 0;
+    hello(&b);
+    p[1].to = 1;
+    mwt_pairs(&b, 1, 2, p);
+    mwc_model_free(&m);
+    mwc_model_init(&m, 1);
+    mwc_frame f;
+    memset(&f, 0, sizeof f);
+    mwc_decoder_init(&d);
+    l.model = NULL;
+    CHECK(feed(&d, b.p, hlen, &l) == 0, "%s", d.error);
+    char err[200] = "";
+    f.type = MWP_HELLO;
+    f.u.hello.rank = 0;
+    f.u.hello.size = 2;
+    CHECK(mwc_model_apply(&m, 0, &f, err, sizeof err) == 0, "%s", err);
+    f.type = MWP_PAIRS;
+    f.u.pairs.t = 1;
+    f.u.pairs.count = 2;
+    f.u.pairs.records = b.p + hlen + 5 + 12;
+    CHECK(mwc_model_apply(&m, 0, &f, err, sizeof err) == -1 && strcmp(err, "PAIRS names rank 1 twice") == 0,
+          "repeat: %s", err);
+    mwc_decoder_free(&d);
+    mwc_model_free(&m);
+    free(b.p);
+}
+
 /* The session turns a protocol error into a lost rank, with the reason. */
 static int lost_seen;
 static void on_lost(void *st, const mwc_model *m, size_t slot)
@@ -627,6 +743,7 @@ int main(void)
     test_malformed();
     test_model();
     test_inflight();
+    test_pairs();
     test_session();
     return CHECK_DONE("test_decoder");
 }

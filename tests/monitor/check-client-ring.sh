@@ -3,9 +3,12 @@
 # 4 ranks (MW_MONITOR_RANKS), watched with `mpiwatch --json --port-file`.
 #
 # - tcp: `ring --port-in-file ports`; the client's totals equal the job's
-#   JSON report (compare_totals.py); the output is the bare run's;
+#   JSON report (compare_totals.py); the output is the bare run's; the last
+#   matrix line is the ring's (each rank sent ITERATIONS ints to the next),
+#   and every rank has rates lines;
 # - late: the client attaches while the job runs (no MPIWATCH_WAIT): it still
-#   gets the totals so far, and its totals equal the report;
+#   gets the totals so far, and its totals and matrix equal the report's and
+#   the ring's;
 # - killed: the client is killed (SIGKILL) while events stream: the job ends
 #   with status 0 and the bare run's output, and writes its report;
 # - many: 64 ranks (MW_MONITOR_MANY) on this small machine, oversubscribed:
@@ -58,6 +61,33 @@ totals() {
     fi
 }
 
+# matrix CASE DIR ITERATIONS: the last matrix line (before the totals) is
+# the ring's, the rows being totals since the start (PAIRS): rank r sent
+# ITERATIONS ints in as many messages to r + 1; collectives are not pairs.
+# Every rank also has a rates line (two snapshots at least: the job runs
+# past the first interval, or the final snapshot closes one).
+matrix() {
+    local case=$1 dir=$2 it=$3 want got r
+    [ "$NP" -ge 2 ] || return 0
+    want=$("$PYTHON" -c 'import sys; n, it = int(sys.argv[1]), int(sys.argv[2])
+print("{\"type\":\"matrix\",\"ranks\":%d,\"pairs\":[%s],\"pairs_total\":%d}" % (n,
+      ",".join("[%d,%d,%d,%d]" % p for p in sorted((r, (r + 1) % n, 4 * it, it) for r in range(n))), n))' "$NP" "$it")
+    got=$(tail -n 2 "$dir/client.jsonl" | head -n 1)
+    if [ "$got" != "$want" ]; then
+        fail "$case: matrix" "the last matrix line is not the ring's:
+    got  $got
+    want $want"
+        return
+    fi
+    for r in $(seq 0 $((NP - 1))); do
+        if ! grep -q "^{\"type\":\"rates\",\"rank\":$r,\"interval\":" "$dir/client.jsonl"; then
+            fail "$case: rates" "no rates line for rank $r" "$dir/client.jsonl"
+            return
+        fi
+    done
+    pass "$case: the matrix is the ring's, and every rank has rates"
+}
+
 # watch DIR [CLIENT OPTIONS]: start the client in the background on DIR/cwd/ports.
 watch() {
     local dir=$1
@@ -75,6 +105,7 @@ run "$dir" "$NP" linked MPIWATCH_WAIT=30 -- "$work/ring" 2000 0 --port-in-file "
 wait "$cpid"
 if same_output tcp "$dir" "$work/bare-$NP-2000-0"; then
     totals tcp "$dir"
+    matrix tcp "$dir" 2000
 fi
 
 # ---------------------------------------------------------------- late
@@ -87,6 +118,7 @@ run "$dir" "$NP" linked -- "$work/ring" 4000 1000 --port-in-file "$dir/cwd/ports
 wait "$cpid"
 if same_output late "$dir" "$work/bare-$NP-4000-1000"; then
     totals late "$dir" --late
+    matrix late "$dir" 4000
 fi
 
 # ---------------------------------------------------------------- killed
