@@ -1,7 +1,8 @@
 #!/bin/sh
 # Build mpiwatch and profile a small MPI program with it: set-up, configure
 # and build against Open MPI (or MPICH, or MW_MPI=...), run examples/ring.c
-# on 4 ranks with libmpiwatch preloaded, and show the report it wrote.
+# on 4 ranks with libmpiwatch preloaded, and show the report it wrote; then
+# the Fortran example examples/halo.f90, with both libraries preloaded.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -36,3 +37,15 @@ mw_launch 4 LD_PRELOAD="$(pwd)/.libs/libmpiwatch.so" MPIWATCH_OUTDIR="$out" -- .
 echo "=== the text report ($(ls "$out"/mpiwatch-*.txt))"
 cat "$out"/mpiwatch-*.txt
 echo "=== and the JSON report for tools: $(ls "$out"/mpiwatch-*.json) (docs/report-format.md)"
+
+if [ -f .libs/libmpiwatch_f.so ] && command -v "mpif90.$mpi" >/dev/null 2>&1; then
+    echo "=== running the Fortran example examples/halo.f90 on 4 ranks (libmpiwatch_f preloaded too)"
+    fout=$(pwd)/demo-report-fortran
+    rm -rf "$fout"
+    mkdir -p "$fout"
+    "mpif90.$mpi" -o halo ../examples/halo.f90
+    mw_launch 4 LD_PRELOAD="$(pwd)/.libs/libmpiwatch.so:$(pwd)/.libs/libmpiwatch_f.so" \
+        MPIWATCH_OUTDIR="$fout" -- ./halo 200
+    echo "=== its report's functions ($(ls "$fout"/mpiwatch-*.txt)): the same bytes and pairs as C"
+    sed -n '/^MPI functions by time/,/^$/p' "$fout"/mpiwatch-*.txt
+fi

@@ -171,13 +171,40 @@ static void take_flags(int *argc, char ***argv)
     }
 }
 
+/* MPI_Init(NULL, NULL), and every Fortran program, whose MPI_INIT has no
+ * arguments: the flags are read from the process's command line. They stay
+ * in the program's own view of it, which mpiwatch cannot change. */
+static void take_flags_from_cmdline(void)
+{
+    enum { MAX_BYTES = 1 << 20, MAX_ARGS = 4096 };
+    FILE *f = fopen("/proc/self/cmdline", "rb");
+    if (f == NULL)
+        return;
+    char *buf = malloc(MAX_BYTES + 1);
+    char **args = malloc(MAX_ARGS * sizeof *args);
+    size_t len = buf ? fread(buf, 1, MAX_BYTES, f) : 0;
+    fclose(f);
+    if (buf != NULL && args != NULL && len > 0) {
+        buf[len] = '\0';
+        int n = 0;
+        for (size_t at = 0; at < len && n < MAX_ARGS; at += strlen(buf + at) + 1)
+            args[n++] = buf + at;
+        take_flags(&n, &args);
+    }
+    free(args);
+    free(buf);
+}
+
 void mw_monitor_options_load(int *argc, char ***argv)
 {
     if (loaded)
         return;
     loaded = 1;
     load_variables();
-    take_flags(argc, argv);
+    if (argc == NULL || argv == NULL || *argv == NULL)
+        take_flags_from_cmdline();
+    else
+        take_flags(argc, argv);
 }
 
 void mw_monitor_options_report(int loud)

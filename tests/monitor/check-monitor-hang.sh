@@ -19,15 +19,22 @@ name=monitor-hang
 mon_dir="$top_srcdir/tests/monitor"
 build "$mon_dir/hang.c" "$work/hang" linked
 
-# hang_case CASE NP MODE DELAY [PROGRAM]: run PROGRAM (default hang) MODE on
-# NP ranks with the monitor on, attach the raw client DELAY s after every
+# hang_case CASE NP MODE DELAY [PROGRAM [env|flag]]: run PROGRAM (default hang)
+# MODE on NP ranks with the monitor on (MPIWATCH_MONITOR=file:..., or the
+# program's --port-in-file flag), attach the raw client DELAY s after every
 # rank said it hangs, watch 3 s, end the job. Leaves $work/CASE/client.json;
 # returns 1 (after a FAIL) when the job never hung or the client failed.
 hang_case() {
-    local case=$1 np=$2 mode=$3 delay=$4 program=${5:-$work/hang} dir="$work/$1" job i
+    local case=$1 np=$2 mode=$3 delay=$4 program=${5:-$work/hang} how=${6:-env}
+    local dir="$work/$1" job i
     mkdir -p "$dir/cwd"
-    (cd "$dir/cwd" && MW_TIMEOUT=90 mw_launch "$np" MPIWATCH_MONITOR="file:$dir/cwd/ports" -- \
-        "$program" "$mode" >"$dir/stdout" 2>"$dir/stderr" </dev/null) &
+    if [ "$how" = flag ]; then
+        set -- -- "$program" "$mode" --port-in-file "$dir/cwd/ports"
+    else
+        set -- MPIWATCH_MONITOR="file:$dir/cwd/ports" -- "$program" "$mode"
+    fi
+    (cd "$dir/cwd" && MW_TIMEOUT=90 mw_launch "$np" "$@" \
+        >"$dir/stdout" 2>"$dir/stderr" </dev/null) &
     job=$!
     for i in $(seq 600); do
         [ "$(grep -c 'hangs$' "$dir/stdout" 2>/dev/null)" -eq "$np" ] && [ -s "$dir/cwd/ports" ] && break
@@ -104,7 +111,7 @@ if [ -n "${MPIFC:-}" ] && [ -f "${LIBMPIWATCH_F:-}" ] &&
 fi
 if [ "$FORTRAN_OK" -eq 0 ]; then
     skip "fortran" "no Fortran library or MPIFC could not build hang.f90"
-elif hang_case fortran 4 recv 1 "$work/hangf"; then
+elif hang_case fortran 4 recv 1 "$work/hangf" flag; then
     expect "fortran: MPI_RECV and MPI_BARRIER shown in progress (the function only)" \
         "$work/fortran/client.json" "
         call(1).get('function') == 'MPI_Recv' and call(1)['seconds'] >= 1
