@@ -19,39 +19,50 @@ name=monitor-hang
 mon_dir="$top_srcdir/tests/monitor"
 build "$mon_dir/hang.c" "$work/hang" linked
 
-# hang_case CASE NP MODE DELAY [PROGRAM [env|flag]]: run PROGRAM (default hang)
-# MODE on NP ranks with the monitor on (MPIWATCH_MONITOR=file:..., or the
-# program's --port-in-file flag), attach the raw client DELAY s after every
-# rank said it hangs, watch 3 s, end the job. Leaves $work/CASE/client.json;
-# returns 1 (after a FAIL) when the job never hung or the client failed.
-hang_case() {
-    local case=$1 np=$2 mode=$3 delay=$4 program=${5:-$work/hang} how=${6:-env}
-    local dir="$work/$1" job i
+# start_hang CASE NP PROGRAM MODE env|flag: start PROGRAM MODE on NP ranks in
+# the background, with the monitor on (MPIWATCH_MONITOR=file:..., or the
+# program's --port-in-file flag), and wait until every rank said it hangs and
+# the port file is there. Sets job (end it with end_job); returns 1 after a
+# FAIL when the job did not get there within 120 s.
+start_hang() {
+    local case=$1 np=$2 program=$3 mode=$4 how=$5 dir="$work/$1"
     mkdir -p "$dir/cwd"
     if [ "$how" = flag ]; then
         set -- -- "$program" "$mode" --port-in-file "$dir/cwd/ports"
     else
         set -- MPIWATCH_MONITOR="file:$dir/cwd/ports" -- "$program" "$mode"
     fi
-    (cd "$dir/cwd" && MW_TIMEOUT=90 mw_launch "$np" "$@" \
+    (cd "$dir/cwd" && MW_TIMEOUT=180 mw_launch "$np" "$@" \
         >"$dir/stdout" 2>"$dir/stderr" </dev/null) &
     job=$!
-    for i in $(seq 600); do
-        [ "$(grep -c 'hangs$' "$dir/stdout" 2>/dev/null)" -eq "$np" ] && [ -s "$dir/cwd/ports" ] && break
+    for _ in $(seq 1200); do
+        [ "$(grep -c 'hangs$' "$dir/stdout" 2>/dev/null)" -eq "$np" ] && [ -s "$dir/cwd/ports" ] &&
+            return 0
         sleep 0.1
     done
-    if [ "$(grep -c 'hangs$' "$dir/stdout" 2>/dev/null)" -ne "$np" ]; then
-        fail "$case: the job hangs" "not every rank got to its hang within 60 s" \
-            "$dir/stdout" "$dir/stderr"
-        pkill -TERM -P "$job" 2>/dev/null; wait "$job" 2>/dev/null
-        return 1
-    fi
-    sleep "$delay"
-    "$PYTHON" "$mon_dir/raw_client.py" "$dir/cwd/ports" --watch 3 --timeout 30 \
-        >"$dir/client.json" 2>"$dir/client.err"
-    local rc=$?
+    fail "$case: the job hangs" "not every rank got to its hang within 120 s" \
+        "$dir/stdout" "$dir/stderr"
+    end_job
+    return 1
+}
+
+# end_job: end the job start_hang started (the launcher passes the signal on).
+end_job() {
     pkill -TERM -P "$job" 2>/dev/null
     wait "$job" 2>/dev/null
+}
+
+# hang_case CASE NP MODE DELAY [PROGRAM [env|flag]]: run PROGRAM (default hang)
+# MODE (start_hang), attach the raw client DELAY s after the hang began, watch
+# 3 s, end the job. Leaves $work/CASE/client.json; returns 1 (after a FAIL)
+# when the job never hung or the client failed.
+hang_case() {
+    local case=$1 dir="$work/$1" rc=0
+    start_hang "$case" "$2" "${5:-$work/hang}" "$3" "${6:-env}" || return 1
+    sleep "$4"
+    "$PYTHON" "$mon_dir/raw_client.py" "$dir/cwd/ports" --watch 3 --timeout 30 \
+        >"$dir/client.json" 2>"$dir/client.err" || rc=$?
+    end_job
     if [ "$rc" -ne 0 ]; then
         fail "$case: client" "raw_client.py failed (status $rc)" "$dir/client.err"
         return 1
@@ -133,21 +144,8 @@ fi
 # stuck line, and `inflight`, {rank: its in-progress line}); then end the job
 # and the client. Passes with the time it took, or fails.
 client_case() {
-    local case=$1 np=$2 mode=$3 delay=$4 limit=$5 conditions=$6 dir="$work/$1" job cl out
-    mkdir -p "$dir/cwd"
-    (cd "$dir/cwd" && MW_TIMEOUT=150 mw_launch "$np" -- "$work/hang" "$mode" \
-        --port-in-file "$dir/cwd/ports" >"$dir/stdout" 2>"$dir/stderr" </dev/null) &
-    job=$!
-    for _ in $(seq 1200); do
-        [ "$(grep -c 'hangs$' "$dir/stdout" 2>/dev/null)" -eq "$np" ] && [ -s "$dir/cwd/ports" ] && break
-        sleep 0.1
-    done
-    if [ "$(grep -c 'hangs$' "$dir/stdout" 2>/dev/null)" -ne "$np" ]; then
-        fail "$case: the job hangs" "not every rank got to its hang within 120 s" \
-            "$dir/stdout" "$dir/stderr"
-        pkill -TERM -P "$job" 2>/dev/null; wait "$job" 2>/dev/null
-        return
-    fi
+    local case=$1 delay=$4 limit=$5 conditions=$6 dir="$work/$1" cl out
+    start_hang "$case" "$2" "$work/hang" "$3" flag || return
     sleep "$delay"
     "$client" -f "$dir/cwd/ports" --json --no-events --stuck 2 >"$dir/client.out" 2>"$dir/client.err" &
     cl=$!
@@ -157,8 +155,8 @@ client_case() {
         fail "$case" "$out" "$dir/client.err"
     fi
     kill "$cl" 2>/dev/null
-    pkill -TERM -P "$job" 2>/dev/null
-    wait "$cl" "$job" 2>/dev/null
+    wait "$cl" 2>/dev/null
+    end_job
 }
 
 client="$top_builddir/mpiwatch"
