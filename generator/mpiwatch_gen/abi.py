@@ -32,13 +32,16 @@ def abi_items(header: HeaderInfo) -> dict[str, str]:
     return items
 
 
-def abi_text(header: HeaderInfo) -> str:
-    """The record: the MPI's description, a digest, then one item a line."""
+def abi_text(header: HeaderInfo, provenance: list[str]) -> str:
+    """The record: where it came from, the MPI's description, a digest, then
+    one item a line."""
     items = abi_items(header)
     body = "".join(f"{name}\t{value}\n" for name, value in sorted(items.items()))
     digest = hashlib.sha256(body.encode()).hexdigest()
-    return (f"{_MPI_LINE}{header.version} ({header.header})\n"
-            f"# sha256: {digest}\n{body}")
+    head = "".join(f"# {line}\n" for line in provenance)
+    return (f"{head}# What code compiled against this MPI's header depends on "
+            f"(mpiwatch-gen --build compares it).\n"
+            f"{_MPI_LINE}{header.version} ({header.header})\n# sha256: {digest}\n{body}")
 
 
 def parse_abi(text: str, where: str) -> tuple[str, dict[str, str]]:

@@ -18,8 +18,8 @@ import os
 import shlex
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 
 from .abi import ABI_FILE, abi_differences, parse_abi
 from .errors import GenError
@@ -115,7 +115,9 @@ def check_same_mpi(install: Install, files: dict[str, str], mpicc: str) -> None:
     with open(where, encoding="utf-8") as src:
         built_for, installed = parse_abi(src.read(), where)
     now, current = parse_abi(files[ABI_FILE], ABI_FILE)
-    differences = abi_differences(installed, current)
+    # The types first: they say most plainly why the objects cannot be reused.
+    differences = sorted(abi_differences(installed, current),
+                         key=lambda d: "typedef" not in d.partition(" (installed")[2])
     if differences:
         shown = "\n  ".join(differences[:8])
         more = f"\n  ... and {len(differences) - 8} more" if len(differences) > 8 else ""
@@ -137,15 +139,18 @@ def changed_sources(install: Install, files: dict[str, str]) -> list[str]:
             and _body(files[name]) != _body(install.installed_text(name) or "")]
 
 
-@dataclass
-class Plan:
-    """What to compile and link for one build."""
+class Build:
+    """Compiles the generated sources that differ from the installed ones
+    (in the background, while the generator goes on), then links."""
 
-    install: Install
-    src: str                      # the generated sources (DIR/src)
-    out: str                      # DIR
-    mpicc: str
-    compiled: list[str] = field(default_factory=list)
+    def __init__(self, install: Install, src: str, out: str, mpicc: str) -> None:
+        self.install = install
+        self.src = src            # the generated sources (DIR/src)
+        self.out = out            # DIR
+        self.mpicc = mpicc
+        self.compiled: list[str] = []
+        self._pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 2)
+        self._jobs: list[tuple[str, Future[subprocess.CompletedProcess[str]]]] = []
 
     def obj(self, name: str) -> str:
         return os.path.join(self.out, "obj", name[:-2] + ".o")
@@ -155,6 +160,25 @@ class Plan:
         return [*shlex.split(self.mpicc), *shlex.split(conf["CPPFLAGS"]), f"-I{self.src}",
                 f"-I{self.install.pkgincludedir}", *shlex.split(conf["CFLAGS"]), "-fPIC",
                 "-DPIC", "-c", os.path.join(self.src, name), "-o", self.obj(name)]
+
+    def compile(self, names: list[str]) -> None:
+        """Start compiling these sources."""
+        os.makedirs(os.path.join(self.out, "obj"), exist_ok=True)
+        for name in names:
+            self._jobs.append((name, self._pool.submit(_run, self.compile_command(name))))
+
+    def wait(self) -> None:
+        """Wait for the compilers. Their messages name the hook file and line
+        (the generated code has #line directives), so they are passed on."""
+        done = [(name, job.result()) for name, job in self._jobs]
+        self._pool.shutdown()
+        for _name, result in done:
+            sys.stderr.write(result.stderr)
+        failed = [name for name, result in done if result.returncode != 0]
+        if failed:
+            raise GenError(f"the hook code does not compile (in {', '.join(failed)}; the "
+                           "compiler's messages above name the hook file and line)")
+        self.compiled = sorted(name for name, _result in done)
 
     def objects(self, lib: str) -> list[str]:
         """The installed objects of lib, those compiled again replaced."""
@@ -166,32 +190,21 @@ def _run(command: list[str]) -> subprocess.CompletedProcess[str]:
     try:
         return subprocess.run(command, capture_output=True, text=True, check=False)
     except OSError as err:
-        raise GenError(f"cannot run {command[0]}: {err.strerror}") from None
+        return subprocess.CompletedProcess(command, 127, "", f"cannot run {command[0]}: "
+                                           f"{err.strerror}\n")
 
 
-def compile_sources(plan: Plan, names: list[str]) -> None:
-    """Compile in parallel; the compiler's messages name the hook file and
-    line (the generated code has #line directives), so they are passed on."""
-    os.makedirs(os.path.join(plan.out, "obj"), exist_ok=True)
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        done = list(pool.map(lambda n: _run(plan.compile_command(n)), names))
-    failed = [name for name, result in zip(names, done) if result.returncode != 0]
-    for result in done:
-        sys.stderr.write(result.stderr)
-    if failed:
-        raise GenError(f"the hook code does not compile (in {', '.join(failed)}; the "
-                       "compiler's messages above name the hook file and line)")
-    plan.compiled = names
-
-
-def _link(plan: Plan, soname: str, objects: list[str], flags: list[str]) -> str:
+def _link(plan: Build, soname: str, objects: list[str], flags: list[str]) -> str:
     """Link DIR/lib/libX.so (soname libX.so.0, as the installed one), with
     libX.so.0 beside it for programs linked against it."""
     lib_dir = os.path.join(plan.out, "lib")
     os.makedirs(lib_dir, exist_ok=True)
     target = os.path.join(lib_dir, soname.rsplit(".", 1)[0])
+    # --no-undefined: a hook calling a function that nothing defines fails
+    # here, naming it, rather than when a program loads the library.
     command = [*shlex.split(plan.mpicc), "-shared", "-fPIC", "-DPIC", *objects, *flags,
-               *shlex.split(plan.install.conf["CFLAGS"]), f"-Wl,-soname,{soname}", "-o", target]
+               *shlex.split(plan.install.conf["CFLAGS"]), "-Wl,--no-undefined",
+               f"-Wl,-soname,{soname}", "-o", target]
     result = _run(command)
     if result.returncode != 0:
         sys.stderr.write(result.stderr)
@@ -203,7 +216,7 @@ def _link(plan: Plan, soname: str, objects: list[str], flags: list[str]) -> str:
     return target
 
 
-def link_libraries(plan: Plan, fortran_libs: str) -> list[str]:
+def link_libraries(plan: Build, fortran_libs: str) -> list[str]:
     """libmpiwatch.so, then libmpiwatch_f.so (against it) where it was built."""
     conf = plan.install.conf
     built = [_link(plan, "libmpiwatch.so.0", plan.objects("c"), shlex.split(conf["LIBS"]))]

@@ -9,9 +9,7 @@ import sys
 import time
 
 from . import __version__
-from .abi import ABI_FILE, abi_text
-from .build import (Install, Plan, changed_sources, check_same_mpi, compile_sources,
-                    find_install, link_libraries, usage)
+from .build import Build, Install, changed_sources, check_same_mpi, find_install, link_libraries, usage
 from .errors import GenError
 from .fortran import add_fortran_arguments, fortran_output_files, fortran_result, fortran_wanted
 from .hooks import HookFile, apply_hooks
@@ -149,19 +147,26 @@ def _fortran_libs(args: argparse.Namespace, install: Install) -> str:
     return " ".join(shlex.quote(f) for f in link_flags(sorted(set(owner.values()))))
 
 
-def _build(args: argparse.Namespace, install: Install, files: dict[str, str],
-           started: float) -> None:
-    """Compile what the hooks changed, link the libraries, say how to use them."""
+def _start_build(args: argparse.Namespace, install: Install, files: dict[str, str]) -> Build:
+    """Check the MPI against the install's, and start compiling the sources
+    (written already) that differ from the installed ones."""
     check_same_mpi(install, files, args.mpicc)
-    plan = Plan(install, os.path.abspath(args.out), os.path.abspath(args.build), args.mpicc)
-    names = changed_sources(install, files)
-    compile_sources(plan, names)
-    built = link_libraries(plan, _fortran_libs(args, install))
+    build = Build(install, os.path.abspath(args.out), os.path.abspath(args.build), args.mpicc)
+    build.compile(changed_sources(install, files))
+    return build
+
+
+def _finish_build(args: argparse.Namespace, build: Build, files: dict[str, str],
+                  started: float) -> None:
+    """Wait for the compilers, link the libraries, say how to use them."""
+    build.wait()
+    built = link_libraries(build, _fortran_libs(args, build.install))
     total = sum(1 for name in files if name.endswith(".c"))
     if not args.quiet:
         print(f"{PROG}: built {', '.join(built)} in {time.monotonic() - started:.1f} s: "
-              f"{len(names)} of {total} sources compiled ({', '.join(names) or 'none'}), "
-              f"the rest linked from {install.pkglibdir}\nUse it:\n{usage(built)}")
+              f"{len(build.compiled)} of {total} sources compiled "
+              f"({', '.join(build.compiled) or 'none'}), the rest linked from "
+              f"{build.install.pkglibdir}\nUse it:\n{usage(built)}")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -183,24 +188,28 @@ def run(args: argparse.Namespace) -> int:
                                 _command_line(args))
         templates = [*args.templates, BUILTIN_TEMPLATES]
         files = output_files(result, header, hook_code, provenance, templates)
+        written = write_outputs(files, args.out)
+        # With --build, the C sources compile while the Fortran side is generated.
+        build = _start_build(args, install, files) if install is not None else None
         if fortran_wanted(args):
             fortran = fortran_result(args, spec, result, header)
-            fortran_files = fortran_output_files(
-                fortran, render_template, make_environment(templates),
-                {"provenance": provenance.lines(), "mpi": header.version,
-                 "prelude": hook_code["prelude"]})
-            files.update({name: restore_lines(name, text)
-                          for name, text in fortran_files.items()})
-        files[ABI_FILE] = abi_text(header)
-        written = write_outputs(files, args.out)
+            fortran_files = {name: restore_lines(name, text) for name, text in
+                             fortran_output_files(
+                                 fortran, render_template, make_environment(templates),
+                                 {"provenance": provenance.lines(), "mpi": header.version,
+                                  "prelude": hook_code["prelude"]}).items()}
+            written += write_outputs(fortran_files, args.out)
+            files.update(fortran_files)
+            if build is not None:
+                build.compile(changed_sources(build.install, fortran_files))
         if not args.quiet:
             print(f"{PROG}: {header.version}: {result.count('wrapped')} wrapped, "
                   f"{result.count('macro')} macro, {result.count('absent')} absent, "
                   f"{result.count('missing')} missing; {len(written)} of {len(files)} files "
                   f"changed in {args.out} ({time.monotonic() - started:.2f} s)",
                   file=sys.stderr)
-        if install is not None:
-            _build(args, install, files, started)
+        if build is not None:
+            _finish_build(args, build, files, started)
     return 0
 
 

@@ -84,12 +84,16 @@ class HeaderInfo:
 
 
 def _render_param(node: c_ast.Node, name: str | None) -> str:
-    """Render a parameter declaration with a given name (or none)."""
-    node = copy.deepcopy(node)
+    """Render a parameter declaration with a given name (or none).
+
+    Only the nodes on the way down to the name are copied (a deep copy of
+    every parameter cost seconds per run)."""
+    node = copy.copy(node)
     if hasattr(node, "name"):
         node.name = name
-    inner = node.type
+    inner = node
     while not isinstance(inner, c_ast.TypeDecl) and hasattr(inner, "type"):
+        inner.type = copy.copy(inner.type)
         inner = inner.type
     if isinstance(inner, c_ast.TypeDecl):
         inner.declname = name
