@@ -9,7 +9,8 @@ import sys
 import time
 
 from . import __version__
-from .build import Build, Install, changed_sources, check_same_mpi, find_install, link_libraries, usage
+from .build import (Build, Install, changed_sources, check_same_mpi, find_install,
+                    link_libraries, usage)
 from .errors import GenError
 from .fortran import add_fortran_arguments, fortran_output_files, fortran_result, fortran_wanted
 from .hooks import HookFile, apply_hooks

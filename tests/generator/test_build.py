@@ -15,7 +15,8 @@ from mpiwatch_gen.abi import abi_differences, parse_abi
 from mpiwatch_gen.build import Install, changed_sources, check_same_mpi
 from mpiwatch_gen.errors import GenError
 
-ABI = "# MPI: Open MPI 4.1.4, MPI 3.1 (/x/mpi.h)\nMPI_Comm\ttypedef int MPI_Comm\nMPI_ANY_TAG\t(-1)\n"
+ABI = ("# MPI: Open MPI 4.1.4, MPI 3.1 (/x/mpi.h)\n"
+       "MPI_Comm\ttypedef int MPI_Comm\nMPI_ANY_TAG\t(-1)\n")
 
 
 class BuildCliTest(unittest.TestCase):
@@ -49,7 +50,8 @@ class BuildCliTest(unittest.TestCase):
         lib, inc = Path(self.tmp) / "lib", Path(self.tmp) / "include"
         lib.mkdir()
         inc.mkdir()
-        result = self.run_build({"MPIWATCH_PKGLIBDIR": str(lib), "MPIWATCH_PKGINCLUDEDIR": str(inc)})
+        result = self.run_build({"MPIWATCH_PKGLIBDIR": str(lib),
+                                 "MPIWATCH_PKGINCLUDEDIR": str(inc)})
         self.assert_error(result, "lacks what --build needs", f"{lib}/build.conf",
                           f"{lib}/objects/c", f"{inc}/mw_wrap.h")
 
@@ -93,7 +95,8 @@ class CompareTest(unittest.TestCase):
         files = {"wrap_send.c": "/*\n * Hooks: my.j2\n */\nint send;\nhook();\n",
                  "wrap_recv.c": "/*\n * Hooks: my.j2\n */\nint recv;\n",
                  "hook_definitions.c": "int defined;\n", "coverage.txt": "x"}
-        self.assertEqual(changed_sources(self.install, files), ["hook_definitions.c", "wrap_send.c"])
+        self.assertEqual(changed_sources(self.install, files),
+                         ["hook_definitions.c", "wrap_send.c"])
 
     def test_other_abi_is_refused(self):
         files = {"mpi-abi.txt": ABI.replace("typedef int", "typedef long"),
