@@ -220,13 +220,13 @@ mkdir -p full/obj
 started=$(now)
 gen "$@" --out full/src -q >full.log 2>&1 || { not_ok "generating every source" full.log; finish; }
 # shellcheck disable=SC2086  # the flags are words
-(cd full/src && ls *.c | xargs -P 2 -I '{}' \
+(cd full/src && printf '%s\n' ./*.c | xargs -P 2 -I '{}' \
     sh -c "$cc $flags -I. -I'$prefix/include/mpiwatch' -fPIC -c '{}' -o '../obj/{}.o'") \
     >>full.log 2>&1 || { not_ok "compiling every generated source" full.log; finish; }
 full_time=$(seconds "$started" "$(now)")
 ratio=$(awk -v a="$build_time" -v b="$full_time" 'BEGIN { printf "%.3f", a / b }')
 echo "# time: mpiwatch-gen --build $build_time s; generating and compiling all" \
-     "$(ls full/obj | wc -l) sources (a lower bound of a full build) $full_time s; ratio $ratio"
+     "$(find full/obj -name '*.o' | wc -l) sources (a lower bound of a full build) $full_time s; ratio $ratio"
 if awk -v r="$ratio" 'BEGIN { exit !(r <= 0.2) }'; then
     ok "--build takes at most a fifth of a full build (ratio $ratio)"
 else
