@@ -181,9 +181,13 @@ class Build:
         self.compiled = sorted(name for name, _result in done)
 
     def objects(self, lib: str) -> list[str]:
-        """The installed objects of lib, those compiled again replaced."""
-        replaced = {f"generated/{name[:-2]}.o": self.obj(name) for name in self.compiled}
-        return [replaced.get(rel, path) for rel, path in sorted(self.install.objects(lib).items())]
+        """The objects of lib ("c" or "f"): the installed ones, with those
+        compiled now in their place (or added, for a source the install lacks)."""
+        objects = self.install.objects(lib)
+        for name in self.compiled:
+            if (name in FORTRAN_SOURCES) == (lib == "f"):
+                objects[f"generated/{name[:-2]}.o"] = self.obj(name)
+        return [objects[rel] for rel in sorted(objects)]
 
 
 def _run(command: list[str]) -> subprocess.CompletedProcess[str]:
@@ -194,16 +198,16 @@ def _run(command: list[str]) -> subprocess.CompletedProcess[str]:
                                            f"{err.strerror}\n")
 
 
-def _link(plan: Build, soname: str, objects: list[str], flags: list[str]) -> str:
+def _link(build: Build, soname: str, objects: list[str], flags: list[str]) -> str:
     """Link DIR/lib/libX.so (soname libX.so.0, as the installed one), with
     libX.so.0 beside it for programs linked against it."""
-    lib_dir = os.path.join(plan.out, "lib")
+    lib_dir = os.path.join(build.out, "lib")
     os.makedirs(lib_dir, exist_ok=True)
     target = os.path.join(lib_dir, soname.rsplit(".", 1)[0])
     # --no-undefined: a hook calling a function that nothing defines fails
     # here, naming it, rather than when a program loads the library.
-    command = [*shlex.split(plan.mpicc), "-shared", "-fPIC", "-DPIC", *objects, *flags,
-               *shlex.split(plan.install.conf["CFLAGS"]), "-Wl,--no-undefined",
+    command = [*shlex.split(build.mpicc), "-shared", "-fPIC", "-DPIC", *objects, *flags,
+               *shlex.split(build.install.conf["CFLAGS"]), "-Wl,--no-undefined",
                f"-Wl,-soname,{soname}", "-o", target]
     result = _run(command)
     if result.returncode != 0:
@@ -216,15 +220,16 @@ def _link(plan: Build, soname: str, objects: list[str], flags: list[str]) -> str
     return target
 
 
-def link_libraries(plan: Build, fortran_libs: str) -> list[str]:
+def link_libraries(build: Build, fortran_libs: str) -> list[str]:
     """libmpiwatch.so, then libmpiwatch_f.so (against it) where it was built."""
-    conf = plan.install.conf
-    built = [_link(plan, "libmpiwatch.so.0", plan.objects("c"), shlex.split(conf["LIBS"]))]
-    if plan.install.fortran:
-        exports = os.path.join(plan.install.pkglibdir, "exports.map")
-        flags = [f"-L{os.path.join(plan.out, 'lib')}", "-lmpiwatch", *shlex.split(fortran_libs),
-                 f"-Wl,--version-script={exports}", "-Wl,-rpath,$ORIGIN"]
-        built.append(_link(plan, "libmpiwatch_f.so.0", plan.objects("f"), flags))
+    conf = build.install.conf
+    built = [_link(build, "libmpiwatch.so.0", build.objects("c"), shlex.split(conf["LIBS"]))]
+    if build.install.fortran:
+        exports = os.path.join(build.install.pkglibdir, "exports.map")
+        flags = [f"-L{os.path.join(build.out, 'lib')}", "-lmpiwatch",
+                 *shlex.split(fortran_libs), f"-Wl,--version-script={exports}",
+                 "-Wl,-rpath,$ORIGIN"]   # libmpiwatch_f finds the libmpiwatch beside it
+        built.append(_link(build, "libmpiwatch_f.so.0", build.objects("f"), flags))
     return built
 
 

@@ -12,7 +12,7 @@ from unittest import mock
 from support import CC, header, run_cli, write_file
 
 from mpiwatch_gen.abi import abi_differences, parse_abi
-from mpiwatch_gen.build import Install, changed_sources, check_same_mpi
+from mpiwatch_gen.build import Build, Install, changed_sources, check_same_mpi
 from mpiwatch_gen.errors import GenError
 
 ABI = ("# MPI: Open MPI 4.1.4, MPI 3.1 (/x/mpi.h)\n"
@@ -118,6 +118,24 @@ class CompareTest(unittest.TestCase):
     def test_same_mpi_passes(self):
         files = {"mpi-abi.txt": ABI, "mw_functions.h": "/* another head */\nenum { A, B };\n"}
         check_same_mpi(self.install, files, "mpicc.openmpi")
+
+
+class ObjectsTest(unittest.TestCase):
+    """Each library links the installed objects, with those compiled now in
+    their place."""
+
+    def test_compiled_objects_replace_the_installed_ones(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for rel in ("objects/c/generated/wrap_send.o", "objects/c/runtime/core/clock.o",
+                        "objects/f/generated/fortran_mpif.o"):
+                path = Path(tmp) / rel
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(b"")
+            build = Build(Install(tmp, tmp, {}), "/src", "/out", "cc")
+            build.compiled = ["fortran_mpif.c", "new.c", "wrap_send.c"]
+            self.assertEqual(build.objects("c"), ["/out/obj/new.o", "/out/obj/wrap_send.o",
+                                                  f"{tmp}/objects/c/runtime/core/clock.o"])
+            self.assertEqual(build.objects("f"), ["/out/obj/fortran_mpif.o"])
 
 
 if __name__ == "__main__":
