@@ -7,12 +7,14 @@ import os
 import shlex
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from . import __version__
 from .build import (Build, Install, changed_sources, check_same_mpi, find_install,
                     link_libraries, usage)
 from .errors import GenError
-from .fortran import add_fortran_arguments, fortran_output_files, fortran_result, fortran_wanted
+from .fortran import (add_fortran_arguments, fortran_output_files, fortran_result,
+                      fortran_wanted, probe_fortran)
 from .hooks import HookFile, apply_hooks
 from .probe import HeaderInfo, probe_header
 from .reconcile import Reconciled, reconcile
@@ -176,6 +178,10 @@ def run(args: argparse.Namespace) -> int:
         raise GenError("nothing to do: give --out DIR, --build DIR and/or --coverage")
     started = time.monotonic()
     install = _use_install(args)
+    # The Fortran side is probed (compilers, ldd, nm, modules) beside the C side.
+    pool = ThreadPoolExecutor(max_workers=1)
+    fortran_probe = pool.submit(probe_fortran, args) if args.out and fortran_wanted(args) else None
+    pool.shutdown(wait=False)
     spec = load_spec(args.spec)
     header = probe_header(args.mpicc, args.header, shlex.split(args.cflags))
     result = reconcile(header, spec, _symbols(args))
@@ -193,7 +199,8 @@ def run(args: argparse.Namespace) -> int:
         # With --build, the C sources compile while the Fortran side is generated.
         build = _start_build(args, install, files) if install is not None else None
         if fortran_wanted(args):
-            fortran = fortran_result(args, spec, result, header)
+            fortran = fortran_result(args, spec, result, header,
+                                     fortran_probe.result() if fortran_probe else None)
             fortran_files = {name: restore_lines(name, text) for name, text in
                              fortran_output_files(
                                  fortran, render_template, make_environment(templates),
