@@ -7,10 +7,14 @@ import os
 import shlex
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from . import __version__
+from .build import (Build, Install, changed_sources, check_same_mpi, find_install,
+                    link_libraries, usage)
 from .errors import GenError
-from .fortran import add_fortran_arguments, fortran_output_files, fortran_result, fortran_wanted
+from .fortran import (add_fortran_arguments, fortran_output_files, fortran_result,
+                      fortran_wanted, probe_fortran)
 from .hooks import HookFile, apply_hooks
 from .probe import HeaderInfo, probe_header
 from .reconcile import Reconciled, reconcile
@@ -33,12 +37,16 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="Generate an MPI profiling layer (C wrappers calling PMPI_) for the\n"
                     "installed MPI, from its mpi.h and the MPI standard's function list.",
-        epilog="Example: mpiwatch-gen --mpicc mpicc.mpich --out generated --coverage\n"
+        epilog="Examples:\n"
+               "  mpiwatch-gen --mpicc mpicc.mpich --out generated --coverage\n"
+               "  mpiwatch-gen --hooks my-hooks.j2 --build DIR   (from an install: writes\n"
+               "      DIR/lib/libmpiwatch.so with the hooks built in, in seconds)\n"
                f"Manual: man mpiwatch-gen; guides in {DOCDIR}/.",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--mpicc", default=os.environ.get("MPICC", "mpicc"),
+    parser.add_argument("--mpicc",
                         help="the MPI's C compiler wrapper, used to preprocess mpi.h and to "
-                             "find the MPI's libraries (default: $MPICC or mpicc)")
+                             "find the MPI's libraries (default: $MPICC or mpicc; with "
+                             "--build, the one the install was built with)")
     parser.add_argument("--header", metavar="FILE",
                         help="parse this header instead of the <mpi.h> the compiler finds")
     parser.add_argument("--cflags", default="", metavar="FLAGS",
@@ -61,6 +69,12 @@ def build_parser() -> argparse.ArgumentParser:
                          help="wrap every declared function without checking the libraries")
     parser.add_argument("--out", metavar="DIR",
                         help="write the generated sources into DIR")
+    parser.add_argument("--build", metavar="DIR",
+                        help="from an installed mpiwatch: build DIR/lib/libmpiwatch.so (and "
+                             "libmpiwatch_f.so where the install has it) with the --hooks "
+                             "built in, compiling only the sources the hooks change and "
+                             "linking the install's objects for the rest; the sources go to "
+                             "DIR/src unless --out is given")
     parser.add_argument("--coverage", action="store_true",
                         help="print every function as wrapped, macro, absent or missing")
     parser.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
@@ -107,11 +121,67 @@ def _print_coverage(result: Reconciled, header: HeaderInfo) -> None:
         print(f"{entry.name:<36} {entry.status:<8} {entry.detail}")
 
 
+def _use_install(args: argparse.Namespace) -> Install | None:
+    """With --build: the install, and its MPI and Fortran settings for those
+    not given; otherwise None, and $MPICC or mpicc."""
+    if not args.build:
+        args.mpicc = args.mpicc or os.environ.get("MPICC", "mpicc")
+        return None
+    install = find_install()
+    conf = install.conf
+    args.mpicc = args.mpicc or conf["MPICC"]
+    args.out = args.out or os.path.join(args.build, "src")
+    if install.fortran:
+        args.mpifc = args.mpifc or conf.get("MPIFC")
+        args.fortran_layering = args.fortran_layering or conf.get("FORTRAN_LAYERING") or None
+    elif args.mpifc:
+        raise GenError("--mpifc: this install has no libmpiwatch_f (it was built without "
+                       "Fortran), so --build makes the C library only", "--mpifc")
+    return install
+
+
+def _fortran_libs(args: argparse.Namespace, install: Install) -> str:
+    """The MPI's Fortran libraries libmpiwatch_f links: configure's, or those
+    of another MPIFC."""
+    if not install.fortran or args.mpifc == install.conf.get("MPIFC"):
+        return install.conf.get("FORTRAN_LIBS", "")
+    from .symbols import fortran_library_symbols, link_flags
+    owner = fortran_library_symbols(args.mpifc)[1]
+    return " ".join(shlex.quote(f) for f in link_flags(sorted(set(owner.values()))))
+
+
+def _start_build(args: argparse.Namespace, install: Install, files: dict[str, str]) -> Build:
+    """Check the MPI against the install's, and start compiling the sources
+    (written already) that differ from the installed ones."""
+    check_same_mpi(install, files, args.mpicc)
+    build = Build(install, os.path.abspath(args.out), os.path.abspath(args.build), args.mpicc)
+    build.compile(changed_sources(install, files))
+    return build
+
+
+def _finish_build(args: argparse.Namespace, build: Build, files: dict[str, str],
+                  started: float) -> None:
+    """Wait for the compilers, link the libraries, say how to use them."""
+    build.wait()
+    built = link_libraries(build, _fortran_libs(args, build.install))
+    total = sum(1 for name in files if name.endswith(".c"))
+    if not args.quiet:
+        print(f"{PROG}: built {', '.join(built)} in {time.monotonic() - started:.1f} s: "
+              f"{len(build.compiled)} of {total} sources compiled "
+              f"({', '.join(build.compiled) or 'none'}), the rest linked from "
+              f"{build.install.pkglibdir}\nUse it:\n{usage(built)}")
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the stages the arguments ask for."""
-    if not args.out and not args.coverage:
-        raise GenError("nothing to do: give --out DIR and/or --coverage")
+    if not args.out and not args.coverage and not args.build:
+        raise GenError("nothing to do: give --out DIR, --build DIR and/or --coverage")
     started = time.monotonic()
+    install = _use_install(args)
+    # The Fortran side is probed (compilers, ldd, nm, modules) beside the C side.
+    pool = ThreadPoolExecutor(max_workers=1)
+    fortran_probe = pool.submit(probe_fortran, args) if args.out and fortran_wanted(args) else None
+    pool.shutdown(wait=False)
     spec = load_spec(args.spec)
     header = probe_header(args.mpicc, args.header, shlex.split(args.cflags))
     result = reconcile(header, spec, _symbols(args))
@@ -125,21 +195,29 @@ def run(args: argparse.Namespace) -> int:
                                 _command_line(args))
         templates = [*args.templates, BUILTIN_TEMPLATES]
         files = output_files(result, header, hook_code, provenance, templates)
-        if fortran_wanted(args):
-            fortran = fortran_result(args, spec, result, header)
-            fortran_files = fortran_output_files(
-                fortran, render_template, make_environment(templates),
-                {"provenance": provenance.lines(), "mpi": header.version,
-                 "prelude": hook_code["prelude"]})
-            files.update({name: restore_lines(name, text)
-                          for name, text in fortran_files.items()})
         written = write_outputs(files, args.out)
+        # With --build, the C sources compile while the Fortran side is generated.
+        build = _start_build(args, install, files) if install is not None else None
+        if fortran_wanted(args):
+            fortran = fortran_result(args, spec, result, header,
+                                     fortran_probe.result() if fortran_probe else None)
+            fortran_files = {name: restore_lines(name, text) for name, text in
+                             fortran_output_files(
+                                 fortran, render_template, make_environment(templates),
+                                 {"provenance": provenance.lines(), "mpi": header.version,
+                                  "prelude": hook_code["prelude"]}).items()}
+            written += write_outputs(fortran_files, args.out)
+            files.update(fortran_files)
+            if build is not None:
+                build.compile(changed_sources(build.install, fortran_files))
         if not args.quiet:
             print(f"{PROG}: {header.version}: {result.count('wrapped')} wrapped, "
                   f"{result.count('macro')} macro, {result.count('absent')} absent, "
                   f"{result.count('missing')} missing; {len(written)} of {len(files)} files "
                   f"changed in {args.out} ({time.monotonic() - started:.2f} s)",
                   file=sys.stderr)
+        if build is not None:
+            _finish_build(args, build, files, started)
     return 0
 
 

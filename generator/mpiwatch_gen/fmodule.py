@@ -61,24 +61,24 @@ class ModuleProcedure:
         return self.bind_c if self.bind_c else self.name + "_"
 
 
-def _tokens(text: str):
-    for match in _TOKEN_RE.finditer(text):
-        yield match.group(0)
-
-
 def _parse(text: str) -> list:
     """The module text (after its version line) as nested Python lists."""
     stack: list[list] = [[]]
-    for token in _tokens(text):
+    current = stack[0]
+    # findall, and the innermost list at hand: a module has about a million
+    # tokens, and mpiwatch-gen --build reads two modules each time.
+    for token in _TOKEN_RE.findall(text):
         if token == "(":
-            stack.append([])
+            current = []
+            stack.append(current)
         elif token == ")":
             if len(stack) == 1:
                 raise ValueError("unbalanced parenthesis")
             done = stack.pop()
-            stack[-1].append(done)
+            current = stack[-1]
+            current.append(done)
         else:
-            stack[-1].append(token)
+            current.append(token)
     if len(stack) != 1:
         raise ValueError("unbalanced parenthesis")
     return stack[0]

@@ -443,9 +443,9 @@ def fortran_wanted(args: argparse.Namespace) -> bool:
     return bool(getattr(args, "mpifc", None) or getattr(args, "fortran_symbols_file", None))
 
 
-def fortran_result(args: argparse.Namespace, spec: Spec, reconciled: Reconciled,
-                   header: HeaderInfo) -> FortranResult:
-    """Probe the MPI's Fortran side (or read the given files) and reconcile."""
+def probe_fortran(args: argparse.Namespace) -> tuple[set[str], ModuleInterfaces]:
+    """The MPI's Fortran entry points and module interfaces (or those of the
+    given files). Needs nothing from the C side, so it may run beside it."""
     from .symbols import fortran_library_symbols, symbols_from_file
     if args.fortran_symbols_file:
         symbols = symbols_from_file(args.fortran_symbols_file)
@@ -469,6 +469,14 @@ def fortran_result(args: argparse.Namespace, spec: Spec, reconciled: Reconciled,
     else:
         modules = ModuleInterfaces({}, ["no modules read: the standard's parameter lists "
                                         "are used"])
+    return symbols, modules
+
+
+def fortran_result(args: argparse.Namespace, spec: Spec, reconciled: Reconciled,
+                   header: HeaderInfo,
+                   probed: tuple[set[str], ModuleInterfaces] | None = None) -> FortranResult:
+    """Probe the MPI's Fortran side (unless probed already) and reconcile."""
+    symbols, modules = probed or probe_fortran(args)
     layering = args.fortran_layering
     if not layering:
         if args.mpifc:

@@ -5,7 +5,7 @@ A hook file defines macros named after where they apply::
     {% macro before_MPI_Send(ctx) %} ... {% endmacro %}   one function
     {% macro after_send(ctx) %} ... {% endmacro %}        a category
     {% macro before_all(ctx) %} ... {% endmacro %}        every function
-    {% macro prelude() %} ... {% endmacro %}              declarations for every wrapper file
+    {% macro prelude() %} ... {% endmacro %}              declarations for the files with hook code
     {% macro definitions() %} ... {% endmacro %}          C definitions, emitted once
 
 For each wrapper and each phase the most specific macro wins (function,

@@ -79,15 +79,21 @@ class HeaderInfo:
     macros: dict[str, Macro] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)        # every file preprocessed
     version: str = ""                                     # e.g. "MPICH 4.0.2, MPI 4.0"
+    # MPI_ typedefs as declared, with the structs they name (for abi.py).
+    typedefs: dict[str, str] = field(default_factory=dict)
 
 
 def _render_param(node: c_ast.Node, name: str | None) -> str:
-    """Render a parameter declaration with a given name (or none)."""
-    node = copy.deepcopy(node)
+    """Render a parameter declaration with a given name (or none).
+
+    Only the nodes on the way down to the name are copied (a deep copy of
+    every parameter cost seconds per run)."""
+    node = copy.copy(node)
     if hasattr(node, "name"):
         node.name = name
-    inner = node.type
+    inner = node
     while not isinstance(inner, c_ast.TypeDecl) and hasattr(inner, "type"):
+        inner.type = copy.copy(inner.type)
         inner = inner.type
     if isinstance(inner, c_ast.TypeDecl):
         inner.declname = name
@@ -232,6 +238,38 @@ def _version(macros_text: str) -> str:
     return ", ".join(p for p in (impl, std) if p) or "unknown MPI"
 
 
+def _struct_definitions(ast: c_ast.FileAST) -> dict[str, c_ast.Struct]:
+    """Every struct defined at file scope, by tag."""
+    found: dict[str, c_ast.Struct] = {}
+    for node in ast.ext:
+        inner = getattr(node, "type", None)
+        while inner is not None and not isinstance(inner, c_ast.Struct):
+            inner = getattr(inner, "type", None)
+        if isinstance(inner, c_ast.Struct) and inner.name and inner.decls is not None:
+            found[inner.name] = inner
+    return found
+
+
+def _mpi_typedefs(ast: c_ast.FileAST) -> dict[str, str]:
+    """Each MPI_ typedef's declaration, followed by the struct it names when the
+    header defines it (e.g. MPI_Status's fields): what code compiled against
+    the header depends on."""
+    structs = _struct_definitions(ast)
+    generator = c_generator.CGenerator()
+    found: dict[str, str] = {}
+    for node in ast.ext:
+        if not isinstance(node, c_ast.Typedef) or not _MPI_NAME_RE.match(node.name or ""):
+            continue
+        text = generator.visit(node)
+        inner = node.type
+        while inner is not None and not isinstance(inner, c_ast.Struct):
+            inner = getattr(inner, "type", None)
+        if isinstance(inner, c_ast.Struct) and inner.decls is None and inner.name in structs:
+            text += "; " + generator.visit(structs[inner.name])
+        found[node.name] = re.sub(r"\s+", " ", text).strip()
+    return found
+
+
 def probe_header(compiler: str, header: str | None = None,
                  cflags: list[str] | None = None) -> HeaderInfo:
     """Preprocess and parse the MPI header; collect prototypes and macros."""
@@ -242,6 +280,7 @@ def probe_header(compiler: str, header: str | None = None,
     info = HeaderInfo(header=path, files=files, macros=parse_macros(macro_text),
                       version=_version(macro_text))
     ast = parse_preprocessed(text, path)
+    info.typedefs = _mpi_typedefs(ast)
     for node in ast.ext:
         if not (isinstance(node, c_ast.Decl) and isinstance(node.type, c_ast.FuncDecl)):
             continue

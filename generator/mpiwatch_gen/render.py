@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import jinja2
 
 from . import __version__
+from .abi import ABI_FILE, abi_text
 from .errors import GenError
 from .probe import HeaderInfo
 from .reconcile import Reconciled, Wrapper
@@ -126,7 +127,10 @@ def output_files(reconciled: Reconciled, header: HeaderInfo, hook_code: dict[str
         files[f"wrap_{category}.c"] = _render(env, "wrappers.c.j2", category=category,
                                               wrappers=members, prelude=hook_code["prelude"],
                                               **common)
-    return {name: restore_lines(name, text) for name, text in files.items()}
+    files = {name: restore_lines(name, text) for name, text in files.items()}
+    # What mpiwatch-gen --build checks another MPI against.
+    files[ABI_FILE] = abi_text(header, provenance.lines())
+    return files
 
 
 def restore_lines(name: str, text: str) -> str:

@@ -1,7 +1,9 @@
-/* mpiwatch_counter_add: named counters for hooks. A name is looked up by
- * pointer first (hooks pass string literals, the same pointer each call),
- * then by its text; new names take the lock. Values are added atomically,
- * so any thread may count. */
+/* mpiwatch_counter_add: named counters for hooks. A name is looked up first
+ * where the same pointer came last (hooks often pass string literals), then
+ * among all names; either way by its text, since a hook may also pass one
+ * buffer holding different names (count-tags.j2 formats "MPI_Send tag %d").
+ * New names take the lock. Values are added atomically, so any thread may
+ * count. */
 #include <pthread.h>
 #include <string.h>
 
@@ -19,7 +21,8 @@ static int find(const char *name)
 {
     int n = __atomic_load_n(&count, __ATOMIC_ACQUIRE);
     for (int i = 0; i < n; i++)
-        if (__atomic_load_n(&seen[i], __ATOMIC_RELAXED) == name)
+        if (__atomic_load_n(&seen[i], __ATOMIC_RELAXED) == name &&
+            strncmp(names[i], name, MW_COUNTER_NAME - 1) == 0)
             return i;
     for (int i = 0; i < n; i++)
         if (strncmp(names[i], name, MW_COUNTER_NAME - 1) == 0) {

@@ -19,7 +19,7 @@ cd "$top_srcdir"
 for d in */; do
     d=${d%/}
     case $d in generated|autom4te.cache|m4|build-aux|build-*|mpiwatch-*) continue ;; esac
-    [ -n "$(git ls-files "$d" 2>/dev/null | head -1)" ] || [ ! -d .git ] || continue
+    [ -n "$(git ls-files "$d" 2>/dev/null | head -1)" ] || [ ! -e .git ] || continue   # .git is a file in a worktree
     check "$d/" "\`$d/"
 done
 for d in runtime/*/ tests/*/; do

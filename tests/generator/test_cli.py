@@ -20,7 +20,8 @@ from support import (CC, HEADERS, ROOT, SPEC_PATH, CliResult, generate, header,
 
 from mpiwatch_gen.roles import CATEGORIES
 
-OUTPUT_COUNT = len(CATEGORIES) + 4   # wrap_*.c, mw_functions.[ch], hook_definitions.c, coverage
+# wrap_*.c, mw_functions.[ch], hook_definitions.c, coverage, mpi-abi.txt
+OUTPUT_COUNT = len(CATEGORIES) + 5
 
 
 class TempDirTest(unittest.TestCase):
@@ -141,7 +142,7 @@ class BadInputTest(TempDirTest):
 
     def test_nothing_to_do(self):
         result = run_cli("--mpicc", CC, "--header", header("golden.h"), "--no-symbol-check")
-        self.assert_one_error(result, "nothing to do: give --out DIR and/or --coverage")
+        self.assert_one_error(result, "nothing to do: give --out DIR, --build DIR and/or --coverage")
 
     def test_no_traceback_from_the_real_command(self):
         env = dict(os.environ, PYTHONPATH=str(ROOT / "generator"), PYTHONDONTWRITEBYTECODE="1")

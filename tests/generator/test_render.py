@@ -380,7 +380,7 @@ class OutputFilesTest(unittest.TestCase):
     def test_one_wrapper_file_per_category(self):
         self.assertEqual(sorted(self.files),
                          sorted(["mw_functions.h", "mw_functions.c", "coverage.txt",
-                                 "hook_definitions.c"]
+                                 "hook_definitions.c", "mpi-abi.txt"]
                                 + [f"wrap_{c}.c" for c in CATEGORIES]))
 
     def test_every_file_says_where_it_came_from(self):

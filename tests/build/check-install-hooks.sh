@@ -1,0 +1,253 @@
+#!/bin/sh
+# Hooks from an install, in seconds (issue 17): make install into a staging
+# folder, copy only the prefix, and with the source and build trees out of
+# view (another folder, PATH to the copy's bin, the make variables unset)
+# write a hook file that counts MPI_Send calls per tag, run
+#   mpiwatch-gen --hooks FILE --build DIR
+# and run a C program (and its Fortran twin, where libmpiwatch_f is built)
+# with DIR's library: the counters are right, and the report is otherwise
+# the one the installed library writes. Also: only the sources the hook
+# changes are compiled; an error in the hook's C names the hook file and
+# line; another MPI whose headers differ is refused; an install without the
+# pieces is named. The time of --build is logged beside that of a full build
+# of the libraries (generating and compiling every source, 2 at a time as
+# make -j2 does) and must be at most a fifth of it.
+set -eu
+: "${top_builddir:?run through make check}"
+. "$top_srcdir/tests/lib/launch.sh"
+work=$(mktemp -d "${TMPDIR:-/tmp}/mpiwatch-install-hooks.XXXXXX")
+n=0 failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() {
+    n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"
+    shift
+    for f in "$@"; do [ -f "$f" ] && sed 's/^/#   /' "$f" | tail -n 25; done
+}
+finish() {
+    echo "1..$n"
+    if [ "$failed" -eq 0 ]; then rm -rf "$work"; else echo "# work directory kept: $work"; fi
+    [ "$failed" -eq 0 ]
+    exit
+}
+now() { date +%s.%N; }
+seconds() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+
+if ! ${MAKE:-make} -C "$top_builddir" install DESTDIR="$work/dest" >"$work/install.log" 2>&1; then
+    not_ok "make install DESTDIR=..." "$work/install.log"
+    finish
+fi
+staged=$(cd "$(dirname "$(find "$work/dest" -name mpiwatch.pc | head -n 1)")/../.." && pwd)
+cp -a "$staged" "$work/prefix" && rm -rf "$work/dest"
+prefix=$work/prefix
+ok "make install, and the prefix copied to $prefix"
+fortran=""
+[ -f "$prefix/lib/libmpiwatch_f.so" ] && [ -n "${MPIFC:-}" ] && fortran=yes
+
+# The user's side: a hook file and programs, in a folder of their own.
+mkdir -p "$work/user" && cd "$work/user"
+cat > tags.j2 <<'EOF'
+{# A counter per tag of MPI_Send. #}
+{% macro prelude() %}
+#include <stdio.h>
+{% endmacro %}
+
+{% macro after_MPI_Send(ctx) %}
+if (ret == MPI_SUCCESS) {
+    char name[48];
+    snprintf(name, sizeof name, "MPI_Send tag %d", (int)({{ ctx.tag }}));
+    mpiwatch_counter_add(name, 1);
+}
+{% endmacro %}
+EOF
+cat > broken.j2 <<'EOF'
+{% macro after_MPI_Send(ctx) %}
+int seen = {{ ctx.tag }};
+seen += no_such_variable;
+{% endmacro %}
+EOF
+$MPICC -o send_tags_c "$top_srcdir/tests/build/send_tags.c"
+[ -z "$fortran" ] || $MPIFC -o send_tags_f "$top_srcdir/tests/build/send_tags.f90"
+
+# gen ARGS...: the installed mpiwatch-gen, seeing the prefix and nothing else
+# of mpiwatch (no make variables, no PYTHONPATH, this folder as cwd).
+gen() {
+    env -u top_srcdir -u top_builddir -u LIBMPIWATCH -u LIBMPIWATCH_F -u PYTHONPATH \
+        -u MPICC -u MPIFC PATH="$prefix/bin:$PATH" mpiwatch-gen "$@"
+}
+
+started=$(now)
+if ! gen --hooks tags.j2 --build hooked >build.out 2>build.err; then
+    not_ok "mpiwatch-gen --hooks tags.j2 --build hooked" build.err build.out
+    finish
+fi
+build_time=$(seconds "$started" "$(now)")
+ok "mpiwatch-gen --hooks tags.j2 --build hooked ($build_time s)"
+sed 's/^/# /' build.out
+libs="hooked/lib/libmpiwatch.so"
+[ -z "$fortran" ] || libs="$libs hooked/lib/libmpiwatch_f.so"
+for lib in $libs; do
+    if [ -f "$lib" ]; then ok "$lib built"; else not_ok "$lib built" build.err; finish; fi
+done
+if grep -q "LD_PRELOAD=$work/user/hooked/lib/libmpiwatch.so" build.out &&
+   grep -q -- "-lmpiwatch" build.out; then
+    ok "it says how to use the library (LD_PRELOAD, link flags)"
+else
+    not_ok "it says how to use the library" build.out
+fi
+compiled=$(sed -n 's/.* \([0-9]*\) of [0-9]* sources compiled (\([^)]*\)).*/\2/p' build.out)
+case $compiled in
+    *wrap_send.c*) case $compiled in
+        *wrap_recv.c*|*wrap_collective.c*|*mw_functions.c*|*fortran_mpif.c*)
+            not_ok "only what the hook changes is compiled: $compiled" ;;
+        *) ok "only what the hook changes is compiled: $compiled" ;;
+        esac ;;
+    *) not_ok "wrap_send.c compiled again: $compiled" build.out ;;
+esac
+
+# run LIB-PRELOAD OUTDIR PROGRAM: the program on 2 ranks, its report in OUTDIR.
+run() {
+    mkdir -p "$2"
+    mw_launch 2 LD_PRELOAD="$1" MPIWATCH_OUTDIR="$2" -- "./$3" >"$2/stdout" 2>"$2/stderr"
+}
+# Compares two JSON reports: the hooked one's counters are the expected ones,
+# and the rest (calls and bytes of each function, call sites, rank pairs) is
+# the same as the installed library's.
+cat > compare.py <<'EOF'
+import json, sys
+hooked, plain = (json.load(open(p)) for p in sys.argv[1:3])
+want = {"MPI_Send tag 5": 3, "MPI_Send tag 9": 1}
+got = {k: v["sum"] for k, v in hooked.get("counters", {}).items()}
+problems = [] if got == want else [f"counters {got}, expected {want}"]
+if plain.get("counters"):
+    problems.append(f"the installed library counted {plain['counters']}")
+def shape(report):
+    return ({name: (f["calls"], f["bytes_sent"], f["bytes_recv"])
+             for name, f in report["functions"].items()},
+            sorted(k for k in report if k != "counters"),
+            sorted((s["function"], s["line"], s["calls"]) for s in report["callsites"]["sites"]),
+            report["pairs"])
+if shape(hooked) != shape(plain):
+    problems.append(f"reports differ: {shape(hooked)} != {shape(plain)}")
+print("\n".join(problems) or "same")
+sys.exit(1 if problems else 0)
+EOF
+langs=c
+[ -z "$fortran" ] || langs="c f"
+for lang in $langs; do
+    preload_hooked="$work/user/hooked/lib/libmpiwatch.so"
+    preload_plain="$prefix/lib/libmpiwatch.so"
+    if [ "$lang" = f ]; then
+        preload_hooked="$preload_hooked:$work/user/hooked/lib/libmpiwatch_f.so"
+        preload_plain="$preload_plain:$prefix/lib/libmpiwatch_f.so"
+    fi
+    if run "$preload_hooked" "$work/user/run-$lang-hooked" "send_tags_$lang" &&
+       run "$preload_plain" "$work/user/run-$lang-plain" "send_tags_$lang" &&
+       grep -q "^last 3" "run-$lang-hooked/stdout"; then
+        ok "send_tags ($lang) runs with the built and the installed library"
+    else
+        not_ok "send_tags ($lang) runs" "run-$lang-hooked/stderr" "run-$lang-plain/stderr"
+        continue
+    fi
+    if "$PYTHON" compare.py run-"$lang"-hooked/mpiwatch-*.json run-"$lang"-plain/mpiwatch-*.json \
+            >"compare-$lang.out" 2>&1; then
+        ok "send_tags ($lang): counters MPI_Send tag 5 = 3, tag 9 = 1; the report otherwise unchanged"
+    else
+        not_ok "send_tags ($lang): the hooked report" "compare-$lang.out"
+    fi
+    if grep -q '^  MPI_Send tag 5  *3  *1 ' "run-$lang-hooked"/mpiwatch-*.txt &&
+       grep -q '^  MPI_Send tag 9  *1  *1 ' "run-$lang-hooked"/mpiwatch-*.txt; then
+        ok "send_tags ($lang): the text report's Counters"
+    else
+        not_ok "send_tags ($lang): the text report's Counters" "run-$lang-hooked"/mpiwatch-*.txt
+    fi
+done
+
+# An error in the hook's C code names the hook file and line.
+if gen --hooks broken.j2 --build broken -q >broken.out 2>&1; then
+    not_ok "a hook with a C error is refused" broken.out
+elif grep -q "^broken.j2:3:[0-9]*: error: .no_such_variable. undeclared" broken.out &&
+     grep -q "error: the hook code does not compile" broken.out; then
+    ok "a C error in the hook names broken.j2:3"
+else
+    not_ok "a C error in the hook names broken.j2:3" broken.out
+fi
+
+# Another MPI whose headers differ is refused, naming both.
+case $MPI_FLAVOR in openmpi) other=mpicc.mpich ;; *) other=mpicc.openmpi ;; esac
+if command -v "$other" >/dev/null 2>&1; then
+    if gen --mpicc "$other" --hooks tags.j2 --build other -q >other.out 2>&1; then
+        not_ok "--mpicc $other (another MPI) is refused" other.out
+    elif grep -q "does not match the one the installed runtime was built for" other.out &&
+         grep -q "declarations differ" other.out; then
+        ok "--mpicc $other (another MPI) is refused: $(grep -c '^  ' other.out) differences shown"
+    else
+        not_ok "--mpicc $other is refused with a clear error" other.out
+    fi
+else
+    echo "# $other not installed: the other-MPI check is skipped"
+fi
+# The same MPI named by another path is accepted.
+if gen --mpicc "$(command -v "${MPICC%% *}")" --build again -q >again.out 2>&1 &&
+   [ -f again/lib/libmpiwatch.so ]; then
+    ok "--mpicc $(command -v "${MPICC%% *}") (the same MPI, no hooks) builds"
+else
+    not_ok "--mpicc with the install's own MPI builds" again.out
+fi
+
+# An install without the pieces --build needs says which.
+mv "$prefix/lib/mpiwatch/build.conf" "$work/build.conf"
+if gen --hooks tags.j2 --build lacking -q >lacking.out 2>&1; then
+    not_ok "an install without build.conf is refused" lacking.out
+elif grep -q "lacks what --build needs.*build.conf" lacking.out; then
+    ok "an install without lib/mpiwatch/build.conf: the error names it"
+else
+    not_ok "an install without build.conf: a clear error" lacking.out
+fi
+mv "$work/build.conf" "$prefix/lib/mpiwatch/build.conf"
+
+# The time of --build beside that of a full build of the two libraries, done
+# the way make -j2 does it: generating every source (the installed
+# mpiwatch-gen, without hooks), compiling every source of both libraries (the
+# runtime's from the source tree) 2 at a time with the install's compilers
+# and flags, once PIC for the shared and once for the static library as
+# libtool does, and linking. (make also runs configure and builds the client.)
+conf="$prefix/lib/mpiwatch/build.conf"
+value() { sed -n "s/^$1=//p" "$conf"; }
+cc=$(value MPICC)
+set -- --mpicc "$cc"
+[ "$(value FORTRAN)" != yes ] ||
+    set -- "$@" --mpifc "$(value MPIFC)" --fortran-layering "$(value FORTRAN_LAYERING)"
+full=$work/user/full
+mkdir -p "$full/obj" "$full/fobj" "$full/static"
+cat > "$full/cc.sh" <<EOF
+#!/bin/sh
+# cc.sh SOURCE: its PIC object in obj/ (fobj/ for libmpiwatch_f's), named
+# after its path, and its object for the static library in static/.
+case \$1 in */convert.c|*/fortran_mpif.c|*/fortran_f08.c) dir=fobj ;; *) dir=obj ;; esac
+name=\$(echo "\$1" | tr / _).o
+set -- $cc $(value CPPFLAGS) -I'$top_srcdir/include' -I'$top_srcdir/runtime' -I'$full/src' \\
+    $(value CFLAGS) -c "\$1"
+"\$@" -fPIC -DPIC -o "$full/\$dir/\$name" && exec "\$@" -o "$full/static/\$name"
+EOF
+started=$(now)
+# shellcheck disable=SC2046  # the flags are words
+{
+    gen "$@" --out "$full/src" -q &&
+    { find "$full/src" "$top_srcdir/runtime" -name '*.c' -print0 | xargs -0 -P 2 -n 1 sh "$full/cc.sh"; } &&
+    $cc -shared -o "$full/libmpiwatch.so" "$full"/obj/*.o $(value LIBS) &&
+    if [ "$(value FORTRAN)" = yes ]; then
+        $(value MPIFC) -fPIC -c "$full/src/fortran_sentinels.f90" -o "$full/fobj/sentinels.o" &&
+        $cc -shared -o "$full/libmpiwatch_f.so" "$full"/fobj/*.o -L"$full" -lmpiwatch \
+            $(value FORTRAN_LIBS) -Wl,--version-script="$prefix/lib/mpiwatch/exports.map"
+    fi
+} >full.log 2>&1 || { not_ok "a full build of the libraries" full.log; finish; }
+full_time=$(seconds "$started" "$(now)")
+ratio=$(awk -v a="$build_time" -v b="$full_time" 'BEGIN { printf "%.3f", a / b }')
+echo "# time: mpiwatch-gen --build $build_time s; a full build of the libraries" \
+     "($(find full -name '*.o' | wc -l) objects, as make compiles them) $full_time s; ratio $ratio"
+if awk -v r="$ratio" 'BEGIN { exit !(r <= 0.2) }'; then
+    ok "--build takes at most a fifth of a full build (ratio $ratio)"
+else
+    not_ok "--build takes at most a fifth of a full build (ratio $ratio)"
+fi
+finish
