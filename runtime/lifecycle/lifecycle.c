@@ -1,5 +1,7 @@
 /* The runtime's life: load-time set-up, MPI_Init, MPI_Pcontrol, and the
  * report at MPI_Finalize (built before PMPI_Finalize, while MPI still works). */
+#define _GNU_SOURCE   /* RTLD_DEFAULT */
+#include <dlfcn.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +25,38 @@ __attribute__((constructor)) static void mw_load(void)
     mw_state.start_ticks = mw_now();
     mw_state.start_wall = (long long)time(NULL);
     mw_mode_update();
+}
+
+/* The launcher's rank of this process, before or without MPI; -1 unknown. */
+static int launcher_rank(void)
+{
+    static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *v = getenv(vars[i]);
+        if (v != NULL && *v != '\0')
+            return atoi(v);
+    }
+    return -1;
+}
+
+/* Runs when the process ends. A Fortran program whose MPI binding calls
+ * PMPI_X (Open MPI's) never reaches libmpiwatch's MPI_Init when
+ * libmpiwatch_f is not loaded: MPI ran, mpiwatch never started, and there
+ * is no report. Say so once (on rank 0), and what to do. */
+__attribute__((destructor)) static void mw_unload(void)
+{
+    int initialized = 0, finalized = 0;
+    if (mw_state.started || mw_fortran_layers != NULL)
+        return;
+    if (dlsym(RTLD_DEFAULT, "mpi_init_") == NULL && dlsym(RTLD_DEFAULT, "mpi_init_f08_") == NULL)
+        return;   /* not a Fortran program */
+    if (PMPI_Initialized(&initialized) != MPI_SUCCESS || PMPI_Finalized(&finalized) != MPI_SUCCESS ||
+        !(initialized || finalized) || launcher_rank() > 0)
+        return;
+    mw_warn("this Fortran program's MPI calls went past libmpiwatch (its MPI's Fortran binding "
+            "calls PMPI_ functions), so nothing was profiled and no report was written: load "
+            "libmpiwatch_f.so too (LD_PRELOAD=.../libmpiwatch.so:.../libmpiwatch_f.so, or link "
+            "-lmpiwatch_f -lmpiwatch)");
 }
 
 static void warn_if_unfinished(void)
