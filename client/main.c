@@ -3,7 +3,6 @@
  * as a live table or JSON lines; or replays a recording the same way.
  * Exit status: 0 every rank said goodbye, 1 some rank was lost or never
  * reached (or an input was unreadable), 2 usage error. */
-#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 #include "conn_tcp.h"
 #include "endpoints.h"
 #include "options.h"
+#include "priority.h"
 #include "record.h"
 #include "session.h"
 #include "util.h"
@@ -168,22 +168,10 @@ static int read_endpoints(const mwc_options *o, mwc_endpoints *l, mwc_linereader
     return 0;
 }
 
-/* Run at a lower priority than the ranks (--nice): on a node whose cores
- * the job keeps busy, every time slice the client took would be one a rank
- * waited for. */
-static void lower_priority(const mwc_options *o)
-{
-    if (o->nice == 0)
-        return;
-    errno = 0;
-    if (nice(o->nice) == -1 && errno != 0 && !o->quiet)
-        fprintf(stderr, "mpiwatch: warning: --nice %d: %s; running at the usual priority\n",
-                o->nice, strerror(errno));
-}
-
 static int watch(const mwc_options *o, views *v, int *argc, char ***argv)
 {
-    lower_priority(o);
+    mwc_priority priority;
+    mwc_priority_init(&priority, o->nice, o->quiet);
     mwc_endpoints l;
     mwc_linereader in;
     mwc_endpoints_init(&l);
@@ -228,6 +216,7 @@ static int watch(const mwc_options *o, views *v, int *argc, char ***argv)
             }
             mwc_mpi_step(&mpi);
             mwc_session_tick(&s);
+            mwc_priority_step(&priority);
         }
         int stale = !interrupted && o->port_file && mwc_tcp_all_refused(&tcp);
         mwc_tcp_close_all(&tcp);

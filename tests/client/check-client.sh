@@ -11,8 +11,10 @@
 # - standard input with other output mixed in (--stdin), the text view;
 # - a rank that stops without GOODBYE, a rank that refuses the client (a
 #   wrong token published), a rank never reached: lost, exit 1;
-# - while watching, the client runs at nice 19 (--nice's default), at its
-#   parent's priority with --nice 0, at 7 with --nice 7;
+# - priority: a client that is idle (waiting for a port file) keeps its
+#   parent's priority; one decoding a flood of events (a fake rank's flood
+#   scenario) lowers it by 19 (--nice's default), by 7 with --nice 7, and
+#   not at all with --nice 0;
 # - calls in progress (INFLIGHT): 4 ranks, rank 1 in MPI_Recv from 3 tag 99
 #   and the others in MPI_Barrier: with --stuck 2 the stuck summary (cycle
 #   [1,3], rank 1 waited on) within 3 s; two ranks in MPI_Ssend to each
@@ -198,28 +200,35 @@ else
     fail "stale port file" "exit $rc, no 'looks stale (written 3 minutes ago)' line" "$d/stale.err"
 fi
 
-# --- priority: sampled while the client waits for a port file
+# --- priority: cheap while idle, lowered once busy (client/priority.h)
 d="$work/nice"; mkdir -p "$d"
-nice_case() { # WANT [OPTIONS]
-    local want=$1 pid got
-    shift
-    "$client" "$@" --json --wait 30 -f "$d/never" >/dev/null 2>"$d/err" &
+# nice_case WANT idle|flood [OPTIONS]: the client's nice value 2.5 s into a
+# watch of nothing (a port file that never comes) or of a flooding fake rank.
+nice_case() {
+    local want=$1 what=$2 pid got
+    shift 2
+    rm -f "$d/ports"
+    [ "$what" = flood ] && fake "$d" 0 1 --scenario flood --hold 4
+    "$client" "$@" --json --wait 30 -f "$d/$( [ "$what" = flood ] && echo ports || echo never)" \
+        >/dev/null 2>"$d/err" &
     pid=$!
     pids+=("$pid")
-    sleep 0.5
+    sleep 2.5
     got=$(sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null | cut -d' ' -f17)
     kill "$pid" 2>/dev/null
     wait "$pid" 2>/dev/null
+    [ "$what" = flood ] && wait "$fake_pid_0" 2>/dev/null
     if [ "$got" = "$want" ]; then
-        pass "priority ${*:-(default)}: nice $want"
+        pass "priority $what ${*:-(default)}: nice $want"
     else
-        fail "priority ${*:-(default)}" "nice '${got:-unknown}', expected $want" "$d/err"
+        fail "priority $what ${*:-(default)}" "nice '${got:-unknown}', expected $want" "$d/err"
     fi
 }
 base=$(nice)
-nice_case $((base + 19 > 19 ? 19 : base + 19))
-nice_case "$base" --nice 0
-nice_case $((base + 7 > 19 ? 19 : base + 7)) --nice 7
+nice_case "$base" idle
+nice_case $((base + 19 > 19 ? 19 : base + 19)) flood
+nice_case "$base" flood --nice 0
+nice_case $((base + 7 > 19 ? 19 : base + 7)) flood --nice 7
 
 # --- calls in progress and stuck ranks (INFLIGHT frames, --stuck)
 # stamp T0: each line of standard input, prefixed with the seconds since T0

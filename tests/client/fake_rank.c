@@ -4,7 +4,7 @@
  * sends a scripted stream (frames.c) in small uneven chunks.
  *
  *   fake_rank RANK SIZE PORT_FILE [options]
- *     --scenario normal|lost|refuse|silent|mute|drip
+ *     --scenario normal|lost|refuse|silent|mute|drip|flood|inflight|rates
  *                                     lost: stops without GOODBYE;
  *                                     refuse: closes after the token;
  *                                     silent: takes the token, sends nothing;
@@ -21,6 +21,9 @@
  *                                     INFLIGHT with none, SNAPSHOT, GOODBYE;
  *                                     inflight-lost: the same, but it closes
  *                                     without GOODBYE after --hold;
+ *                                     flood: HELLO, then EVENTS frames as
+ *                                     fast as the client reads them for
+ *                                     --hold seconds, then GOODBYE;
  *                                     rates: HELLO, SNAPSHOT and PAIRS at
  *                                     1.0 s, the same 0.5 s later (at 1.5 s
  *                                     on the rank's clock too), GOODBYE:
@@ -215,6 +218,34 @@ static int serve_inflight(int c, uint32_t rank, uint32_t size, const calls *cs, 
     return 0;
 }
 
+/* The flood scenario: a client decoding events as fast as they come is
+ * busy, and must lower its priority (client/priority.h). */
+static int serve_flood(int c, uint32_t rank, uint32_t size, double hold)
+{
+    static const char *const names[] = { "MPI_Send" };
+    mwt_buf b = { 0 };
+    mwt_hello(&b, rank, size, 4242, 1, "fakehost", "flood", 1, names);
+    if (write(c, b.p, b.len) != (ssize_t)b.len)
+        return 1;
+    b.len = 0;
+    mwc_event ev[256];
+    for (int i = 0; i < 256; i++)
+        ev[i] = (mwc_event){ 0, 0, 1000u * (uint64_t)i, 1000u * (uint64_t)i + 500,
+                             (int32_t)((rank + 1) % size), 7, 0, 1, 8, 0 };
+    for (int i = 0; i < 64; i++)
+        mwt_events(&b, 256, ev);
+    double start = mono();
+    while (mono() - start < hold)
+        if (write(c, b.p, b.len) != (ssize_t)b.len)
+            return 1;
+    b.len = 0;
+    mwt_goodbye(&b, 1, 0, 0);
+    int rc = write(c, b.p, b.len) != (ssize_t)b.len;
+    close(c);
+    free(b.p);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     signal(SIGPIPE, SIG_IGN);
@@ -338,6 +369,8 @@ int main(int argc, char **argv)
     if (strncmp(scenario, "inflight", 8) == 0)
         return serve_inflight(c, (uint32_t)rank, (uint32_t)size, &cs, age, hold,
                               strcmp(scenario, "inflight-lost") == 0);
+    if (strcmp(scenario, "flood") == 0)
+        return serve_flood(c, (uint32_t)rank, (uint32_t)size, hold);
     if (strcmp(scenario, "rates") == 0) {
         mwt_buf r = { 0 };
         for (int part = 1; part <= 2; part++) {
