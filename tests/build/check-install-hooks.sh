@@ -15,6 +15,7 @@
 set -eu
 : "${top_builddir:?run through make check}"
 . "$top_srcdir/tests/lib/launch.sh"
+. "$top_srcdir/tests/lib/install.sh"
 work=$(mktemp -d "${TMPDIR:-/tmp}/mpiwatch-install-hooks.XXXXXX")
 n=0 failed=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
@@ -32,13 +33,10 @@ finish() {
 now() { date +%s.%N; }
 seconds() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
-if ! ${MAKE:-make} -C "$top_builddir" install DESTDIR="$work/dest" >"$work/install.log" 2>&1; then
+if ! mw_stage_install "$work"; then
     not_ok "make install DESTDIR=..." "$work/install.log"
     finish
 fi
-staged=$(cd "$(dirname "$(find "$work/dest" -name mpiwatch.pc | head -n 1)")/../.." && pwd)
-cp -a "$staged" "$work/prefix" && rm -rf "$work/dest"
-prefix=$work/prefix
 ok "make install, and the prefix copied to $prefix"
 fortran=""
 [ -f "$prefix/lib/libmpiwatch_f.so" ] && [ -n "${MPIFC:-}" ] && fortran=yes
@@ -55,15 +53,9 @@ EOF
 $MPICC -o send_tags_c "$top_srcdir/tests/build/send_tags.c"
 [ -z "$fortran" ] || $MPIFC -o send_tags_f "$top_srcdir/tests/build/send_tags.f90"
 
-# gen ARGS...: the installed mpiwatch-gen, seeing the prefix and nothing else
-# of mpiwatch (no make variables, no PYTHONPATH, this folder as cwd).
-gen() {
-    env -u top_srcdir -u top_builddir -u LIBMPIWATCH -u LIBMPIWATCH_F -u PYTHONPATH \
-        -u MPICC -u MPIFC PATH="$prefix/bin:$PATH" mpiwatch-gen "$@"
-}
 
 started=$(now)
-if ! gen --hooks tags.j2 --build hooked >build.out 2>build.err; then
+if ! mw_installed_gen --hooks tags.j2 --build hooked >build.out 2>build.err; then
     not_ok "mpiwatch-gen --hooks tags.j2 --build hooked" build.err build.out
     finish
 fi
@@ -149,7 +141,7 @@ for lang in $langs; do
 done
 
 # An error in the hook's C code names the hook file and line.
-if gen --hooks broken.j2 --build broken -q >broken.out 2>&1; then
+if mw_installed_gen --hooks broken.j2 --build broken -q >broken.out 2>&1; then
     not_ok "a hook with a C error is refused" broken.out
 elif grep -q "^broken.j2:3:[0-9]*: error: .no_such_variable. undeclared" broken.out &&
      grep -q "error: the hook code does not compile" broken.out; then
@@ -161,7 +153,7 @@ fi
 # Another MPI whose headers differ is refused, naming both.
 case $MPI_FLAVOR in openmpi) other=mpicc.mpich ;; *) other=mpicc.openmpi ;; esac
 if command -v "$other" >/dev/null 2>&1; then
-    if gen --mpicc "$other" --hooks tags.j2 --build other -q >other.out 2>&1; then
+    if mw_installed_gen --mpicc "$other" --hooks tags.j2 --build other -q >other.out 2>&1; then
         not_ok "--mpicc $other (another MPI) is refused" other.out
     elif grep -q "does not match the one the installed runtime was built for" other.out &&
          grep -q "declarations differ" other.out; then
@@ -173,7 +165,7 @@ else
     echo "# $other not installed: the other-MPI check is skipped"
 fi
 # The same MPI named by another path is accepted.
-if gen --mpicc "$(command -v "${MPICC%% *}")" --build again -q >again.out 2>&1 &&
+if mw_installed_gen --mpicc "$(command -v "${MPICC%% *}")" --build again -q >again.out 2>&1 &&
    [ -f again/lib/libmpiwatch.so ]; then
     ok "--mpicc $(command -v "${MPICC%% *}") (the same MPI, no hooks) builds"
 else
@@ -182,7 +174,7 @@ fi
 
 # An install without the pieces --build needs says which.
 mv "$prefix/lib/mpiwatch/build.conf" "$work/build.conf"
-if gen --hooks tags.j2 --build lacking -q >lacking.out 2>&1; then
+if mw_installed_gen --hooks tags.j2 --build lacking -q >lacking.out 2>&1; then
     not_ok "an install without build.conf is refused" lacking.out
 elif grep -q "lacks what --build needs.*build.conf" lacking.out; then
     ok "an install without lib/mpiwatch/build.conf: the error names it"

@@ -1,53 +1,32 @@
 #!/bin/sh
-# Each shipped hook example, generated in, compiled and run on 2 ranks,
+# Each shipped hook example, built into the libraries from an install
+# (mpiwatch-gen --hooks FILE --build DIR, docs/hooks.md) and run on 2 ranks,
 # prints exactly the lines it promises: for hook_program.c and, when the
 # Fortran library is built, for its Fortran twin hook_program.f90 (the same
 # hooks, reached through libmpiwatch_f).
 set -eu
 . "$top_srcdir/tests/lib/launch.sh"
+. "$top_srcdir/tests/lib/install.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 examples="$top_srcdir/templates/hooks/examples"
 passed=0 failed=0
 
-# build_with_hook HOOK DIR: a libmpiwatch.so with HOOK built in, in DIR, and
-# with MPIFC set, its libmpiwatch_f.so.
+# build_with_hook HOOK DIR: DIR/lib/libmpiwatch.so with HOOK built in (and,
+# where the install has it, libmpiwatch_f.so), the way docs/hooks.md tells a
+# user: mpiwatch-gen --hooks HOOK --build DIR from the installed mpiwatch.
 build_with_hook() {
-    dir=$2
-    mkdir -p "$dir/gen" "$dir/obj" "$dir/fobj"
-    set -- --mpicc "$MPICC" --spec "$top_srcdir/spec/mpi-4.1.json" --hooks "$1"
-    if [ -n "$fortran" ]; then
-        set -- "$@" --mpifc "$MPIFC" --fortran-layering "$FORTRAN_LAYERING"
-    fi
-    PYTHONPATH="$top_srcdir/generator" PYTHONDONTWRITEBYTECODE=1 "$PYTHON" -m mpiwatch_gen \
-        "$@" --out "$dir/gen" -q
-    cflags="-std=c11 -D_POSIX_C_SOURCE=200809L -O2 -fPIC -fvisibility=hidden -Wall -Wextra -Werror"
-    cflags="$cflags -I$top_srcdir/include -I$top_srcdir/runtime -I$dir/gen"
-    for src in "$top_srcdir"/runtime/*/*.c "$dir"/gen/*.c; do
-        case "$src" in
-            */runtime/fortran/convert.c|*/gen/fortran_mpif.c|*/gen/fortran_f08.c) continue ;;
-        esac
-        # shellcheck disable=SC2086  # the flags are words
-        $MPICC $cflags -c "$src" -o "$dir/obj/$(basename "$(dirname "$src")")-$(basename "$src" .c).o"
-    done
-    $MPICC -shared -o "$dir/libmpiwatch.so" "$dir"/obj/*.o -lpthread
-    [ -n "$fortran" ] || return 0
-    for src in "$top_srcdir/runtime/fortran/convert.c" "$dir"/gen/fortran_mpif.c \
-        "$dir"/gen/fortran_f08.c; do
-        # shellcheck disable=SC2086
-        $MPICC $cflags -c "$src" -o "$dir/fobj/$(basename "$src" .c).o"
-    done
-    $MPIFC -fPIC -c "$dir/gen/fortran_sentinels.f90" -o "$dir/fobj/fortran_sentinels.o"
-    $MPIFC -shared -o "$dir/libmpiwatch_f.so" "$dir"/fobj/*.o -L"$dir" -lmpiwatch -Wl,-rpath,"$dir" \
-        -Wl,--version-script="$top_srcdir/runtime/fortran/exports.map"
+    mw_installed_gen --hooks "$1" --build "$2" -q >"$2.log" 2>&1 || {
+        echo "FAIL mpiwatch-gen --hooks $(basename "$1") --build:"; cat "$2.log"; exit 1
+    }
 }
 
 # run_hooked HOOK-DIR OUTDIR LANG: hook_program (LANG c) or its Fortran twin
 # (f) on 2 ranks with HOOK-DIR's libraries preloaded; stdout and stderr in
 # OUTDIR/LANG.out and .err.
 run_hooked() {
-    preload="$1/libmpiwatch.so"
-    [ "$3" = c ] || preload="$1/libmpiwatch.so:$1/libmpiwatch_f.so"
+    preload="$1/lib/libmpiwatch.so"
+    [ "$3" = c ] || preload="$1/lib/libmpiwatch.so:$1/lib/libmpiwatch_f.so"
     mkdir -p "$2"
     (cd "$tmp" && mw_launch 2 LD_PRELOAD="$preload" MPIWATCH_OUTDIR="$2" \
         -- "./hook_program_$3" > "$2/$3.out" 2> "$2/$3.err")
@@ -63,11 +42,10 @@ expect() {
     fi
 }
 
-fortran=""
+mw_stage_install "$tmp" || { echo "FAIL make install DESTDIR=..."; cat "$tmp/install.log"; exit 1; }
 languages=c
 $MPICC -o "$tmp/hook_program_c" "$top_srcdir/tests/hooks/hook_program.c"
-if [ -n "${LIBMPIWATCH_F:-}" ] && [ -n "${MPIFC:-}" ]; then
-    fortran=yes
+if [ -f "$prefix/lib/libmpiwatch_f.so" ] && [ -n "${MPIFC:-}" ]; then
     languages="c f"
     $MPIFC -o "$tmp/hook_program_f" "$top_srcdir/tests/hooks/hook_program.f90"
 else
