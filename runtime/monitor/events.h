@@ -128,7 +128,10 @@ MW_HIDDEN MW_NOINLINE void mw_monitor_event(int id, const mw_call *call, int tra
  * power of two. Set before events are switched on. */
 MW_HIDDEN void mw_events_set_capacity(size_t events);
 
-/* Switch event collection on or off for every thread. */
+/* Switch event collection on or off for every thread: on while a client is
+ * attached. The wrappers run the watched body all the time the monitor runs
+ * (so that a call entered before the client came is seen in progress), and
+ * queue events only while this is on. */
 MW_HIDDEN void mw_events_enable(int on);
 
 /* Move up to max queued events, from every thread's ring, into out, with

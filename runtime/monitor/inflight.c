@@ -85,8 +85,13 @@ static int read_call(const mw_thread *t, mw_inflight *r)
     int size = 0, world = 0;
     int peer_world = -1, root_world = -1;
     if (comm != MPI_COMM_NULL) {
-        peer_world = mw_comm_peek(t, comm, peer, &size, &world);
-        root_world = mw_comm_peek(t, comm, root, &size, &world);
+        /* One lookup gives the size, and the world rank of the peer (or,
+         * for a rooted collective, of the root); a second only for a call
+         * that names both. */
+        int has_peer = (flags & MW_INFLIGHT_HAS_PEER) != 0, has_root = (flags & MW_INFLIGHT_HAS_ROOT) != 0;
+        int first = mw_comm_peek(t, comm, has_peer ? peer : has_root ? root : -1, &size, &world);
+        peer_world = has_peer ? first : -1;
+        root_world = !has_root ? -1 : has_peer ? mw_comm_peek(t, comm, root, &size, &world) : first;
     }
     *r = (mw_inflight){
         .function = (uint32_t)id,

@@ -92,15 +92,6 @@ static uint64_t next_snapshot;            /* ns since the epoch */
 static uint64_t frames_skipped;
 static uint64_t snap_start = UINT64_MAX, snap_end;   /* the last queued snapshot, in stream offsets */
 
-/* Events on while a client is attached. The wrappers run the watched body
- * (or the slow one) all the time the monitor runs (mw_inflight_begin), so
- * that a call entered before the client came is seen in progress; they
- * queue events only while the flag is set. */
-static void set_events(int on)
-{
-    mw_events_enable(on);
-}
-
 /* The calls in progress last sent to this client, and when. */
 static mw_inflight inflight_sent[MW_INFLIGHT_MAX], inflight_now[MW_INFLIGHT_MAX];
 static size_t ninflight_sent;
@@ -240,7 +231,7 @@ static void on_attach(void)
     nmarks = marks_head = 0;
     out.head = out.len = 0;
     snap_start = UINT64_MAX;
-    set_events(1);
+    mw_events_enable(1);
     timer_name(timer, sizeof timer);
     size_t before = mw_buf_pending(&out);
     if (mw_frame_hello(&out, wall_ns > since ? wall_ns - since : 0, timer) == 0)
@@ -268,7 +259,7 @@ static void on_detach(int final)
 {
     uint64_t lost = unwritten_events();
     if (!final)
-        set_events(0);
+        mw_events_enable(0);
     sent_total -= lost;
     dropped_sender += lost;
     out.head = out.len = 0;
@@ -564,7 +555,7 @@ void mw_monitor_finish(const mw_fn_stats *stats)
     running = 0;
     /* This thread now owns the stream. Everything the application did is in
      * the rings and in stats. */
-    set_events(0);
+    mw_events_enable(0);
     mw_inflight_end();
     mw_timebase_update(&tb);
     if (!attached && tp->poll_attach())
