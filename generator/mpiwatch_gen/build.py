@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from .abi import ABI_FILE, abi_differences, parse_abi
 from .errors import GenError
+from .sysio import run
 
 # The generated sources of libmpiwatch_f; every other one is libmpiwatch's.
 FORTRAN_SOURCES = ("fortran_mpif.c", "fortran_f08.c")
@@ -165,7 +166,7 @@ class Build:
         """Start compiling these sources."""
         os.makedirs(os.path.join(self.out, "obj"), exist_ok=True)
         for name in names:
-            self._jobs.append((name, self._pool.submit(_run, self.compile_command(name))))
+            self._jobs.append((name, self._pool.submit(run, self.compile_command(name))))
 
     def wait(self) -> None:
         """Wait for the compilers. Their messages name the hook file and line
@@ -190,14 +191,6 @@ class Build:
         return [objects[rel] for rel in sorted(objects)]
 
 
-def _run(command: list[str]) -> subprocess.CompletedProcess[str]:
-    try:
-        return subprocess.run(command, capture_output=True, text=True, check=False)
-    except OSError as err:
-        return subprocess.CompletedProcess(command, 127, "", f"cannot run {command[0]}: "
-                                           f"{err.strerror}\n")
-
-
 def _link(build: Build, soname: str, objects: list[str], flags: list[str]) -> str:
     """Link DIR/lib/libX.so (soname libX.so.0, as the installed one), with
     libX.so.0 beside it for programs linked against it."""
@@ -209,7 +202,7 @@ def _link(build: Build, soname: str, objects: list[str], flags: list[str]) -> st
     command = [*shlex.split(build.mpicc), "-shared", "-fPIC", "-DPIC", *objects, *flags,
                *shlex.split(build.install.conf["CFLAGS"]), "-Wl,--no-undefined",
                f"-Wl,-soname,{soname}", "-o", target]
-    result = _run(command)
+    result = run(command)
     if result.returncode != 0:
         sys.stderr.write(result.stderr)
         raise GenError(f"linking {target} failed (the linker's messages are above)")

@@ -24,6 +24,7 @@ from typing import Any, Mapping, Sequence
 
 from .errors import GenError
 from .roles import categorize, param_role, return_role
+from .sysio import write_if_changed
 from .spec import (SCHEMA, check_duplicates, decode_json, parse_spec,
                    read_text)
 
@@ -256,19 +257,6 @@ def render(spec: Mapping[str, Any]) -> str:
             body = json.dumps(spec[key], sort_keys=True)
         items.append(f"{json.dumps(key)}: {body}")
     return _block(items, 0, "{}") + "\n"
-
-
-def write_if_changed(path: str, text: str) -> bool:
-    """Write ``text`` to ``path`` unless already there; True if written."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            if handle.read() == text:
-                return False
-    except (OSError, UnicodeDecodeError):
-        pass
-    with open(path, "w", encoding="utf-8", newline="\n") as handle:
-        handle.write(text)
-    return True
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -28,11 +28,11 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
-import subprocess
 import sys
 import tempfile
 
 from .errors import GenError
+from .sysio import run
 from .probe import HeaderInfo, probe_header
 from .symbols import fortran_library_symbols, link_flags
 
@@ -121,11 +121,7 @@ def _interposer(header: HeaderInfo) -> str:
 
 def _run(cmd: list[str], cwd: str, env: dict[str, str] | None = None,
          timeout: int = 120) -> tuple[int, str]:
-    try:
-        done = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True,
-                              check=False, timeout=timeout, stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.TimeoutExpired) as err:
-        return 1, str(err)
+    done = run(cmd, cwd=cwd, env=env, timeout=timeout)
     return done.returncode, (done.stderr or done.stdout).strip()
 
 

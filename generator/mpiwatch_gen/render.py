@@ -21,6 +21,7 @@ from .probe import HeaderInfo
 from .reconcile import Reconciled, Wrapper
 from .hooks import LINE_RESTORE
 from .roles import CATEGORIES
+from .sysio import write_if_changed
 
 BUILTIN_TEMPLATES = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                                   "..", "..", "templates"))
@@ -56,21 +57,6 @@ def make_environment(template_dirs: list[str]) -> jinja2.Environment:
         keep_trailing_newline=True,
         autoescape=False,
     )
-
-
-def write_if_changed(path: str, text: str) -> bool:
-    """Write text to path unless it already holds exactly that; True if written."""
-    try:
-        with open(path, encoding="utf-8") as old:
-            if old.read() == text:
-                return False
-    except OSError:
-        pass
-    tmp = f"{path}.tmp{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as out:
-        out.write(text)
-    os.replace(tmp, path)
-    return True
 
 
 def _render(env: jinja2.Environment, name: str, **values: object) -> str:

@@ -13,10 +13,10 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import subprocess
 import tempfile
 
 from .errors import GenError
+from .sysio import run
 
 _PROGRAM = """#include <mpi.h>
 int main(int argc, char **argv)
@@ -31,12 +31,9 @@ _MPI_SYMBOL_RE = re.compile(r"^P?MPIX?_\w+$")
 
 def _run(cmd: list[str], what: str) -> str:
     """Run a command and return its standard output, or raise GenError."""
-    try:
-        done = subprocess.run(cmd, capture_output=True, text=True, check=False)
-    except FileNotFoundError:
-        raise GenError(f"{what}: '{cmd[0]}' was not found") from None
-    except OSError as err:
-        raise GenError(f"{what}: cannot run '{cmd[0]}': {err.strerror}") from None
+    done = run(cmd)
+    if done.returncode == 127 and not done.stdout:
+        raise GenError(f"{what}: {done.stderr.strip()}")
     if done.returncode != 0:
         detail = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
         raise GenError(f"{what} failed: {detail}", " ".join(cmd[:1]))

@@ -28,9 +28,9 @@ from support import (GOLDEN, ROOT, compile_generated, generate, header, probe,
                      reconciled, write_file)
 
 from mpiwatch_gen.errors import GenError
-from mpiwatch_gen.render import (BUILTIN_TEMPLATES, Provenance, output_files,
-                                 write_if_changed, write_outputs)
+from mpiwatch_gen.render import BUILTIN_TEMPLATES, Provenance, output_files, write_outputs
 from mpiwatch_gen.roles import CATEGORIES
+from mpiwatch_gen.sysio import run, write_if_changed
 
 UPDATE_GOLDEN = os.environ.get("MPIWATCH_UPDATE_GOLDEN") == "1"
 GOLDEN_FUNCTIONS = ("MPI_Send", "MPI_Send_c", "MPI_Init", "MPI_Finalize", "MPI_Pcontrol",
@@ -355,6 +355,15 @@ class DeterminismTest(unittest.TestCase):
             self.assertTrue(write_if_changed(path, "int b;\n"))
             self.assertEqual(Path(path).read_text(), "int b;\n")
             self.assertEqual(os.listdir(tmp), ["f.c"])
+
+    def test_run_never_raises(self):
+        self.assertEqual(run(["sh", "-c", "echo out; echo err >&2; exit 3"]).returncode, 3)
+        missing = run(["/nonexistent/mpicc", "-v"])
+        self.assertEqual(missing.returncode, 127)
+        self.assertIn("/nonexistent/mpicc was not found", missing.stderr)
+        slow = run(["sleep", "5"], timeout=0.2)
+        self.assertEqual(slow.returncode, 127)
+        self.assertIn("did not finish", slow.stderr)
 
     def test_write_outputs_reports_changed_names(self):
         with tempfile.TemporaryDirectory() as tmp:
