@@ -25,6 +25,12 @@
 
 #include "core/compiler.h"
 
+/* The profiling level (MPI_Pcontrol, MPIWATCH_LEVEL): libmpiwatch's own word,
+ * exported. An entry point that reads 0 forwards the call at once, for the
+ * cost of one load and a test (the jump through the slot of the C wrappers
+ * costs one instruction); any other value goes through the calls below. */
+extern MW_EXPORT int mpiwatch_fortran_level;
+
 /* Called by libmpiwatch_f when it is loaded (or first linked in): fn_count is
  * its MW_FN_COUNT and mpi its MPI description; layering says which layer the
  * MPI's Fortran bindings call (see docs/fortran.md). Returns 1 if the two

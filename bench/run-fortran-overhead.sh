@@ -1,0 +1,100 @@
+#!/bin/bash
+# What a Fortran MPI call costs through libmpiwatch_f, beside the C wrapper of
+# the same call: callgrind instruction counts, all measured in one run, for
+# overhead.c's loops (C) and their twins in overhead_f.f90 (use mpi), bare
+# and with mpiwatch preloaded (both libraries for Fortran, the README's
+# recipe), profiling on and off. The Fortran-parity issue's targets: a
+# Fortran call at most 15 instructions above the C wrapper of the same call
+# with profiling on, and at most 5 above bare with profiling off.
+set -euo pipefail
+
+usage() {
+    cat <<USAGE
+usage: run-fortran-overhead.sh --mpi openmpi|mpich --libdir DIR [--iterations N] [--loops LIST] [--keep]
+
+DIR holds the libmpiwatch.so and libmpiwatch_f.so built for that MPI (a
+build tree's .libs). Each figure is (I(2N) - I(N)) / N, the instructions
+callgrind counts inside the loop's procedure on a 1-rank (singleton) run,
+so that start-up and MPI_Init cancel out. N defaults to 5000; LIST to
+comm_rank,sendrecv_self.
+USAGE
+}
+die() { echo "run-fortran-overhead.sh: $*" >&2; exit 2; }
+
+MPI="" libdir="" N=5000 loops=comm_rank,sendrecv_self keep=0
+while [ $# -gt 0 ]; do
+    case $1 in
+        --mpi) MPI=${2:?--mpi needs a value}; shift 2 ;;
+        --libdir) libdir=${2:?--libdir needs a value}; shift 2 ;;
+        --iterations) N=${2:?--iterations needs a value}; shift 2 ;;
+        --loops) loops=${2:?--loops needs a value}; shift 2 ;;
+        --keep) keep=1; shift ;;
+        -h|--help) usage; exit 0 ;;
+        *) die "unknown argument '$1' (see --help)" ;;
+    esac
+done
+case $MPI in openmpi|mpich) ;; *) die "--mpi must be openmpi or mpich" ;; esac
+[[ $N =~ ^[1-9][0-9]*$ ]] || die "--iterations must be a positive whole number, not '$N'"
+[ -r "$libdir/libmpiwatch.so" ] || die "no libmpiwatch.so in '$libdir'"
+[ -r "$libdir/libmpiwatch_f.so" ] || die "no libmpiwatch_f.so in '$libdir' (configure found no Fortran compiler?)"
+here=$(cd "$(dirname "$0")" && pwd)
+DO_CALLGRIND=1
+. "$here/common.sh"
+need_mpi_tools
+MPIFC=mpifort.$MPI
+command -v "$MPIFC" >/dev/null || die "$MPIFC not found in PATH"
+
+TMP=$(mktemp -d)
+if [ "$keep" -eq 1 ]; then echo "keeping $TMP" >&2; else trap 'rm -rf "$TMP"' EXIT; fi
+# Copies: a rebuild of the tree during the run cannot mix two versions.
+cp "$libdir/libmpiwatch.so" "$libdir/libmpiwatch_f.so" "$TMP/"
+"$MPICC" -std=c11 -O2 -o "$TMP/overhead" "$here/overhead.c" || die "$MPICC could not build overhead.c"
+(cd "$TMP" && "$MPIFC" -O2 -o overhead_f "$here/overhead_f.f90") || die "$MPIFC could not build overhead_f.f90"
+PRELOAD_C=$TMP/libmpiwatch.so
+PRELOAD_F=$TMP/libmpiwatch.so:$TMP/libmpiwatch_f.so
+
+# count LANG VARIANT LOOP n: instructions inside the loop for n iterations.
+count() {
+    local lang=$1 variant=$2 loop=$3 n=$4 file=$TMP/cg.$1.$2.$3.$4
+    local -a envs=() cmd
+    if [ "$lang" = c ]; then
+        cmd=("$TMP/overhead" --callgrind "$loop" --iterations "$n")
+        [ "$variant" = bare ] || envs=(LD_PRELOAD="$PRELOAD_C")
+    else
+        cmd=("$TMP/overhead_f" "$loop" "$n")
+        [ "$variant" = bare ] || envs=(LD_PRELOAD="$PRELOAD_F")
+    fi
+    [ "$variant" = off ] && envs+=(MPIWATCH_LEVEL=0)
+    local fn=bench_loop_$loop
+    [ "$lang" = f ] && fn=${fn}_f
+    echo "# callgrind: $lang $variant $loop $n" >&2
+    env ${envs[@]+"${envs[@]}"} MPIWATCH_OUTDIR="$TMP" valgrind --tool=callgrind \
+        --toggle-collect="$fn" --callgrind-out-file="$file" "${cmd[@]}" >"$file.log" 2>&1 ||
+        { tail -n 20 "$file.log" >&2; die "callgrind run ($lang, $variant, $loop) failed"; }
+    local total
+    total=$(callgrind_total "$file")
+    [ -n "$total" ] && [ "$total" -gt 0 ] || die "callgrind counted nothing in $fn (see $file.log)"
+    echo "$total"
+}
+per_call() { # LANG VARIANT LOOP
+    local a b
+    a=$(count "$1" "$2" "$3" "$N")
+    b=$(count "$1" "$2" "$3" $((2 * N)))
+    awk -v a="$a" -v b="$b" -v n="$N" 'BEGIN { printf "%.2f", (b - a) / n }'
+}
+
+echo "== instructions per call ($MPI; callgrind, 1 rank, (I($((2 * N))) - I($N)) / $N inside the loop) =="
+printf '%-14s %8s %8s %8s %8s %8s %9s %-22s %9s %-18s\n' loop C-bare C-on F-bare F-on F-off \
+    "F-on - C" "(+F - +C: target <=15)" "F-off" "(added: <=5)"
+IFS=, read -r -a LOOPS <<<"$loops"
+for l in "${LOOPS[@]}"; do
+    case $l in comm_rank|sendrecv_self) ;; *) die "--loops: '$l' is not comm_rank or sendrecv_self" ;; esac
+    cb=$(per_call c bare "$l"); con=$(per_call c on "$l")
+    fb=$(per_call f bare "$l"); fon=$(per_call f on "$l"); foff=$(per_call f off "$l")
+    awk -v l="$l" -v cb="$cb" -v con="$con" -v fb="$fb" -v fon="$fon" -v foff="$foff" 'BEGIN {
+        d = (fon - fb) - (con - cb); o = foff - fb
+        printf "%-14s %8.2f %8.2f %8.2f %8.2f %8.2f %+9.2f %-22s %+9.2f %-18s\n", l, cb, con, fb, fon, foff,
+            d, (d <= 15 ? "PASS" : "ABOVE TARGET"), o, (o <= 5 ? "PASS" : "ABOVE TARGET") }'
+done
+echo "   +C = C-on - C-bare: what the C wrapper adds; +F = F-on - F-bare: what the Fortran entry"
+echo "   point adds (the Fortran binding's own cost is in both F columns and cancels)."
