@@ -8,3 +8,16 @@ int mw_level = 1;
  * to go straight to the MPI while profiling is off (fortran/bridge.h). */
 extern MW_EXPORT int mpiwatch_fortran_level __attribute__((alias("mw_level")));
 const char *mw_fortran_layers;
+
+MPI_Comm mw_private_comm(void)
+{
+    static int tried;
+    if (!tried) {
+        tried = 1;
+        if (PMPI_Comm_dup(MPI_COMM_WORLD, &mw_state.comm) == MPI_SUCCESS)
+            PMPI_Comm_set_errhandler(mw_state.comm, MPI_ERRORS_RETURN);
+        else
+            mw_state.comm = MPI_COMM_NULL;
+    }
+    return mw_state.comm;
+}

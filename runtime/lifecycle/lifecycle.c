@@ -94,17 +94,10 @@ void mw_on_init(void)
     PMPI_Comm_size(MPI_COMM_WORLD, &mw_state.world_size);
     mw_config_load(&mw_state.config, mw_state.world_rank == 0);
     program_name(mw_state.program, sizeof mw_state.program);
-    /* Our own collectives run on a private communicator, so they can never
-     * match the application's messages, and return errors instead of
-     * aborting the job. */
     /* Translating ranks to world ranks needs the world group: made once here,
      * before any thread can ask for it. */
     if (PMPI_Comm_group(MPI_COMM_WORLD, &mw_state.world_group) != MPI_SUCCESS)
         mw_state.world_group = MPI_GROUP_NULL;
-    if (PMPI_Comm_dup(MPI_COMM_WORLD, &mw_state.comm) == MPI_SUCCESS)
-        PMPI_Comm_set_errhandler(mw_state.comm, MPI_ERRORS_RETURN);
-    else
-        mw_state.comm = MPI_COMM_NULL;
     atexit(warn_if_unfinished);
     mw_monitor_start();   /* the live monitor, if asked for (may wait for a client) */
     mw_state.app_start_ticks = mw_now();   /* so MPI_Init and the wait are not application time */
@@ -121,7 +114,7 @@ void mw_on_finalize(void)
     mw_state.finished = 1;
     if (!mw_state.started && PMPI_Initialized(&initialized) == MPI_SUCCESS && initialized)
         mw_on_init();   /* MPI was initialised behind our back (e.g. from Fortran) */
-    if (mw_state.comm == MPI_COMM_NULL) {
+    if (mw_private_comm() == MPI_COMM_NULL) {
         mw_warn("no private communicator; no report is written");
         return;
     }

@@ -52,7 +52,7 @@ static char published[4096];
 
 static int publish_file(const char *line, const char *path)
 {
-    MPI_Comm comm = mw_state.comm;
+    MPI_Comm comm = mw_private_comm();
     char tmp[4200], why[MPI_MAX_ERROR_STRING + 64] = "";
     int width = (int)strlen(line) + 1, max = 0, ok = 0, all = 0, rc;
 
@@ -158,7 +158,7 @@ static const char *spawned_path(const char *path)
     static char own[4200];
     MPI_Comm parent = MPI_COMM_NULL;
     if (PMPI_Comm_get_parent(&parent) != MPI_SUCCESS || parent == MPI_COMM_NULL ||
-        mw_state.comm == MPI_COMM_NULL)
+        mw_private_comm() == MPI_COMM_NULL)
         return path;
     if (mw_state.world_rank == 0) {
         struct stat st;

@@ -231,7 +231,7 @@ static int gather_pairs(mw_job_summary *job, MPI_Comm comm)
 
 int mw_report_reduce(double app_time, const mw_fn_stats *local, mw_job_summary *job)
 {
-    MPI_Comm comm = mw_state.comm;
+    MPI_Comm comm = mw_private_comm();
     mw_job_summary *root = mw_state.world_rank == 0 ? job : NULL;
     int rc;
 
