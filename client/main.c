@@ -15,6 +15,7 @@
 #include "mpiwatch_protocol.h"
 #include "conn_tcp.h"
 #include "endpoints.h"
+#include "html_report.h"
 #include "options.h"
 #include "priority.h"
 #include "record.h"
@@ -248,6 +249,8 @@ int main(int argc, char **argv)
     int rc = mwc_options_parse(&o, argc, argv);
     if (rc != 0)
         return rc == 1 ? 0 : 2;
+    if (o.report)
+        return mwc_html_report(o.report, o.html, o.quiet);
     signals();
     views v;
     make_view(&v, &o);
