@@ -480,6 +480,7 @@
     var ms = (window.performance ? performance.now() : Date.now()) - t0;
     var root = document.documentElement;
     root.setAttribute("data-mw-render-ms", ms.toFixed(1));
+    if (window.performance) root.setAttribute("data-mw-loaded-ms", performance.now().toFixed(1));
     if (chartOk() && window.Chart.version) root.setAttribute("data-mw-chartjs", str(window.Chart.version));
     if (!root.hasAttribute("data-mw-error")) root.setAttribute("data-mw-status", "ok");
   }

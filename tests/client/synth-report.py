@@ -47,7 +47,8 @@ def report(n: int) -> dict:
             "min": 1e-7, "max": 0.01, "rank_time": rt, "mpi_time": name not in ("MPI_Init", "MPI_Finalize"),
             "bytes_sent": sum(m["bytes_sent"][k] for m in matrix),
             "bytes_recv": sum(m["bytes_recv"][k] for m in matrix),
-            "sizes": [[1 << b, 1 << (b + 1), rnd.randint(1, 10 ** 6)] for b in range(3, 3 + k % 12)]}
+            "sizes": [[1 << b, 1 << (b + 1), rnd.randint(1, 10 ** 6)]
+                      for b in range(3, 3 + k % 12)] if cat in ("send", "recv", "collective", "sendrecv") else []}
     pairs = []
     for r in range(n):
         peers = sorted({(r + d) % n for d in (1, -1, 2, -2, 3, -3, 8, -8, 32, -32, 64, -64,
