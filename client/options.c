@@ -48,6 +48,10 @@ static const char usage[] =
     "                         events), lower its CPU priority by N, 0 to 19 (default\n"
     "                         19), so that, run on the job's nodes, it takes little\n"
     "                         CPU time from the ranks; 0 keeps the priority\n"
+    "      --web [ADDR:]PORT  also serve the live page over HTTP on ADDR (default\n"
+    "                         127.0.0.1; reach it with ssh -L): / is the page,\n"
+    "                         /api/state the job's state as JSON; after the job it\n"
+    "                         keeps the last state until mpiwatch is interrupted\n"
     "      --report FILE      with --html: a JSON report written by mpiwatch\n"
     "      --html OUT         write the report as one self-contained HTML page to OUT\n"
     "                         (charts, tables and the matrix; it opens from disk)\n"
@@ -79,7 +83,7 @@ static int positive(const char *s, double *out)
 int mwc_options_parse(mwc_options *o, int argc, char **argv)
 {
     enum { O_NO_EVENTS = 256, O_REPLAY, O_SPEED, O_NICE, O_VERSION, O_STALL, O_STUCK, O_RANK,
-           O_MATRIX, O_REPORT, O_HTML };
+           O_MATRIX, O_REPORT, O_HTML, O_WEB };
     static const struct option longs[] = {
         { "port-file", required_argument, NULL, 'f' },
         { "stdin", no_argument, NULL, 's' },
@@ -96,6 +100,7 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
         { "nice", required_argument, NULL, O_NICE },
         { "report", required_argument, NULL, O_REPORT },
         { "html", required_argument, NULL, O_HTML },
+        { "web", required_argument, NULL, O_WEB },
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, O_VERSION },
@@ -155,6 +160,7 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
         }
         case O_REPORT: o->report = optarg; break;
         case O_HTML: o->html = optarg; break;
+        case O_WEB: o->web = optarg; break;
         case 'q': o->quiet = 1; break;
         case 'h': fputs(usage, stdout); return 1;
         case O_VERSION: puts("mpiwatch " PACKAGE_VERSION " (monitor protocol 1)"); return 1;
@@ -179,8 +185,8 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
         return bad("%s--report goes with --html OUT.html", "");
     if (o->html && !o->report)
         return bad("%s--html goes with --report FILE.json (a JSON report written by mpiwatch)", "");
-    if (o->report && (o->json || o->record || o->rank >= 0 || o->matrix))
-        return bad("%s--report --html writes a page: no --json, --record, --rank or --matrix", "");
+    if (o->report && (o->json || o->record || o->rank >= 0 || o->matrix || o->web))
+        return bad("%s--report --html writes a page: no --json, --record, --rank, --matrix or --web", "");
     if (!o->json && !o->events)
         return bad("%s--no-events goes with --json", "");
     /* The panels are the terminal's; JSON has every rank's rates and the

@@ -62,7 +62,7 @@
   function header(R) {
     var program = str(R.program) || "?";
     document.title = "mpiwatch: " + program + " on " + int(R.ranks) + " ranks";
-    $("mw-title").textContent = "mpiwatch report: " + program + ", " + int(R.ranks) + " ranks";
+    $("mw-title").textContent = (R.live ? "mpiwatch live: " : "mpiwatch report: ") + program + ", " + int(R.ranks) + " ranks";
     var dl = clear($("mw-meta"));
     function row(k, v) {
       if (v === "" || v === undefined) return;
@@ -188,8 +188,9 @@
   /* ---------------------------------------------------------------- tables */
   /* A table sorted by a click on a column's title. columns: [{title, get,
    * fmt, num}], rows: any objects that get() reads. */
+  var sortState = {};   /* by table id: kept when the live page redraws */
   function table(t, columns, rows, sortCol, note) {
-    var state = { col: sortCol, desc: true };
+    var state = sortState[t.id] || (sortState[t.id] = { col: sortCol, desc: true });
     function draw() {
       clear(t);
       var thead = el("thead"), tr = el("tr");
@@ -246,9 +247,9 @@
       if (f.mpi_time !== false) total += num(f.time);
       return r;
     });
-    table($("mw-functions"), [
+    var cols = [
       { title: "function", get: function (r) { return r.name; } },
-      { title: "category", get: function (r) { return str(r.f.category); } },
+      { report: true, title: "category", get: function (r) { return str(r.f.category); } },
       { title: "calls", num: true, get: function (r) { return num(r.f.calls); }, fmt: fmtCount },
       { title: "time", num: true, get: function (r) { return num(r.f.time); }, fmt: fmtTime },
       { title: "share of MPI time", num: true,
@@ -256,14 +257,17 @@
         fmt: function (v, r) { return r.f.mpi_time === false ? "not MPI time" : fmtPct(v); } },
       { title: "mean call", num: true,
         get: function (r) { return num(r.f.calls) > 0 ? num(r.f.time) / num(r.f.calls) : 0; }, fmt: fmtTime },
-      { title: "longest call", num: true, get: function (r) { return num(r.f.max); }, fmt: fmtTime },
-      { title: "least rank (rank)", num: true, get: rankStat("rank_time", "min"), fmt: withRank("rank_time", "min", "min_rank") },
-      { title: "mean rank", num: true, get: rankStat("rank_time", "mean"), fmt: fmtTime },
-      { title: "most rank (rank)", num: true, get: rankStat("rank_time", "max"), fmt: withRank("rank_time", "max", "max_rank") },
-      { title: "CV", num: true, get: rankStat("rank_time", "cv"), fmt: function (v) { return v.toFixed(3); } },
+      { report: true, title: "longest call", num: true, get: function (r) { return num(r.f.max); }, fmt: fmtTime },
+      { report: true, title: "least rank (rank)", num: true, get: rankStat("rank_time", "min"), fmt: withRank("rank_time", "min", "min_rank") },
+      { report: true, title: "mean rank", num: true, get: rankStat("rank_time", "mean"), fmt: fmtTime },
+      { report: true, title: "most rank (rank)", num: true, get: rankStat("rank_time", "max"), fmt: withRank("rank_time", "max", "max_rank") },
+      { report: true, title: "CV", num: true, get: rankStat("rank_time", "cv"), fmt: function (v) { return v.toFixed(3); } },
       { title: "bytes sent", num: true, get: function (r) { return num(r.f.bytes_sent); }, fmt: fmtBytes },
       { title: "bytes received", num: true, get: function (r) { return num(r.f.bytes_recv); }, fmt: fmtBytes }
-    ], rows, 3, null);
+    ];
+    /* The live state has no per-call extremes or spread over ranks: the report has them. */
+    table($("mw-functions"), cols.filter(function (c) { return !(R.live && c.report); }), rows,
+          R.live ? 2 : 3, null);
   }
 
   /* ---------------------------------------------------------------- matrix */
@@ -378,7 +382,11 @@
       return buckets[a][0] - buckets[b][0] || buckets[a][1] - buckets[b][1];
     });
     section.setAttribute("data-mw-buckets", String(keys.length));
-    if (!keys.length) { note.textContent = "No call moved a message."; $("mw-sizes-chart").hidden = true; return; }
+    $("mw-sizes-chart").hidden = !keys.length;
+    if (!keys.length) {
+      note.textContent = R.live ? "Message sizes come with the report at MPI_Finalize, not live." : "No call moved a message.";
+      return;
+    }
     note.textContent = "Calls by the size of the message they moved (bytes sent, or received if none were sent), " +
                        "in power-of-two ranges, stacked by function.";
     var keep = topSeries(totals);
@@ -462,6 +470,81 @@
     ], rows, 1, null);
   }
 
+  /* ---------------------------------------------------------------- live */
+  var history = [];          /* [{t, calls, share, sent}] of the polls so far */
+  var MAX_HISTORY = 600;
+
+  function liveSection(R) {
+    var L = obj(R.live);
+    var section = $("mw-live-section");
+    if (!L) { section.hidden = true; return; }
+    section.hidden = false;
+    var rates = obj(L.rates) || {};
+    var t = num(L.elapsed);
+    if (!history.length || t > history[history.length - 1].t)
+      history.push({ t: t, calls: num(rates.calls), share: num(rates.mpi_share), sent: num(rates.sent) });
+    if (history.length > MAX_HISTORY) history.shift();
+    var totalCalls = 0;
+    entries(R.functions).forEach(function (e) { var f = obj(e[1]); if (f) totalCalls += num(f.calls); });
+    $("mw-live-status").textContent = "watching for " + t.toFixed(1) + " s: " + int(L.attached) + " ranks attached, " +
+      int(L.finished) + " finished, " + int(L.lost) + " lost, " + int(L.waiting) + " waiting; " +
+      fmtCount(totalCalls) + " MPI calls so far; now " + fmtCount(Math.round(num(rates.calls))) + " calls/s, " +
+      fmtBytes(num(rates.sent)) + "/s sent.";
+    section.setAttribute("data-mw-live-elapsed", t.toFixed(3));
+    section.setAttribute("data-mw-live-calls", String(totalCalls));
+    section.setAttribute("data-mw-live-polls", String(polls));
+    if (chartOk()) newChart($("mw-live-chart"), {
+      type: "line",
+      data: { labels: history.map(function (h) { return h.t.toFixed(1); }),
+              datasets: [{ label: "calls/s (all ranks)", data: history.map(function (h) { return h.calls; }),
+                           borderColor: COLORS[0], backgroundColor: COLORS[0], yAxisID: "y", pointRadius: 0 },
+                         { label: "MPI share of the time (sum over ranks)", data: history.map(function (h) { return h.share; }),
+                           borderColor: COLORS[1], backgroundColor: COLORS[1], yAxisID: "y1", pointRadius: 0 }] },
+      options: { scales: { x: { title: { display: true, text: "seconds into the watch" } },
+                           y: { position: "left", beginAtZero: true },
+                           y1: { position: "right", beginAtZero: true, grid: { drawOnChartArea: false } } } }
+    });
+    var calls = arr(L.inflight).map(function (c) { return obj(c) || {}; });
+    var stuck = calls.filter(function (c) { return c.stuck === true; }).length;
+    $("mw-inflight-note").textContent = calls.length ? calls.length + " calls in progress; " + stuck +
+      " stuck (inside one call for more than " + num(L.stuck_after) + " s)." : "No rank is inside an MPI call.";
+    section.setAttribute("data-mw-stuck", String(stuck));
+    function opt(k) { return function (c) { return typeof c[k] === "number" ? c[k] : -1; }; }
+    function optFmt(v) { return v < 0 ? "" : String(v); }
+    table($("mw-inflight"), [
+      { title: "rank", num: true, get: function (c) { return int(c.rank); } },
+      { title: "thread", num: true, get: function (c) { return int(c.thread); } },
+      { title: "function", get: function (c) { return str(c.function); } },
+      { title: "for", num: true, get: function (c) { return num(c.seconds); }, fmt: function (v) { return v.toFixed(1) + " s"; } },
+      { title: "peer", num: true, get: opt("peer"), fmt: optFmt },
+      { title: "tag", num: true, get: opt("tag"), fmt: optFmt },
+      { title: "root", num: true, get: opt("root"), fmt: optFmt },
+      { title: "stuck", get: function (c) { return c.stuck === true ? "stuck" : ""; } }
+    ], calls, 3, null);
+    arr($("mw-inflight").rows).forEach(function (tr) {
+      if (tr.cells.length && tr.cells[tr.cells.length - 1].textContent === "stuck") tr.className = "stuck";
+    });
+  }
+
+  var polls = 0, failures = 0;
+  function poll() {
+    if (!window.fetch) { fail("this browser has no fetch(): the live page cannot ask for the state"); return; }
+    window.fetch("api/state", { cache: "no-store" }).then(function (r) {
+      if (!r.ok) throw new Error("HTTP " + r.status);
+      return r.json();
+    }).then(function (R) {
+      polls++;
+      failures = 0;
+      render(R);
+      setTimeout(poll, 1000);
+    }).catch(function (e) {
+      failures++;
+      $("mw-live-status").textContent = "mpiwatch does not answer (" + (e && e.message ? e.message : e) +
+        "): it has probably ended. Showing the last state; trying again.";
+      setTimeout(poll, Math.min(10000, 1000 * failures));
+    });
+  }
+
   /* ---------------------------------------------------------------- all */
   function render(R) {
     var t0 = window.performance ? performance.now() : Date.now();
@@ -473,7 +556,7 @@
       fail("the report's schema is '" + str(R.schema) + "', not mpiwatch-report/1");
       return;
     }
-    var parts = [header, perRank, functionsTable, matrix, sizes, regions, sites, counters];
+    var parts = [header, liveSection, perRank, functionsTable, matrix, sizes, regions, sites, counters];
     parts.forEach(function (part) {
       try { part(R); } catch (e) { fail(part.name + ": " + (e && e.message ? e.message : String(e))); }
     });
@@ -492,5 +575,12 @@
     var R;
     try { R = JSON.parse(text); } catch (e) { fail("the report in this page is not valid JSON: " + e.message); }
     if (R !== undefined) render(R);
+  } else if (/^https?:$/.test(window.location.protocol)) {
+    document.documentElement.setAttribute("data-mw-live", "1");
+    $("mw-live-section").hidden = false;
+    $("mw-live-status").textContent = "asking mpiwatch for the job's state...";
+    poll();
+  } else {
+    fail("this page holds no report");
   }
 })();
