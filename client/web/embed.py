@@ -45,13 +45,16 @@ def assemble(web: Path, chartjs: Path) -> tuple[str, str]:
     """The page before and after @MW_DATA@."""
     page = (web / "viewer.html").read_text(encoding="utf-8")
     library = chartjs.read_text(encoding="utf-8")
-    if re.search(r"</script", library, re.IGNORECASE):
-        raise ValueError(f"{chartjs}: contains '</script', which would end the inlined script")
     if "Chart" not in library[:2000]:
         raise ValueError(f"{chartjs}: does not look like Chart.js's UMD build (chart.min.js)")
     parts = {"@MW_CSS@": (web / "viewer.css").read_text(encoding="utf-8"),
              "@MW_CHARTJS@": library,
              "@MW_JS@": (web / "viewer.js").read_text(encoding="utf-8")}
+    sources = {"@MW_CSS@": web / "viewer.css", "@MW_CHARTJS@": chartjs, "@MW_JS@": web / "viewer.js"}
+    for key, text in parts.items():
+        if re.search(r"</(script|style)", text, re.IGNORECASE):
+            raise ValueError(f"{sources[key]}: contains '</script' or '</style', which would end "
+                             "the element it is inlined into")
     for key in list(parts) + ["@MW_DATA@"]:
         if page.count(key) != 1:
             raise ValueError(f"{web / 'viewer.html'}: {key} must appear exactly once")

@@ -521,7 +521,7 @@
       { title: "root", num: true, get: opt("root"), fmt: optFmt },
       { title: "stuck", get: function (c) { return c.stuck === true ? "stuck" : ""; } }
     ], calls, 3, null);
-    arr($("mw-inflight").rows).forEach(function (tr) {
+    Array.prototype.slice.call($("mw-inflight").rows).forEach(function (tr) {
       if (tr.cells.length && tr.cells[tr.cells.length - 1].textContent === "stuck") tr.className = "stuck";
     });
   }
