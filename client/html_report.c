@@ -98,10 +98,20 @@ int mwc_html_report(const char *json_path, const char *out_path, int quiet)
         free(text);
         return 1;
     }
+    int rc = mwc_html_write_file(out_path, text, len, quiet);
+    free(text);
+    return rc;
+}
+
+int mwc_html_write_file(const char *out_path, const char *text, size_t len, int quiet)
+{
+    if (mw_viewer_unavailable[0] != '\0') {
+        fprintf(stderr, "mpiwatch: --html: %s\n", mw_viewer_unavailable);
+        return 1;
+    }
     size_t n = strlen(out_path) + 64;
     char *tmp = malloc(n);
     if (tmp == NULL) {
-        free(text);
         fprintf(stderr, "mpiwatch: no memory\n");
         return 1;
     }
@@ -127,6 +137,5 @@ int mwc_html_report(const char *json_path, const char *out_path, int quiet)
             fprintf(stderr, "mpiwatch: wrote %s (%lld bytes)\n", out_path, (long long)st.st_size);
     }
     free(tmp);
-    free(text);
     return rc;
 }

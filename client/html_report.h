@@ -14,4 +14,8 @@ int mwc_html_report(const char *json_path, const char *out_path, int quiet);
  * -1 when a write fails. */
 int mwc_html_write(FILE *out, const char *text, size_t len);
 
+/* The page around text[0..len) into out_path (a temporary file, then
+ * renamed); 0, or 1 with a message on stderr. */
+int mwc_html_write_file(const char *out_path, const char *text, size_t len, int quiet);
+
 #endif

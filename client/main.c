@@ -24,6 +24,7 @@
 #include "view_json.h"
 #include "view_tty.h"
 #include "view_web.h"
+#include "web_state.h"
 #include "web_server.h"
 #include "mpiwatch_viewer.h"
 
@@ -59,7 +60,9 @@ typedef struct {
 static void make_view(views *v, const mwc_options *o, mwc_web *server)
 {
     memset(v, 0, sizeof *v);
-    if (o->json) {
+    if (o->html) {
+        /* --replay --html: no view; the page is written at the end. */
+    } else if (o->json) {
         v->json.out = stdout;
         v->json.events = o->events;
         v->json.stuck_s = o->stuck_s;
@@ -75,6 +78,7 @@ static void make_view(views *v, const mwc_options *o, mwc_web *server)
         v->web.inner = v->view;
         v->web.server = server;
         v->web.stuck_s = o->stuck_s;
+        v->web.recording = o->replay != NULL;
         v->view = mwc_view_web(&v->web);
     }
 }
@@ -158,6 +162,17 @@ static int replay(const mwc_options *o, views *v)
         mwc_tty_restore(&v->tty);
     mwc_session_finish(&s);
     int status = corrupt ? 1 : exit_status(&s);
+    if (o->html) {
+        size_t len = 0;
+        char *state = mwc_web_state(&s.model, mwc_now(), mwc_now() - s.t0, o->stuck_s, 1, &len);
+        if (state == NULL) {
+            fprintf(stderr, "mpiwatch: --html: out of memory\n");
+            status = 1;
+        } else if (mwc_html_write_file(o->html, state, len, o->quiet) != 0) {
+            status = 1;
+        }
+        free(state);
+    }
     mwc_session_free(&s);
     mwc_replay_close(&r);
     fclose(f);

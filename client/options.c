@@ -18,6 +18,7 @@ static const char usage[] =
     "       mpiwatch [OPTIONS] ENDPOINT...      (tcp://HOST:PORT/TOKEN, or a whole endpoint line)\n"
     "       mpiwatch [OPTIONS] --replay FILE\n"
     "       mpiwatch --report REPORT.json --html OUT.html\n"
+    "       mpiwatch --replay FILE --html OUT.html\n"
     "\n"
     "Watches a job profiled by mpiwatch while it runs (man mpiwatch; the guide:\n"
     MW_DOCDIR "/client.md).\n"
@@ -53,7 +54,8 @@ static const char usage[] =
     "                         /api/state the job's state as JSON; after the job it\n"
     "                         keeps the last state until mpiwatch is interrupted\n"
     "      --report FILE      with --html: a JSON report written by mpiwatch\n"
-    "      --html OUT         write the report as one self-contained HTML page to OUT\n"
+    "      --html OUT         write the report (or, with --replay, the recording's\n"
+    "                         last state) as one self-contained HTML page to OUT\n"
     "                         (charts, tables and the matrix; it opens from disk)\n"
     "  -q, --quiet            no progress messages on standard error\n"
     "  -h, --help             this help\n"
@@ -183,8 +185,11 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
         return bad("%sgive only one of -f, --stdin, endpoint arguments, --replay and --report", "");
     if (o->report && !o->html)
         return bad("%s--report goes with --html OUT.html", "");
-    if (o->html && !o->report)
-        return bad("%s--html goes with --report FILE.json (a JSON report written by mpiwatch)", "");
+    if (o->html && !o->report && !o->replay)
+        return bad("%s--html goes with --report FILE.json (a JSON report written by mpiwatch) "
+                   "or --replay FILE", "");
+    if (o->html && o->replay && (o->json || o->rank >= 0 || o->matrix || o->web || o->replay_speed > 0))
+        return bad("%s--replay --html writes a page: no --json, --rank, --matrix, --web or --replay-speed", "");
     if (o->report && (o->json || o->record || o->rank >= 0 || o->matrix || o->web))
         return bad("%s--report --html writes a page: no --json, --record, --rank, --matrix or --web", "");
     if (!o->json && !o->events)

@@ -9,7 +9,7 @@
 void mwc_web_view_publish(mwc_web_view_state *st, const mwc_model *m, double elapsed)
 {
     size_t len = 0;
-    char *state = mwc_web_state(m, mwc_now(), elapsed, st->stuck_s, &len);
+    char *state = mwc_web_state(m, mwc_now(), elapsed, st->stuck_s, st->recording, &len);
     if (state != NULL)
         mwc_web_publish(st->server, state, len);
     st->next = elapsed + PUBLISH_EVERY;

@@ -11,6 +11,7 @@ typedef struct {
     mwc_view inner;
     mwc_web *server;
     double stuck_s;
+    int recording;     /* a --replay, not a job */
     double next;       /* elapsed seconds of the next publication */
 } mwc_web_view_state;
 

@@ -132,7 +132,8 @@ static const char *status_name(int status)
     }
 }
 
-static void live(FILE *out, const mwc_model *m, double now, double elapsed, double stuck_s)
+static void live(FILE *out, const mwc_model *m, double now, double elapsed, double stuck_s,
+                 int recording)
 {
     mwc_summary s = mwc_model_summary(m);
     mwc_rate rate = {0, 0, 0, 0};
@@ -144,11 +145,11 @@ static void live(FILE *out, const mwc_model *m, double now, double elapsed, doub
         rate.sent += m->r[i].rates.total.sent;
         rate.recv += m->r[i].rates.total.recv;
     }
-    fprintf(out, ",\n\"live\":{\"elapsed\":%.3f,\"watched\":%zu,\"waiting\":%zu,\"attached\":%zu,"
+    fprintf(out, ",\n\"live\":{\"recording\":%s,\"elapsed\":%.3f,\"watched\":%zu,\"waiting\":%zu,\"attached\":%zu,"
                  "\"finished\":%zu,\"lost\":%zu,\"events_received\":%llu,\"events_dropped\":%llu,"
                  "\"stuck_after\":%g,\"rates\":{\"calls\":%.6g,\"mpi_share\":%.6g,\"sent\":%.6g,"
                  "\"recv\":%.6g},\n\"rank_status\":[",
-            elapsed, m->n, s.waiting, s.attached, s.finished, s.lost,
+            recording ? "true" : "false", elapsed, m->n, s.waiting, s.attached, s.finished, s.lost,
             (unsigned long long)s.received, (unsigned long long)s.dropped, stuck_s, rate.calls,
             rate.time, rate.sent, rate.recv);
     for (size_t i = 0; i < m->n; i++) {
@@ -185,7 +186,8 @@ static void live(FILE *out, const mwc_model *m, double now, double elapsed, doub
     fputs("]}", out);
 }
 
-char *mwc_web_state(const mwc_model *m, double now, double elapsed, double stuck_s, size_t *len)
+char *mwc_web_state(const mwc_model *m, double now, double elapsed, double stuck_s, int recording,
+                    size_t *len)
 {
     char *buf = NULL;
     size_t n = 0;
@@ -206,7 +208,7 @@ char *mwc_web_state(const mwc_model *m, double now, double elapsed, double stuck
     per_rank(out, m, t, nt, size);
     free(t);
     pairs(out, m, size);
-    live(out, m, now, elapsed, stuck_s);
+    live(out, m, now, elapsed, stuck_s, recording);
     fputs("}\n", out);
     if (fclose(out) != 0) {
         free(buf);

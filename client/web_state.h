@@ -12,8 +12,10 @@
 #include "model.h"
 
 /* The state at the client's time now (mwc_now()), elapsed seconds into the
- * watch; calls longer than stuck_s are stuck. malloc'd, NUL-terminated,
- * *len bytes; NULL when out of memory. */
-char *mwc_web_state(const mwc_model *m, double now, double elapsed, double stuck_s, size_t *len);
+ * watch; calls longer than stuck_s are stuck; recording: it comes from a
+ * --replay ("live": {"recording": true}). malloc'd, NUL-terminated, *len
+ * bytes; NULL when out of memory. */
+char *mwc_web_state(const mwc_model *m, double now, double elapsed, double stuck_s, int recording,
+                    size_t *len);
 
 #endif

@@ -62,7 +62,8 @@
   function header(R) {
     var program = str(R.program) || "?";
     document.title = "mpiwatch: " + program + " on " + int(R.ranks) + " ranks";
-    $("mw-title").textContent = (R.live ? "mpiwatch live: " : "mpiwatch report: ") + program + ", " + int(R.ranks) + " ranks";
+    var L = obj(R.live);
+    $("mw-title").textContent = (L ? (L.recording ? "mpiwatch recording: " : "mpiwatch live: ") : "mpiwatch report: ") + program + ", " + int(R.ranks) + " ranks";
     var dl = clear($("mw-meta"));
     function row(k, v) {
       if (v === "" || v === undefined) return;
@@ -486,7 +487,7 @@
     if (history.length > MAX_HISTORY) history.shift();
     var totalCalls = 0;
     entries(R.functions).forEach(function (e) { var f = obj(e[1]); if (f) totalCalls += num(f.calls); });
-    $("mw-live-status").textContent = "watching for " + t.toFixed(1) + " s: " + int(L.attached) + " ranks attached, " +
+    $("mw-live-status").textContent = (L.recording ? "the recording's last state: " : "watching for " + t.toFixed(1) + " s: ") + int(L.attached) + " ranks attached, " +
       int(L.finished) + " finished, " + int(L.lost) + " lost, " + int(L.waiting) + " waiting; " +
       fmtCount(totalCalls) + " MPI calls so far; now " + fmtCount(Math.round(num(rates.calls))) + " calls/s, " +
       fmtBytes(num(rates.sent)) + "/s sent.";

@@ -11,7 +11,9 @@
 #   kept beside the log: tests/client/web-live-ring.png); bad requests get 404 or
 #   405 (garbage is answered or closed) and the server lives on; the job's
 #   output and status are the bare run's; after the job the client keeps
-#   serving until SIGINT, then exits 0;
+#   serving until SIGINT, then exits 0; the recording it made meanwhile
+#   (--record) gives a page with `mpiwatch --replay FILE --html OUT` (4 bars,
+#   the ring's matrix);
 # - many: 64 ranks (oversubscribed): 1,000 requests of /api/state in a loop
 #   while the job runs; the median answer is under 50 ms; the job's output and
 #   status are the bare run's and its report's calls and bytes per function
@@ -77,6 +79,7 @@ same_as_bare() {
 start_client() {
     mkdir -p "$1/cwd"
     "$client" --json --no-events --wait 300 --port-file "$1/cwd/ports" --web 127.0.0.1:0 \
+        --record "$1/run.mwrec" \
         >"$1/client.jsonl" 2>"$1/client.err" &
     cpid=$!
     url=$("$PYTHON" "$probe" url "$1/client.err" 20) || {
@@ -166,6 +169,21 @@ fi
 wait "$jpid"
 same_as_bare live "$dir" "$NP"
 stop_client live "$dir"
+# The recording made meanwhile, as a page: its last state.
+if ! "$client" --replay "$dir/run.mwrec" --html "$dir/replay.html" 2>"$dir/replay.err"; then
+    fail "replay --html" "mpiwatch --replay --html failed" "$dir/replay.err"
+elif [ -n "$chrome" ]; then
+    browse "file://$dir/replay.html" "$dir/replay.dom" --dump-dom
+    dom="$dir/replay.dom"
+    cells=$(sed -n '/<pre id="mw-matrix-cells"/,/<\/pre>/p' "$dom" | sed -e 's/<pre[^>]*>//' -e 's/<\/pre>//' |
+            awk 'NF >= 2 { print $1 " " $2 }' | sort | tr '\n' ';')
+    if [ "$(attr "$dom" data-mw-status)" = ok ] && [ "$(attr "$dom" data-mw-bars)" = "$NP" ] &&
+       [ "$cells" = "0 1;1 2;2 3;3 0;" ] && grep -q 'mpiwatch recording: ring' "$dom"; then
+        pass "replay --html: the recording's page shows 4 ranks and the ring's matrix, without a script error"
+    else
+        fail "replay --html" "status '$(attr "$dom" data-mw-status)', $(attr "$dom" data-mw-bars) bars, cells '$cells'" "$dom.err"
+    fi
+fi
 
 # ---------------------------------------------------------------- many ranks
 bare "$MANY" 4000 0
