@@ -168,8 +168,9 @@ static int replay(const mwc_options *o, views *v)
         if (state == NULL) {
             fprintf(stderr, "mpiwatch: --html: out of memory\n");
             status = 1;
-        } else if (mwc_html_write_file(o->html, state, len, o->quiet) != 0) {
-            status = 1;
+        } else {
+            /* The page shows lost ranks; the status says whether it was written. */
+            status = mwc_html_write_file(o->html, state, len, o->quiet) != 0 || corrupt;
         }
         free(state);
     }

@@ -3,7 +3,8 @@
 
   web_probe.py url ERRFILE SECONDS   the page's URL from the client's stderr, once it is there
   web_probe.py state URL             "elapsed calls attached finished" of /api/state
-  web_probe.py hammer URL N          N requests of /api/state in a loop, on one connection:
+  web_probe.py hammer URL N          once some rank is attached, N requests of /api/state in a
+                                     loop, on one connection:
                                      "n=N median_ms=.. p95_ms=.. max_ms=.. during_job=K"
                                      (K answered while some rank was still attached)
   web_probe.py bad URL               bad requests get an HTTP error and the server lives on
@@ -64,6 +65,12 @@ def cmd_state(url: str) -> int:
 
 def cmd_hammer(url: str, n: int) -> int:
     conn = connect(url)
+    end = time.time() + 300          # first, until some rank is attached
+    while time.time() < end:
+        status, body = get(conn, "/api/state")
+        if status == 200 and summary(body)[2] > 0:
+            break
+        time.sleep(0.02)
     times = []
     during = 0
     for _ in range(n):
