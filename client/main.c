@@ -15,6 +15,7 @@
 #include "mpiwatch_protocol.h"
 #include "conn_tcp.h"
 #include "endpoints.h"
+#include "html_report.h"
 #include "options.h"
 #include "priority.h"
 #include "record.h"
@@ -22,6 +23,10 @@
 #include "util.h"
 #include "view_json.h"
 #include "view_tty.h"
+#include "view_web.h"
+#include "web_state.h"
+#include "web_server.h"
+#include "mpiwatch_viewer.h"
 
 static volatile sig_atomic_t interrupted;
 
@@ -47,14 +52,17 @@ static void signals(void)
 typedef struct {
     mwc_json_state json;
     mwc_tty_state tty;
+    mwc_web_view_state web;
     mwc_view view;
     int is_tty;
 } views;
 
-static void make_view(views *v, const mwc_options *o)
+static void make_view(views *v, const mwc_options *o, mwc_web *server)
 {
     memset(v, 0, sizeof *v);
-    if (o->json) {
+    if (o->html) {
+        /* --replay --html: no view; the page is written at the end. */
+    } else if (o->json) {
         v->json.out = stdout;
         v->json.events = o->events;
         v->json.stuck_s = o->stuck_s;
@@ -66,6 +74,42 @@ static void make_view(views *v, const mwc_options *o)
         v->tty.matrix = o->matrix;
         v->is_tty = 1;
     }
+    if (server != NULL) {
+        v->web.inner = v->view;
+        v->web.server = server;
+        v->web.stuck_s = o->stuck_s;
+        v->web.recording = o->replay != NULL;
+        v->view = mwc_view_web(&v->web);
+    }
+}
+
+/* --web: the server, before anything is watched; NULL with a message. */
+static mwc_web *start_web(const mwc_options *o)
+{
+    if (mw_viewer_unavailable[0] != '\0') {
+        fprintf(stderr, "mpiwatch: --web: %s\n", mw_viewer_unavailable);
+        return NULL;
+    }
+    char err[300];
+    mwc_web *w = mwc_web_start(o->web, err, sizeof err);
+    if (w == NULL) {
+        fprintf(stderr, "mpiwatch: %s\n", err);
+        return NULL;
+    }
+    /* Always said, even with -q: without it a port of 0 could not be found. */
+    fprintf(stderr, "mpiwatch: the live page is at %s (state: %sapi/state)\n", mwc_web_url(w),
+            mwc_web_url(w));
+    return w;
+}
+
+/* After the watch: the page keeps the last state until we are interrupted. */
+static void linger(mwc_web *w, int quiet)
+{
+    if (!quiet)
+        fprintf(stderr, "mpiwatch: the job is over; %s shows its last state until mpiwatch "
+                        "is interrupted (Ctrl-C)\n", mwc_web_url(w));
+    while (!interrupted)
+        mwc_sleep(0.2);
 }
 
 static int exit_status(const mwc_session *s)
@@ -118,6 +162,18 @@ static int replay(const mwc_options *o, views *v)
         mwc_tty_restore(&v->tty);
     mwc_session_finish(&s);
     int status = corrupt ? 1 : exit_status(&s);
+    if (o->html) {
+        size_t len = 0;
+        char *state = mwc_web_state(&s.model, mwc_now(), mwc_now() - s.t0, o->stuck_s, 1, &len);
+        if (state == NULL) {
+            fprintf(stderr, "mpiwatch: --html: out of memory\n");
+            status = 1;
+        } else {
+            /* The page shows lost ranks; the status says whether it was written. */
+            status = mwc_html_write_file(o->html, state, len, o->quiet) != 0 || corrupt;
+        }
+        free(state);
+    }
     mwc_session_free(&s);
     mwc_replay_close(&r);
     fclose(f);
@@ -248,8 +304,20 @@ int main(int argc, char **argv)
     int rc = mwc_options_parse(&o, argc, argv);
     if (rc != 0)
         return rc == 1 ? 0 : 2;
+    if (o.report)
+        return mwc_html_report(o.report, o.html, o.quiet);
     signals();
+    mwc_web *server = NULL;
+    if (o.web && (server = start_web(&o)) == NULL)
+        return 1;
     views v;
-    make_view(&v, &o);
-    return o.replay ? replay(&o, &v) : watch(&o, &v, &argc, &argv);
+    make_view(&v, &o, server);
+    if (server != NULL)
+        mwc_web_view_publish(&v.web, &(mwc_model){0, NULL, 0}, 0);
+    int status = o.replay ? replay(&o, &v) : watch(&o, &v, &argc, &argv);
+    if (server != NULL) {
+        linger(server, o.quiet);
+        mwc_web_stop(server);
+    }
+    return status;
 }

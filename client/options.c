@@ -17,6 +17,8 @@ static const char usage[] =
     "       mpiwatch [OPTIONS] --stdin          (e.g. mpirun ... ./app --port-in-stdout | mpiwatch --stdin)\n"
     "       mpiwatch [OPTIONS] ENDPOINT...      (tcp://HOST:PORT/TOKEN, or a whole endpoint line)\n"
     "       mpiwatch [OPTIONS] --replay FILE\n"
+    "       mpiwatch --report REPORT.json --html OUT.html\n"
+    "       mpiwatch --replay FILE --html OUT.html\n"
     "\n"
     "Watches a job profiled by mpiwatch while it runs (man mpiwatch; the guide:\n"
     MW_DOCDIR "/client.md).\n"
@@ -47,12 +49,20 @@ static const char usage[] =
     "                         events), lower its CPU priority by N, 0 to 19 (default\n"
     "                         19), so that, run on the job's nodes, it takes little\n"
     "                         CPU time from the ranks; 0 keeps the priority\n"
+    "      --web [ADDR:]PORT  also serve the live page over HTTP on ADDR (default\n"
+    "                         127.0.0.1; reach it with ssh -L): / is the page,\n"
+    "                         /api/state the job's state as JSON; after the job it\n"
+    "                         keeps the last state until mpiwatch is interrupted\n"
+    "      --report FILE      with --html: a JSON report written by mpiwatch\n"
+    "      --html OUT         write the report (or, with --replay, the recording's\n"
+    "                         last state) as one self-contained HTML page to OUT\n"
+    "                         (charts, tables and the matrix; it opens from disk)\n"
     "  -q, --quiet            no progress messages on standard error\n"
     "  -h, --help             this help\n"
     "      --version          the version\n"
     "\n"
-    "Exit status: 0 every rank said goodbye; 1 some rank was lost or not reached, or\n"
-    "an input could not be read; 2 usage error.\n";
+    "Exit status: 0 every rank said goodbye (or the page was written); 1 some rank was\n"
+    "lost or not reached, or an input could not be read or written; 2 usage error.\n";
 
 static int bad(const char *fmt, const char *arg)
 {
@@ -75,7 +85,7 @@ static int positive(const char *s, double *out)
 int mwc_options_parse(mwc_options *o, int argc, char **argv)
 {
     enum { O_NO_EVENTS = 256, O_REPLAY, O_SPEED, O_NICE, O_VERSION, O_STALL, O_STUCK, O_RANK,
-           O_MATRIX };
+           O_MATRIX, O_REPORT, O_HTML, O_WEB };
     static const struct option longs[] = {
         { "port-file", required_argument, NULL, 'f' },
         { "stdin", no_argument, NULL, 's' },
@@ -90,6 +100,9 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
         { "replay", required_argument, NULL, O_REPLAY },
         { "replay-speed", required_argument, NULL, O_SPEED },
         { "nice", required_argument, NULL, O_NICE },
+        { "report", required_argument, NULL, O_REPORT },
+        { "html", required_argument, NULL, O_HTML },
+        { "web", required_argument, NULL, O_WEB },
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, O_VERSION },
@@ -147,6 +160,9 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
             o->nice = (int)n;
             break;
         }
+        case O_REPORT: o->report = optarg; break;
+        case O_HTML: o->html = optarg; break;
+        case O_WEB: o->web = optarg; break;
         case 'q': o->quiet = 1; break;
         case 'h': fputs(usage, stdout); return 1;
         case O_VERSION: puts("mpiwatch " PACKAGE_VERSION " (monitor protocol 1)"); return 1;
@@ -160,11 +176,22 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
         o->use_stdin = 1;
         o->nargs = 0;
     }
-    int sources = (o->port_file != NULL) + o->use_stdin + (o->nargs > 0) + (o->replay != NULL);
+    int sources = (o->port_file != NULL) + o->use_stdin + (o->nargs > 0) + (o->replay != NULL) +
+                  (o->report != NULL);
     if (sources == 0)
-        return bad("%sgive the endpoints: -f PORT_FILE, --stdin, ENDPOINT... or --replay FILE", "");
+        return bad("%sgive the endpoints: -f PORT_FILE, --stdin, ENDPOINT... or --replay FILE "
+                   "(or --report FILE --html OUT)", "");
     if (sources > 1)
-        return bad("%sgive only one of -f, --stdin, endpoint arguments and --replay", "");
+        return bad("%sgive only one of -f, --stdin, endpoint arguments, --replay and --report", "");
+    if (o->report && !o->html)
+        return bad("%s--report goes with --html OUT.html", "");
+    if (o->html && !o->report && !o->replay)
+        return bad("%s--html goes with --report FILE.json (a JSON report written by mpiwatch) "
+                   "or --replay FILE", "");
+    if (o->html && o->replay && (o->json || o->rank >= 0 || o->matrix || o->web || o->replay_speed > 0))
+        return bad("%s--replay --html writes a page: no --json, --rank, --matrix, --web or --replay-speed", "");
+    if (o->report && (o->json || o->record || o->rank >= 0 || o->matrix || o->web))
+        return bad("%s--report --html writes a page: no --json, --record, --rank, --matrix or --web", "");
     if (!o->json && !o->events)
         return bad("%s--no-events goes with --json", "");
     /* The panels are the terminal's; JSON has every rank's rates and the

@@ -18,6 +18,9 @@ typedef struct {
     int nice;                /* --nice N: added to our nice value while watching */
     int rank;                /* --rank R: the terminal's by-function panel; -1 none */
     int matrix;              /* --matrix: the terminal's communication matrix panel */
+    const char *report;      /* --report FILE: a JSON report to turn into a page */
+    const char *html;        /* --html OUT: the HTML report to write */
+    const char *web;         /* --web [ADDR:]PORT: serve the live page */
 } mwc_options;
 
 /* 0: run; 1: --help or --version was printed (exit 0); 2: usage error

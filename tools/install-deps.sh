@@ -7,10 +7,13 @@ set -eu
 PACKAGES="build-essential autoconf automake libtool pkg-config
   libopenmpi-dev openmpi-bin libmpich-dev mpich gfortran
   python3 python3-jinja2 python3-pycparser valgrind
-  libdw-dev clang lammps lammps-examples man-db"
+  libdw-dev clang lammps lammps-examples man-db
+  libjs-chart.js libmicrohttpd-dev chromium"
 # libdw-dev: call sites to file:line; clang: libFuzzer, for the client decoder's
 # fuzz test; lammps: a real application for the call-site test (check-lammps);
-# man-db: the installed man pages' test (check-install)
+# man-db: the installed man pages' test (check-install); libjs-chart.js: the
+# HTML report's charts (optional); libmicrohttpd-dev: mpiwatch --web (optional);
+# chromium: the HTML report's test in a headless browser (check-web-report)
 
 missing=""
 for pkg in $PACKAGES; do

@@ -74,19 +74,36 @@ static void outdir(char *out, size_t size, const char *var)
     snprintf(out, size, "%s", value);
 }
 
+/* A comma-separated list of text, json and html, in any order, or none. */
 static int formats(const char *var)
 {
-    static const struct { const char *name; int bits; } known[] = {
-        {"text,json", MW_FORMAT_TEXT | MW_FORMAT_JSON}, {"json,text", MW_FORMAT_TEXT | MW_FORMAT_JSON},
-        {"text", MW_FORMAT_TEXT}, {"json", MW_FORMAT_JSON}, {"none", 0}};
+    static const struct { const char *name; int bit; } known[] = {
+        {"text", MW_FORMAT_TEXT}, {"json", MW_FORMAT_JSON}, {"html", MW_FORMAT_HTML}};
     const char *value = getenv(var);
     if (value == NULL || *value == '\0')
         return MW_FORMAT_TEXT | MW_FORMAT_JSON;
-    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
-        if (strcmp(value, known[i].name) == 0)
-            return known[i].bits;
+    if (strcmp(value, "none") == 0)
+        return 0;
+    int bits = 0;
+    for (const char *p = value; bits >= 0;) {
+        size_t len = strcspn(p, ",");
+        int bit = -1;
+        for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+            if (len == strlen(known[i].name) && strncmp(p, known[i].name, len) == 0)
+                bit = known[i].bit;
+        if (bit < 0)
+            bits = -1;
+        else
+            bits |= bit;
+        if (p[len] == '\0')
+            break;
+        p += len + 1;
+    }
+    if (bits > 0)
+        return bits;
     if (loud)
-        mw_warn("%s='%s' is not text, json, text,json or none; using text,json", var, value);
+        mw_warn("%s='%s' is not a list of text, json and html (such as text,json,html), "
+                "or none; using text,json", var, value);
     return MW_FORMAT_TEXT | MW_FORMAT_JSON;
 }
 

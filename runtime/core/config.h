@@ -4,7 +4,7 @@
 
 #include "core/compiler.h"
 
-enum { MW_FORMAT_TEXT = 1, MW_FORMAT_JSON = 2 };
+enum { MW_FORMAT_TEXT = 1, MW_FORMAT_JSON = 2, MW_FORMAT_HTML = 4 };
 
 typedef struct mw_config {
     char outdir[4096];       /* MPIWATCH_OUTDIR: where reports go */

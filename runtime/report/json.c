@@ -26,11 +26,13 @@ static void write_config(FILE *out)
     const mw_config *c = &mw_state.config;
     fprintf(out, "  \"config\": {\"outdir\": ");
     mw_json_string(out, c->outdir);
-    fprintf(out, ", \"formats\": \"%s%s%s\", \"level\": %d, \"timer\": \"%s\", "
+    fprintf(out, ", \"formats\": \"%s%s%s%s%s\", \"level\": %d, \"timer\": \"%s\", "
                  "\"callsite_depth\": %d},\n",
             c->formats & MW_FORMAT_TEXT ? "text" : "",
             (c->formats & MW_FORMAT_TEXT) && (c->formats & MW_FORMAT_JSON) ? "," : "",
-            c->formats & MW_FORMAT_JSON ? "json" : "", c->initial_level, c->timer,
+            c->formats & MW_FORMAT_JSON ? "json" : "",
+            (c->formats & (MW_FORMAT_TEXT | MW_FORMAT_JSON)) && (c->formats & MW_FORMAT_HTML) ? "," : "",
+            c->formats & MW_FORMAT_HTML ? "html" : "", c->initial_level, c->timer,
             c->callsite_depth);
 }
 

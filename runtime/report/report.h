@@ -124,6 +124,12 @@ MW_HIDDEN void mw_report_write(const mw_job_summary *job, const char *dir);
 /* The writers behind mw_report_write. */
 MW_HIDDEN void mw_report_json(FILE *out, const mw_job_summary *job);
 MW_HIDDEN void mw_report_text(FILE *out, const mw_job_summary *job);
+/* The viewer page with the JSON report in it (report/html.c); available
+ * when the build found Chart.js, else mw_report_html_missing() says what to
+ * install. */
+MW_HIDDEN void mw_report_html(FILE *out, const mw_job_summary *job);
+MW_HIDDEN int mw_report_html_available(void);
+MW_HIDDEN const char *mw_report_html_missing(void);
 
 /* Write a file atomically (a temporary file moved into place), never over an
  * existing file: 0, EEXIST when path is taken, or another errno. */

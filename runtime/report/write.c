@@ -101,6 +101,11 @@ static void text_writer(FILE *out, const void *job)
     mw_report_text(out, job);
 }
 
+static void html_writer(FILE *out, const void *job)
+{
+    mw_report_html(out, job);
+}
+
 /* Write one report as DIR/NAME.EXT, NAME-2.EXT, ... (never over another
  * report); 0 or an errno. */
 static int write_one(const char *dir, const char *name, const char *ext,
@@ -132,7 +137,9 @@ void mw_report_write(const mw_job_summary *job, const char *dir)
         int bit;
         const char *ext;
         void (*writer)(FILE *, const void *);
-    } formats[] = {{MW_FORMAT_JSON, "json", json_writer}, {MW_FORMAT_TEXT, "txt", text_writer}};
+    } formats[] = {{MW_FORMAT_JSON, "json", json_writer}, {MW_FORMAT_TEXT, "txt", text_writer},
+                   {MW_FORMAT_HTML, "html", html_writer}};
+    static int html_warned;
     char name[512], path[8400];
     base_name(name, sizeof name, job);
     if (job->snapshot) {
@@ -143,6 +150,12 @@ void mw_report_write(const mw_job_summary *job, const char *dir)
     for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
         if (!(mw_state.config.formats & formats[f].bit))
             continue;
+        if (formats[f].bit == MW_FORMAT_HTML && !mw_report_html_available()) {
+            if (!html_warned++)
+                mw_warn("MPIWATCH_FORMATS asks for html, but %s; the other reports are written",
+                        mw_report_html_missing());
+            continue;
+        }
         int rc = write_one(dir, name, formats[f].ext, formats[f].writer, job, path, sizeof path);
         for (int k = 0; rc != 0 && k < 2; k++) {
             int first = rc;

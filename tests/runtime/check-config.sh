@@ -99,7 +99,7 @@ files_are() {
     local case=$1 want=$2 out="$work/$1/out" got ext names
     names=$(cd "$out" && ls -A)
     got=""
-    for ext in json txt; do
+    for ext in json txt html; do
         if [ "$(reports "$out" "mpiwatch-*.$ext" | grep -c .)" -eq 1 ]; then
             got="$got $ext"
         fi
@@ -130,6 +130,10 @@ fi
 if cfg formats-xml level MPIWATCH_FORMATS=xml; then
     one_warning formats-xml MPIWATCH_FORMATS xml
     files_are formats-xml "json txt"
+fi
+if cfg formats-json-xml level MPIWATCH_FORMATS=json,xml; then
+    one_warning formats-json-xml MPIWATCH_FORMATS json,xml
+    files_are formats-json-xml "json txt"
 fi
 for depth in 0 9 two; do
     if cfg "callsite-depth-$depth" level MPIWATCH_CALLSITE_DEPTH="$depth"; then
@@ -167,7 +171,7 @@ case "$(uname -m)" in
 esac
 
 # ---------------------------------------------------------------- formats
-for formats in json:json text:txt none: text,json:"json txt"; do
+for formats in json:json text:txt none: text,json:"json txt" html,text:"txt html"; do
     value=${formats%%:*} want=${formats#*:}
     if cfg "formats-$value" level MPIWATCH_FORMATS="$value"; then
         no_warning "formats-$value"

@@ -1,0 +1,241 @@
+#!/usr/bin/env bash
+# The live page (mpiwatch --web, docs/client.md "The live page") on real jobs:
+#
+# - live: tests/monitor/ring.c, linked, on 4 ranks (a long run: 15000
+#   iterations, 2 ms apart; 5000 with MPICH), watched with `mpiwatch --json --no-events --web
+#   127.0.0.1:0`: the client names its URL; /api/state's calls grow between two
+#   requests 1.5 s apart; headless Chromium on the page while the job runs: no
+#   script error, the page polled the state, 4 bars for 4 ranks, a 4 x 4 matrix
+#   whose non-zero cells are exactly the ring's pairs (r -> r+1 mod 4), and the
+#   number of calls it shows grows from one load to the next (a screenshot is
+#   kept beside the log: tests/client/web-live-ring.png); bad requests get 404 or
+#   405 (garbage is answered or closed) and the server lives on; the job's
+#   output and status are the bare run's; after the job the client keeps
+#   serving until SIGINT, then exits 0; the recording it made meanwhile
+#   (--record) gives a page with `mpiwatch --replay FILE --html OUT` (4 bars,
+#   the ring's matrix);
+# - many: 64 ranks (oversubscribed): 1,000 requests of /api/state in a loop
+#   while the job runs (at least 500 of them); the median answer is under 50 ms
+#   (500 ms with MPICH on fewer cores than ranks: its waiting ranks spin); the job's output and
+#   status are the bare run's and its report's calls and bytes per function
+#   equal those of the same job run without monitor.
+name=web-live
+. "$top_srcdir/tests/runtime/common.sh"
+
+NP=4
+MANY=${MW_WEB_MANY:-64}
+# Long enough to outlast the checks made while the job runs; MPICH's ranks
+# spin while they wait, so on a small machine each of its iterations is slower.
+export MW_TIMEOUT=300
+if [ "$MPI_FLAVOR" = mpich ]; then LIVE_IT=5000 MANY_IT=600; else LIVE_IT=15000 MANY_IT=4000; fi
+client="$top_builddir/mpiwatch"
+probe="$top_srcdir/tests/client/web_probe.py"
+shots="$top_builddir/tests/client"
+if [ ! -x "$client" ]; then
+    echo "ERROR $name: the client $client is not built" >&2
+    exit 99
+fi
+why=$("$client" --web 127.0.0.1:99999 --replay /dev/null 2>&1 | grep -E 'built without (libmicrohttpd|Chart.js)')
+if [ -n "$why" ]; then
+    echo "SKIP $name ($MPI_FLAVOR): ${why#mpiwatch: }"
+    exit 77
+fi
+chrome=""
+for c in chromium chromium-browser google-chrome; do
+    if command -v "$c" >/dev/null 2>&1; then chrome=$c; break; fi
+done
+
+# browse URL OUT [ARGS]: headless Chromium, with 3 s of virtual time for the
+# page to poll the state, its DOM into OUT (or a screenshot).
+browse() {
+    local url=$1 out=$2 profile rc=0
+    shift 2
+    profile=$(mktemp -d "$work/chrome.XXXXXX")
+    timeout -k 5 120 "$chrome" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+        --disable-background-networking --disable-component-update --disable-sync \
+        --user-data-dir="$profile" --window-size=1280,1400 --hide-scrollbars \
+        --virtual-time-budget=3000 "$@" "$url" >"$out" 2>"$out.err" </dev/null || rc=$?
+    rm -rf "$profile"
+    return "$rc"
+}
+attr() {
+    grep -o "$2=\"[^\"]*\"" "$1" | head -n 1 | sed -e "s/^$2=\"//" -e 's/"$//'
+}
+
+# bare NP ITERATIONS SLEEP_US: the ring without mpiwatch, in $work/bare-NP.
+bare() {
+    MW_TIMEOUT=300 run "$work/bare-$1" "$1" bare -- "$work/ring-bare" "$2" "$3"
+    if [ "$(rc_of "$work/bare-$1")" -ne 0 ]; then
+        fail "bare ring on $1" "the program fails without mpiwatch" "$work/bare-$1/stderr"
+        finish
+    fi
+}
+# same_as_bare CASE DIR NP: the job's output and status are the bare run's.
+same_as_bare() {
+    if [ "$(rc_of "$2")" -ne 0 ]; then
+        fail "$1: job" "the job ended with $(describe_rc "$(rc_of "$2")")" "$2/stderr"
+    elif ! cmp -s "$2/stdout" "$work/bare-$3/stdout"; then
+        fail "$1: job" "the job's output differs from the bare run's" "$2/stdout" "$work/bare-$3/stdout"
+    else
+        pass "$1: the job's output and status are the bare run's"
+    fi
+}
+# start_client DIR: mpiwatch --web on DIR/cwd/ports, in the background (cpid); url is set.
+start_client() {
+    mkdir -p "$1/cwd"
+    "$client" --json --no-events --wait 300 --port-file "$1/cwd/ports" --web 127.0.0.1:0 \
+        --record "$1/run.mwrec" \
+        >"$1/client.jsonl" 2>"$1/client.err" &
+    cpid=$!
+    url=$("$PYTHON" "$probe" url "$1/client.err" 20) || {
+        fail "$(basename "$1"): URL" "the client named no URL" "$1/client.err"
+        kill -INT "$cpid" 2>/dev/null
+        finish
+    }
+}
+# stop_client CASE DIR: the job is over: the client still serves, then SIGINT ends it with 0.
+stop_client() {
+    local rc=0
+    for _ in $(seq 100); do
+        grep -q 'the job is over' "$2/client.err" && break
+        sleep 0.1
+    done
+    if ! "$PYTHON" "$probe" state "$url" >"$2/after.state" 2>&1; then
+        fail "$1: after the job" "the page no longer answers" "$2/after.state" "$2/client.err"
+    fi
+    kill -INT "$cpid"
+    wait "$cpid" || rc=$?
+    if [ "$rc" -eq 0 ] && grep -q 'the job is over' "$2/client.err"; then
+        pass "$1: after the job the page still answers; SIGINT ends the client with status 0"
+    else
+        fail "$1: client" "the client ended with status $rc" "$2/client.err"
+    fi
+}
+
+build "$top_srcdir/tests/monitor/ring.c" "$work/ring-bare" plain
+build "$top_srcdir/tests/monitor/ring.c" "$work/ring" linked
+bare "$NP" "$LIVE_IT" 2000
+
+# ---------------------------------------------------------------- live, 4 ranks
+dir="$work/live"
+start_client "$dir"
+run "$dir" "$NP" linked MPIWATCH_WAIT=60 -- "$work/ring" "$LIVE_IT" 2000 --port-in-file "$dir/cwd/ports" &
+jpid=$!
+# Once the ranks are attached and calling:
+for _ in $(seq 300); do
+    read -r _ calls attached _ < <("$PYTHON" "$probe" state "$url" 2>/dev/null || echo "0 0 0 0")
+    [ "${attached:-0}" -eq "$NP" ] && [ "${calls:-0}" -gt 100 ] && break
+    sleep 0.1
+done
+s1=$("$PYTHON" "$probe" state "$url")
+sleep 1.5
+s2=$("$PYTHON" "$probe" state "$url")
+c1=$(echo "$s1" | cut -d' ' -f2) c2=$(echo "$s2" | cut -d' ' -f2)
+if [ "${c2:-0}" -gt "${c1:-0}" ] && [ "$(echo "$s2" | cut -d' ' -f3)" -eq "$NP" ]; then
+    pass "live: /api/state's calls grow while the job runs ($c1, then $c2 1.5 s later)"
+else
+    fail "live: /api/state" "calls did not grow while 4 ranks were attached: '$s1', then '$s2'" "$dir/client.err"
+fi
+if [ -z "$chrome" ]; then
+    skip "live: browser" "no chromium: install it (tools/install-deps.sh)"
+else
+    browse "$url" "$dir/page1.dom" --dump-dom
+    browse "$url" "$dir/page2.dom" --dump-dom
+    browse "$url" "$dir/page.shot" --screenshot="$shots/web-live-ring.png"
+    dom="$dir/page1.dom"
+    err=$(grep -o 'data-mw-error="[^"]*"' "$dom" | head -n 1)
+    polls=$(attr "$dom" data-mw-live-polls)
+    if [ -n "$err" ] || [ "$(attr "$dom" data-mw-status)" != ok ] || [ "${polls:-0}" -lt 1 ]; then
+        fail "live: page" "error '${err}', status '$(attr "$dom" data-mw-status)', ${polls:-0} polls" "$dom.err"
+    else
+        pass "live: the page polled the state ${polls} times in 3 s of virtual time, without a script error"
+        bars=$(attr "$dom" data-mw-bars) size=$(attr "$dom" data-mw-matrix)
+        cells=$(sed -n '/<pre id="mw-matrix-cells"/,/<\/pre>/p' "$dom" | sed -e 's/<pre[^>]*>//' -e 's/<\/pre>//' |
+                awk 'NF >= 2 { print $1 " " $2 }' | sort | tr '\n' ';')
+        if [ "$bars" = "$NP" ] && [ "$size" = 4x4 ] && [ "$cells" = "0 1;1 2;2 3;3 0;" ]; then
+            pass "live: 4 bars for 4 ranks, a 4 x 4 matrix with exactly the ring's pairs ($cells)"
+        else
+            fail "live: page" "$bars bars, a $size matrix with cells '$cells'"
+        fi
+        k1=$(attr "$dir/page1.dom" data-mw-live-calls) k2=$(attr "$dir/page2.dom" data-mw-live-calls)
+        if [ "${k2:-0}" -gt "${k1:-0}" ]; then
+            pass "live: the page's numbers change as the job runs ($k1 calls, then $k2)"
+        else
+            fail "live: page" "the calls shown did not grow: '$k1', then '$k2'"
+        fi
+    fi
+    [ -s "$shots/web-live-ring.png" ] && pass "live: screenshot kept as $shots/web-live-ring.png"
+fi
+if "$PYTHON" "$probe" bad "$url" >"$dir/bad.log" 2>&1; then
+    pass "live: $(cat "$dir/bad.log")"
+else
+    fail "live: bad requests" "$(cat "$dir/bad.log")"
+fi
+wait "$jpid"
+same_as_bare live "$dir" "$NP"
+stop_client live "$dir"
+# The recording made meanwhile, as a page: its last state.
+if ! "$client" --replay "$dir/run.mwrec" --html "$dir/replay.html" 2>"$dir/replay.err"; then
+    fail "replay --html" "mpiwatch --replay --html failed" "$dir/replay.err"
+elif [ -n "$chrome" ]; then
+    browse "file://$dir/replay.html" "$dir/replay.dom" --dump-dom
+    dom="$dir/replay.dom"
+    cells=$(sed -n '/<pre id="mw-matrix-cells"/,/<\/pre>/p' "$dom" | sed -e 's/<pre[^>]*>//' -e 's/<\/pre>//' |
+            awk 'NF >= 2 { print $1 " " $2 }' | sort | tr '\n' ';')
+    if [ "$(attr "$dom" data-mw-status)" = ok ] && [ "$(attr "$dom" data-mw-bars)" = "$NP" ] &&
+       [ "$cells" = "0 1;1 2;2 3;3 0;" ] && grep -q 'mpiwatch recording: ring' "$dom"; then
+        pass "replay --html: the recording's page shows 4 ranks and the ring's matrix, without a script error"
+    else
+        fail "replay --html" "status '$(attr "$dom" data-mw-status)', $(attr "$dom" data-mw-bars) bars, cells '$cells'" "$dom.err"
+    fi
+fi
+
+# ---------------------------------------------------------------- many ranks
+bare "$MANY" "$MANY_IT" 0
+dir="$work/many"
+start_client "$dir"
+MW_TIMEOUT=300 run "$dir" "$MANY" linked MPIWATCH_WAIT=120 -- "$work/ring" "$MANY_IT" 0 \
+    --port-in-file "$dir/cwd/ports" &
+jpid=$!
+# MPICH's waiting ranks spin: 64 of them on a machine with fewer cores leave
+# the client (which lowers its own priority once busy, --nice) seconds-long
+# time slices, so there the bound is 500 ms (about 48 ms here, 2 cores).
+limit_ms=50
+if [ "$MPI_FLAVOR" = mpich ] && [ "$(nproc)" -lt "$MANY" ]; then limit_ms=500; fi
+if "$PYTHON" "$probe" hammer "$url" 1000 >"$dir/hammer.log" 2>&1; then
+    median=$(sed -n 's/.*median_ms=\([0-9.]*\).*/\1/p' "$dir/hammer.log")
+    during=$(sed -n 's/.*during_job=\([0-9]*\).*/\1/p' "$dir/hammer.log")
+    if [ "${during:-0}" -lt 500 ]; then
+        fail "many: /api/state" "only ${during:-0} of the 1000 requests came while the job ran: $(cat "$dir/hammer.log")"
+    elif awk -v t="$median" -v l="$limit_ms" 'BEGIN { exit !(t < l) }'; then
+        pass "many: 1000 requests of /api/state on $MANY ranks: $(cat "$dir/hammer.log")"
+    else
+        fail "many: /api/state" "the median answer took $median ms, not under $limit_ms: $(cat "$dir/hammer.log")"
+    fi
+else
+    fail "many: /api/state" "$(cat "$dir/hammer.log")"
+fi
+wait "$jpid"
+same_as_bare many "$dir" "$MANY"
+stop_client many "$dir"
+# The report against the same job without monitor: calls and bytes per function.
+run "$work/plain" "$MANY" linked -- "$work/ring" "$MANY_IT" 0
+a=$(reports "$dir/cwd" 'mpiwatch-*.json') b=$(reports "$work/plain/cwd" 'mpiwatch-*.json')
+if [ -n "$a" ] && [ -n "$b" ] && "$PYTHON" - "$dir/cwd/$a" "$work/plain/cwd/$b" >"$dir/compare.log" 2>&1 <<'EOF'
+import json, sys
+def counts(path):
+    f = json.load(open(path))["functions"]
+    return {k: (v["calls"], v["bytes_sent"], v["bytes_recv"]) for k, v in f.items()}
+a, b = counts(sys.argv[1]), counts(sys.argv[2])
+if a != b:
+    for k in sorted(set(a) | set(b)):
+        if a.get(k) != b.get(k):
+            print(k, a.get(k), b.get(k))
+    sys.exit(1)
+EOF
+then
+    pass "many: the report's calls and bytes per function equal the run's without monitor or page"
+else
+    fail "many: report" "the reports differ (with page, without)" "$dir/compare.log"
+fi
+finish

@@ -1,0 +1,217 @@
+#!/usr/bin/env bash
+# The HTML report (client/web/, docs/client.md "HTML reports"), read by a real
+# browser (headless Chromium; Debian's chromium, from tools/install-deps.sh):
+#
+# - ring: examples/ring.c, linked with libmpiwatch, on 4 ranks with
+#   MPIWATCH_FORMATS=text,json,html writes one .txt, .json and .html each, and
+#   no warning; `mpiwatch --report R.json --html OUT.html` writes the same page
+#   byte for byte; the page loads nothing (no element with a src or href, no
+#   CSS url(), and a Content-Security-Policy of default-src 'none');
+# - in Chromium (--dump-dom) the page ran without a script error, its
+#   per-rank chart (Chart.js) has 4 bars for 4 ranks, its matrix is 4 x 4, and
+#   the non-zero cells it drew are exactly the ring's pairs: r -> r+1 mod 4;
+# - 1024: a synthesised 1,024-rank report (synth-report.py) gives a page under
+#   5 MB that loads in Chromium without a script error in under 3 s (the page's
+#   own performance.now() when it has drawn everything, after parsing it),
+#   with the ranks in 64 bars and a 64 x 64 matrix of blocks of 16 ranks, saying
+#   so; the report's hostile program name (a <script> element) is shown as
+#   text and is no element;
+# - bad input: a file that is not JSON (named with line and column), JSON that
+#   is not a report, a missing file and a usage error each get a message and
+#   their status (1, 1, 1, 2), and leave no page.
+# Screenshots of both pages are kept beside this test's log:
+# tests/client/web-report-ring.png and web-report-1024.png.
+name=web-report
+. "$top_srcdir/tests/runtime/common.sh"
+
+NP=4
+client="$top_builddir/mpiwatch"
+shots="$top_builddir/tests/client"
+if [ ! -x "$client" ]; then
+    echo "ERROR $name: the client $client is not built" >&2
+    exit 99
+fi
+if "$client" --report /dev/null --html "$work/probe.html" 2>&1 | grep -q 'built without Chart.js'; then
+    echo "SKIP $name ($MPI_FLAVOR): this build has no HTML report (configure found no Chart.js; install libjs-chart.js)"
+    exit 77
+fi
+chrome=""
+for c in chromium chromium-browser google-chrome; do
+    if command -v "$c" >/dev/null 2>&1; then chrome=$c; break; fi
+done
+
+# browse PAGE OUT [--screenshot=PNG]: headless Chromium on PAGE, its DOM after
+# the page's scripts ran into OUT (or a screenshot); OUT.err, OUT.seconds.
+browse() {
+    local page=$1 out=$2 profile rc=0 t0 t1
+    shift 2
+    profile=$(mktemp -d "$work/chrome.XXXXXX")
+    t0=$(date +%s.%N)
+    timeout -k 5 120 "$chrome" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+        --disable-background-networking --disable-component-update --disable-sync \
+        --user-data-dir="$profile" --window-size=1280,2000 --hide-scrollbars "$@" \
+        "file://$page" >"$out" 2>"$out.err" </dev/null || rc=$?
+    t1=$(date +%s.%N)
+    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f\n", b - a }' >"$out.seconds"
+    rm -rf "$profile"
+    return "$rc"
+}
+
+# attr DOM NAME: the first value of attribute NAME in the dumped DOM.
+attr() {
+    grep -o "$2=\"[^\"]*\"" "$1" | head -n 1 | sed -e "s/^$2=\"//" -e 's/"$//'
+}
+
+# page_ok CASE DOM: the page ran to the end without a script error.
+page_ok() {
+    local err
+    err=$(grep -o 'data-mw-error="[^"]*"' "$2" | head -n 1)
+    if [ -n "$err" ]; then
+        fail "$1: script" "the page reports an error: $err" "$2.err"
+        return 1
+    fi
+    if [ "$(attr "$2" data-mw-status)" != ok ]; then
+        fail "$1: script" "the page did not finish drawing (no data-mw-status=\"ok\")" "$2.err"
+        return 1
+    fi
+    pass "$1: the page drew everything without a script error (Chart.js $(attr "$2" data-mw-chartjs))"
+}
+
+# ---------------------------------------------------------------- the ring's report
+build "$top_srcdir/examples/ring.c" "$work/ring-linked" linked
+run "$work/ring" "$NP" linked MPIWATCH_FORMATS=text,json,html -- "$work/ring-linked"
+out="$work/ring/cwd"
+if [ "$(rc_of "$work/ring")" -ne 0 ]; then
+    fail "ring" "the ring failed: $(describe_rc "$(rc_of "$work/ring")")" "$work/ring/stdout" "$work/ring/stderr"
+    finish
+fi
+html=$(reports "$out" 'mpiwatch-*.html')
+json=$(reports "$out" 'mpiwatch-*.json')
+txt=$(reports "$out" 'mpiwatch-*.txt')
+if [ "$(printf '%s\n' "$html" | grep -c .)" -ne 1 ] || [ -z "$json" ] || [ -z "$txt" ] ||
+   [ "${html%.html}" != "${json%.json}" ]; then
+    fail "ring: files" "expected one .txt, .json and .html of one name, found: $(ls "$out" | tr '\n' ' ')"
+    finish
+fi
+pass "ring: MPIWATCH_FORMATS=text,json,html wrote $html ($(stat -c %s "$out/$html") bytes) beside the .txt and .json"
+if grep -q 'mpiwatch:' "$work/ring/stderr"; then
+    fail "ring: warnings" "the run printed mpiwatch warnings" "$work/ring/stderr"
+else
+    pass "ring: no warning"
+fi
+if "$client" --report "$out/$json" --html "$work/client.html" 2>"$work/client.err"; then
+    if cmp -s "$work/client.html" "$out/$html"; then
+        pass "ring: mpiwatch --report --html writes the runtime's page byte for byte"
+    else
+        fail "ring: --html" "the client's page differs from the runtime's" "$work/client.err"
+    fi
+else
+    fail "ring: --html" "mpiwatch --report --html failed" "$work/client.err"
+fi
+# Nothing to fetch: no element that loads a URL, no CSS url() or @import, and
+# the page's Content-Security-Policy forbids every fetch (default-src 'none').
+loads=$( (grep -Eoi '<(script|img|iframe|link|object|embed)[^>]*(src|href|data)=' "$out/$html";
+         grep -Eo '[^A-Za-z]url\(|@import' "$out/$html") | head -n 3)
+if [ -n "$loads" ]; then
+    fail "ring: offline" "the page loads something: $loads"
+elif ! grep -q "content=\"default-src 'none'" "$out/$html"; then
+    fail "ring: offline" "the page has no Content-Security-Policy default-src 'none'"
+else
+    pass "ring: the page loads nothing (no src/href, no url(), CSP default-src 'none')"
+fi
+
+if [ -z "$chrome" ]; then
+    skip "browser" "no chromium: install it (tools/install-deps.sh) to run the page in a browser"
+    finish
+fi
+
+dom="$work/ring.dom"
+if ! browse "$out/$html" "$dom" --dump-dom; then
+    fail "ring: chromium" "chromium --dump-dom failed" "$dom.err"
+elif page_ok ring "$dom"; then
+    bars=$(attr "$dom" data-mw-bars) ranks=$(attr "$dom" data-mw-ranks) size=$(attr "$dom" data-mw-matrix)
+    if [ "$bars" = 4 ] && [ "$ranks" = 4 ]; then
+        pass "ring: the per-rank chart has 4 bars for 4 ranks"
+    else
+        fail "ring: per-rank chart" "$bars bars for $ranks ranks, expected 4 for 4"
+    fi
+    cells=$(sed -n '/<pre id="mw-matrix-cells"/,/<\/pre>/p' "$dom" | sed -e 's/<pre[^>]*>//' -e 's/<\/pre>//' |
+            awk 'NF >= 2 { print $1 " " $2 }' | sort | tr '\n' ';')
+    want="0 1;1 2;2 3;3 0;"
+    if [ "$size" = 4x4 ] && [ "$cells" = "$want" ]; then
+        pass "ring: a 4 x 4 matrix whose non-zero cells are the ring's pairs ($want)"
+    else
+        fail "ring: matrix" "a $size matrix with non-zero cells '$cells', expected 4x4 with '$want'"
+    fi
+fi
+if browse "$out/$html" "$work/ring.shot" --screenshot="$shots/web-report-ring.png" && [ -s "$shots/web-report-ring.png" ]; then
+    pass "ring: screenshot kept as $shots/web-report-ring.png"
+else
+    fail "ring: screenshot" "chromium --screenshot wrote nothing" "$work/ring.shot.err"
+fi
+
+# ---------------------------------------------------------------- 1,024 ranks
+"$PYTHON" "$top_srcdir/tests/client/synth-report.py" 1024 >"$work/r1024.json"
+if ! "$client" --report "$work/r1024.json" --html "$work/r1024.html" 2>"$work/r1024.err"; then
+    fail "1024: --html" "mpiwatch --report --html failed" "$work/r1024.err"
+else
+    bytes=$(stat -c %s "$work/r1024.html")
+    if [ "$bytes" -lt 5000000 ]; then
+        pass "1024: the page is $bytes bytes (under 5 MB; the JSON is $(stat -c %s "$work/r1024.json"))"
+    else
+        fail "1024: size" "the page is $bytes bytes, not under 5 MB"
+    fi
+    dom="$work/r1024.dom"
+    if ! browse "$work/r1024.html" "$dom" --dump-dom; then
+        fail "1024: chromium" "chromium --dump-dom failed" "$dom.err"
+    elif page_ok 1024 "$dom"; then
+        loaded=$(attr "$dom" data-mw-loaded-ms) drawn=$(attr "$dom" data-mw-render-ms)
+        if [ -n "$loaded" ] && awk -v t="$loaded" 'BEGIN { exit !(t < 3000) }'; then
+            pass "1024: loaded and drawn in $loaded ms (drawing: $drawn ms; chromium ran $(cat "$dom.seconds") s in all)"
+        else
+            fail "1024: load time" "the page was ready after '${loaded}' ms, not under 3000"
+        fi
+        bars=$(attr "$dom" data-mw-bars) ranks=$(attr "$dom" data-mw-ranks) size=$(attr "$dom" data-mw-matrix)
+        if [ "$bars" = 64 ] && [ "$ranks" = 1024 ] && [ "$size" = 64x64 ] &&
+           grep -q 'shown in 64 blocks of 16 consecutive ranks' "$dom"; then
+            pass "1024: 1024 ranks in 64 bars and a 64 x 64 matrix of blocks, said on the page"
+        else
+            fail "1024: blocks" "$bars bars for $ranks ranks and a $size matrix, expected 64, 1024, 64x64 and the note"
+        fi
+        if grep -q '<script>alert' "$dom" || ! grep -q '&lt;script&gt;alert(1)&lt;/script&gt;' "$dom"; then
+            fail "1024: hostile name" "the program name's <script> was not shown as text"
+        else
+            pass "1024: a program name holding <script> is shown as text"
+        fi
+    fi
+    browse "$work/r1024.html" "$work/r1024.shot" --screenshot="$shots/web-report-1024.png" || true
+fi
+
+# ---------------------------------------------------------------- bad input
+# bad CASE STATUS MESSAGE-REGEX ARGS...: mpiwatch ARGS fails with STATUS, says
+# MESSAGE-REGEX on stderr, and writes no page.
+bad() {
+    local case=$1 want=$2 msg=$3 rc=0
+    shift 3
+    rm -f "$work/bad.html"
+    "$client" "$@" >"$work/bad.out" 2>"$work/bad.err" || rc=$?
+    if [ "$rc" -ne "$want" ]; then
+        fail "bad: $case" "status $rc, expected $want" "$work/bad.err"
+    elif ! grep -Eq "$msg" "$work/bad.err"; then
+        fail "bad: $case" "no message matching '$msg'" "$work/bad.err"
+    elif ls "$work"/bad.html* >/dev/null 2>&1; then
+        fail "bad: $case" "a page or a temporary file was left: $(ls "$work"/bad.html*)"
+    else
+        pass "bad: $case: status $want, $(head -n 1 "$work/bad.err")"
+    fi
+}
+printf '{"schema": "mpiwatch-report/1",\n "ranks": 4,\n "functions": {"MPI_Send": [1, 2,]}}\n' >"$work/broken.json"
+bad "not JSON" 1 'broken.json:3:34: not valid JSON' --report "$work/broken.json" --html "$work/bad.html"
+printf '{"schema": "something-else/2", "ranks": 4}\n' >"$work/other.json"
+bad "another schema" 1 'is not an mpiwatch report' --report "$work/other.json" --html "$work/bad.html"
+printf '[1, 2, 3]\n' >"$work/array.json"
+bad "not an object" 1 'not a JSON object' --report "$work/array.json" --html "$work/bad.html"
+bad "missing file" 1 'cannot read .*nothing.json' --report "$work/nothing.json" --html "$work/bad.html"
+bad "no folder for the page" 1 'cannot write' --report "$out/$json" --html "$work/no/such/bad.html"
+bad "--report without --html" 2 'goes with --html' --report "$out/$json"
+finish

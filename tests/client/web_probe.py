@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""HTTP probes of mpiwatch --web for tests/client/check-web-live.sh.
+
+  web_probe.py url ERRFILE SECONDS   the page's URL from the client's stderr, once it is there
+  web_probe.py state URL             "elapsed calls attached finished" of /api/state
+  web_probe.py hammer URL N          once some rank is attached, N requests of /api/state in a
+                                     loop, on one connection:
+                                     "n=N median_ms=.. p95_ms=.. max_ms=.. during_job=K"
+                                     (K answered while some rank was still attached)
+  web_probe.py bad URL               bad requests get an HTTP error and the server lives on
+Exit status 0, or 1 with the reason on stderr.
+"""
+from __future__ import annotations
+
+import http.client
+import json
+import re
+import socket
+import sys
+import time
+from urllib.parse import urlsplit
+
+
+def get(conn: http.client.HTTPConnection, path: str, method: str = "GET") -> tuple[int, bytes]:
+    conn.request(method, path)
+    r = conn.getresponse()
+    return r.status, r.read()
+
+
+def connect(url: str) -> http.client.HTTPConnection:
+    u = urlsplit(url)
+    return http.client.HTTPConnection(u.hostname, u.port, timeout=10)
+
+
+def summary(body: bytes) -> tuple[float, int, int, int]:
+    d = json.loads(body)
+    calls = sum(int(f.get("calls", 0)) for f in d.get("functions", {}).values())
+    live = d["live"]
+    return float(live["elapsed"]), calls, int(live["attached"]), int(live["finished"])
+
+
+def cmd_url(path: str, seconds: float) -> int:
+    end = time.time() + seconds
+    while time.time() < end:
+        try:
+            m = re.search(r"http://[0-9.]+:[0-9]+/", open(path, encoding="utf-8", errors="replace").read())
+        except OSError:
+            m = None
+        if m:
+            print(m.group(0))
+            return 0
+        time.sleep(0.1)
+    print(f"web_probe: no URL in {path} after {seconds} s", file=sys.stderr)
+    return 1
+
+
+def cmd_state(url: str) -> int:
+    status, body = get(connect(url), "/api/state")
+    if status != 200:
+        print(f"web_probe: /api/state answered {status}", file=sys.stderr)
+        return 1
+    print("%.3f %d %d %d" % summary(body))
+    return 0
+
+
+def cmd_hammer(url: str, n: int) -> int:
+    conn = connect(url)
+    end = time.time() + 300          # first, until some rank is attached
+    while time.time() < end:
+        status, body = get(conn, "/api/state")
+        if status == 200 and summary(body)[2] > 0:
+            break
+        time.sleep(0.02)
+    times = []
+    during = 0
+    for _ in range(n):
+        t0 = time.perf_counter()
+        status, body = get(conn, "/api/state")
+        times.append((time.perf_counter() - t0) * 1000)
+        if status != 200:
+            print(f"web_probe: /api/state answered {status}", file=sys.stderr)
+            return 1
+        _, _, attached, _ = summary(body)   # every answer is a whole JSON state
+        during += attached > 0
+    times.sort()
+    print("n=%d median_ms=%.2f p95_ms=%.2f max_ms=%.2f during_job=%d" % (
+        n, times[n // 2], times[min(n - 1, int(n * 0.95))], times[-1], during))
+    return 0
+
+
+def cmd_bad(url: str) -> int:
+    conn = connect(url)
+    want = [("GET", "/nothing-here", 404), ("POST", "/api/state", 405), ("DELETE", "/", 405),
+            ("GET", "/../../etc/passwd", 404), ("GET", "/api/state?x=" + "A" * 2000, 200)]
+    for method, path, code in want:
+        status, _ = get(conn, path, method)
+        if status != code:
+            print(f"web_probe: {method} {path[:40]} answered {status}, expected {code}", file=sys.stderr)
+            return 1
+    u = urlsplit(url)
+    for raw in (b"\x00\xff garbage\r\n\r\n", b"GET / HTTP/9.9\r\n\r\n", b"GET " + b"/" * 100000 + b" HTTP/1.1\r\n\r\n"):
+        with socket.create_connection((u.hostname, u.port), timeout=10) as s:
+            try:
+                s.sendall(raw)
+                s.recv(4096)       # an error status, or the server closing: never a hang
+            except OSError:
+                pass
+    status, body = get(connect(url), "/api/state")
+    if status != 200:
+        print(f"web_probe: after the bad requests /api/state answered {status}", file=sys.stderr)
+        return 1
+    print("bad requests: 404, 405, 405, 404; garbage and an overlong request line answered or closed; "
+          "the server still answers")
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) >= 3 and argv[0] == "url":
+        return cmd_url(argv[1], float(argv[2]))
+    if len(argv) == 2 and argv[0] == "state":
+        return cmd_state(argv[1])
+    if len(argv) == 3 and argv[0] == "hammer":
+        return cmd_hammer(argv[1], int(argv[2]))
+    if len(argv) == 2 and argv[0] == "bad":
+        return cmd_bad(argv[1])
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except (OSError, ValueError, KeyError, http.client.HTTPException) as e:
+        print(f"web_probe: {e}", file=sys.stderr)
+        sys.exit(1)
