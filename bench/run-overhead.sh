@@ -33,7 +33,9 @@ three variants run interleaved in the same invocation:
   bare          the program alone
   mpiwatch      LD_PRELOAD=libmpiwatch.so, profiling on
   mpiwatch-off  LD_PRELOAD=libmpiwatch.so with MPIWATCH_LEVEL=0 (or MPI_Pcontrol(0))
-then counts instructions per call of the cheap loops under callgrind.
+then counts instructions per call under callgrind: the cheap loops, and calls that
+move data (MPI_Sendrecv, MPI_Isend/Irecv, MPI_Send/Recv on the world and on a
+duplicate, MPI_Allreduce), each next to its target.
 
 options:
   --mpi openmpi|mpich         which MPI (uses mpicc.MPI and mpirun.MPI)
