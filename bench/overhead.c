@@ -11,7 +11,13 @@
  *   pingpong    0-byte MPI_Send/MPI_Recv between ranks 0 and 1; the figure is
  *               the ROUND-TRIP time (4 MPI calls on the critical path)
  *   sendrecv_self  0-byte MPI_Sendrecv to oneself: a call that moves data
- *               (only when named in --loops or --callgrind)
+ *   isend_irecv 8-byte MPI_Irecv + MPI_Isend to oneself, MPI_Waitall
+ *   send_recv   8-byte MPI_Irecv, MPI_Send, MPI_Isend, MPI_Recv to oneself,
+ *               MPI_Waitall (nothing blocks, so a singleton runs it)
+ *   send_recv_dup  the same on an MPI_Comm_dup of MPI_COMM_WORLD
+ *   allreduce   1-int MPI_Allreduce on MPI_COMM_WORLD
+ *               (the data loops run only when named in --loops or --callgrind;
+ *               their MPI calls go through bench_call_X, see below)
  *
  * Repetitions are kept short (about a millisecond each by default) and many,
  * so that on a shared machine some of them fall between two interruptions:
@@ -69,6 +75,63 @@ void bench_loop_test_null(long n);
 void bench_loop_iprobe(long n);
 void bench_loop_pingpong(long n);
 void bench_loop_sendrecv_self(long n);
+void bench_loop_isend_irecv(long n);
+void bench_loop_send_recv(long n);
+void bench_loop_send_recv_dup(long n);
+void bench_loop_allreduce(long n);
+
+/* The data loops call MPI through these, one per MPI function and never
+ * inlined, so that callgrind's inclusive cost of each (run-overhead.sh reads
+ * it with callgrind_annotate) is the cost of one MPI function, wrapper
+ * included; the few instructions of the extra call level are the same with
+ * and without mpiwatch. */
+int bench_call_isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+                     MPI_Comm comm, MPI_Request *req);
+int bench_call_irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                     MPI_Request *req);
+int bench_call_send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+                    MPI_Comm comm);
+int bench_call_recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm);
+int bench_call_waitall(int count, MPI_Request *reqs);
+int bench_call_allreduce(const void *in, void *out, int count, MPI_Datatype type, MPI_Comm comm);
+
+BENCH_NOINLINE int bench_call_isend(const void *buf, int count, MPI_Datatype type, int dest,
+                                    int tag, MPI_Comm comm, MPI_Request *req)
+{
+    return MPI_Isend(buf, count, type, dest, tag, comm, req);
+}
+
+BENCH_NOINLINE int bench_call_irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
+                                    MPI_Comm comm, MPI_Request *req)
+{
+    return MPI_Irecv(buf, count, type, source, tag, comm, req);
+}
+
+BENCH_NOINLINE int bench_call_send(const void *buf, int count, MPI_Datatype type, int dest,
+                                   int tag, MPI_Comm comm)
+{
+    return MPI_Send(buf, count, type, dest, tag, comm);
+}
+
+BENCH_NOINLINE int bench_call_recv(void *buf, int count, MPI_Datatype type, int source, int tag,
+                                   MPI_Comm comm)
+{
+    return MPI_Recv(buf, count, type, source, tag, comm, MPI_STATUS_IGNORE);
+}
+
+BENCH_NOINLINE int bench_call_waitall(int count, MPI_Request *reqs)
+{
+    /* Statuses rather than MPI_STATUSES_IGNORE, which GCC 12 takes for an
+     * array too small (-Wstringop-overflow with MPICH's header). */
+    MPI_Status statuses[2];
+    return MPI_Waitall(count < 2 ? count : 2, reqs, statuses);
+}
+
+BENCH_NOINLINE int bench_call_allreduce(const void *in, void *out, int count, MPI_Datatype type,
+                                        MPI_Comm comm)
+{
+    return MPI_Allreduce(in, out, count, type, MPI_SUM, comm);
+}
 
 BENCH_NOINLINE void bench_loop_comm_rank(long n)
 {
@@ -118,6 +181,70 @@ BENCH_NOINLINE void bench_loop_sendrecv_self(long n)
     sink = in;
 }
 
+/* An 8-byte MPI_Irecv and MPI_Isend to oneself, then MPI_Waitall: works
+ * as a singleton (nothing blocks before both are posted). */
+BENCH_NOINLINE void bench_loop_isend_irecv(long n)
+{
+    int rank;
+    double out = 1.0, in = 0.0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    for (long i = 0; i < n; i++) {
+        MPI_Request reqs[2];
+        bench_call_irecv(&in, 1, MPI_DOUBLE, rank, PINGPONG_TAG, MPI_COMM_WORLD, &reqs[0]);
+        bench_call_isend(&out, 1, MPI_DOUBLE, rank, PINGPONG_TAG, MPI_COMM_WORLD, &reqs[1]);
+        bench_call_waitall(2, reqs);
+    }
+    sink = (long)in;
+}
+
+/* An 8-byte MPI_Send and MPI_Recv to oneself that never block, so that a
+ * singleton runs them: the send finds a receive already posted, the
+ * receive a message already sent (MPI_Irecv, MPI_Send, MPI_Isend, MPI_Recv,
+ * MPI_Waitall). */
+static void send_recv_on(long n, MPI_Comm comm)
+{
+    int rank;
+    double out = 1.0, in = 0.0, in2 = 0.0;
+    MPI_Comm_rank(comm, &rank);
+    for (long i = 0; i < n; i++) {
+        MPI_Request reqs[2];
+        bench_call_irecv(&in, 1, MPI_DOUBLE, rank, PINGPONG_TAG, comm, &reqs[0]);
+        bench_call_send(&out, 1, MPI_DOUBLE, rank, PINGPONG_TAG, comm);
+        bench_call_isend(&out, 1, MPI_DOUBLE, rank, PINGPONG_TAG + 1, comm, &reqs[1]);
+        bench_call_recv(&in2, 1, MPI_DOUBLE, rank, PINGPONG_TAG + 1, comm);
+        bench_call_waitall(2, reqs);
+    }
+    sink = (long)(in + in2);
+}
+
+BENCH_NOINLINE void bench_loop_send_recv(long n)
+{
+    send_recv_on(n, MPI_COMM_WORLD);
+}
+
+/* The same on a duplicate of MPI_COMM_WORLD: what a communicator other
+ * than the world costs. The duplicate is made on the first call and kept,
+ * so that it is not counted in the differential. */
+BENCH_NOINLINE void bench_loop_send_recv_dup(long n)
+{
+    static MPI_Comm dup = MPI_COMM_NULL;
+    if (dup == MPI_COMM_NULL)
+        MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    send_recv_on(n, dup);
+}
+
+/* A 1-int MPI_Allreduce (on one rank under callgrind). */
+BENCH_NOINLINE void bench_loop_allreduce(long n)
+{
+    int in = 1, out = 0;
+    long acc = 0;
+    for (long i = 0; i < n; i++) {
+        bench_call_allreduce(&in, &out, 1, MPI_INT, MPI_COMM_WORLD);
+        acc += out;
+    }
+    sink = acc;
+}
+
 /* Ranks 0 and 1 exchange n zero-byte messages each way; other ranks idle. */
 BENCH_NOINLINE void bench_loop_pingpong(long n)
 {
@@ -153,6 +280,10 @@ static const loop_def loops[] = {
     {"iprobe", bench_loop_iprobe, 1, "call", 1, 1},
     {"pingpong", bench_loop_pingpong, 4, "round_trip", 0, 1},
     {"sendrecv_self", bench_loop_sendrecv_self, 1, "call", 1, 0},
+    {"isend_irecv", bench_loop_isend_irecv, 3, "iteration", 1, 0},
+    {"send_recv", bench_loop_send_recv, 5, "iteration", 1, 0},
+    {"send_recv_dup", bench_loop_send_recv_dup, 5, "iteration", 1, 0},
+    {"allreduce", bench_loop_allreduce, 1, "call", 1, 0},
 };
 #define NLOOPS ((int)(sizeof loops / sizeof loops[0]))
 
@@ -248,8 +379,8 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--callgrind") == 0) {
             callgrind_loop = find_loop(v);
             if (callgrind_loop == NULL || !callgrind_loop->cheap) {
-                fprintf(stderr, "overhead: --callgrind wants comm_rank, test_null, iprobe or "
-                                "sendrecv_self, got '%s'\n", v);
+                fprintf(stderr, "overhead: --callgrind wants a single-rank loop (not "
+                                "pingpong), got '%s'\n", v);
                 return 2;
             }
         } else {

@@ -24,8 +24,9 @@
  * mw_guard_contended.
  *
  * Functions that move data note what they moved between the clock reads and
- * the exit (mw_note_* in traffic/traffic.h) and leave with mw_leave_xfer, which
- * also records the bytes. Functions that free a handle call
+ * the exit (mw_note_* in traffic/traffic.h; the commonest inline, in
+ * traffic/inline.h) and leave with mw_leave_xfer, which also records the
+ * bytes (mw_account, inline). Functions that free a handle call
  * mw_handles_forget() first, whether or not the call is profiled, so no cache
  * outlives it.
  *

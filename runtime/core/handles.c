@@ -1,4 +1,5 @@
-/* Per-thread caches of datatype sizes and group-to-world rank maps. */
+/* Per-thread caches of datatype sizes and of communicators' and windows'
+ * facts: the out-of-line side (misses, refreshes) of core/handles.h. */
 #include <stdlib.h>
 
 #include "core/handles.h"
@@ -7,6 +8,10 @@
 enum { KIND_COMM = 1, KIND_WIN = 2 };
 
 unsigned mw_handle_gen;
+int *mw_identity_map;
+
+/* What a look-up that knows nothing returns: size 0, so no rank maps. */
+static const mw_group_slot unknown = {0, 0, 0, NULL, -1, 0};
 
 int mw_comm_id(MPI_Comm comm)
 {
@@ -23,37 +28,80 @@ static int mpi_usable(void)
     return mw_state.started && !mw_state.finished;
 }
 
-static unsigned slot_of(uintptr_t key, unsigned slots)
+/* A rank map: free it unless it is the shared identity. */
+static void drop_map(mw_group_slot *slot)
 {
-    key ^= key >> 17;
-    key ^= key >> 7;
-    return (unsigned)key & (slots - 1);
+    const int *map = __atomic_load_n(&slot->world, __ATOMIC_RELAXED);
+    __atomic_store_n(&slot->world, (const int *)NULL, __ATOMIC_RELAXED);
+    if (map != NULL && map != mw_identity_map)
+        free((void *)map);
+}
+
+/* A freed handle's value may come back as a new datatype or communicator:
+ * forget everything (rare; O(cache size)). The generation is read first, so
+ * that a handle freed meanwhile empties the caches again at the next call. */
+void mw_handles_refresh(mw_thread *t)
+{
+    t->handles_gen = current_gen();
+    for (int i = 0; i < MW_TYPE_CACHE; i++) {
+        t->types[i].type = MPI_DATATYPE_NULL;
+        t->types[i].size = 0;
+    }
+    for (int i = 0; i < MW_GROUP_CACHE; i++) {
+        mw_group_slot *slot = &t->groups[i];
+        /* The monitor's sender may peek (mw_comm_peek): the key goes first. */
+        __atomic_store_n(&slot->key, (uintptr_t)0, __ATOMIC_RELAXED);
+        drop_map(slot);
+        __atomic_store_n(&slot->size, 0, __ATOMIC_RELAXED);
+    }
+}
+
+int64_t mw_type_size_miss(mw_thread *t, MPI_Datatype type)
+{
+    /* Not cached: MPI_DATATYPE_NULL is the empty slots' value (size 0). */
+    if (type == MPI_DATATYPE_NULL || !mpi_usable())
+        return 0;
+    MPI_Count size = 0;
+    if (PMPI_Type_size_x(type, &size) != MPI_SUCCESS || size == MPI_UNDEFINED || size < 0)
+        size = 0;
+    mw_type_slot *slot = &t->types[mw_handle_slot((uintptr_t)type, MW_TYPE_BITS)];
+    slot->type = type;
+    slot->size = (int64_t)size;
+    return (int64_t)size;
 }
 
 int64_t mw_type_size(mw_thread *t, MPI_Datatype type)
 {
-    if (type == MPI_DATATYPE_NULL || !mpi_usable())
-        return 0;
-    unsigned gen = current_gen();
-    mw_type_slot *slot = &t->types[slot_of((uintptr_t)type, MW_TYPE_CACHE)];
-    if (slot->type == type && slot->gen == gen && slot->size >= 0)
-        return slot->size;
-    MPI_Count size = 0;
-    if (PMPI_Type_size_x(type, &size) != MPI_SUCCESS || size == MPI_UNDEFINED || size < 0)
-        size = 0;
-    slot->type = type;
-    slot->size = (int64_t)size;
-    slot->gen = gen;
-    return (int64_t)size;
+    mw_handles_check(t);
+    return mw_type_size_cached(t, type);
 }
 
-/* Fill slot with the world ranks of group (NULL map when the identity). */
+/* The shared map of the identity, world_size ranks; NULL without memory.
+ * Threads may race to make it: one wins, the others free theirs. */
+static int *identity_map(void)
+{
+    int *map = __atomic_load_n(&mw_identity_map, __ATOMIC_ACQUIRE);
+    int n = mw_state.world_size;
+    if (map != NULL || n <= 0)
+        return map;
+    int *mine = malloc((size_t)n * sizeof *mine);
+    if (mine == NULL)
+        return NULL;
+    for (int i = 0; i < n; i++)
+        mine[i] = i;
+    if (__atomic_compare_exchange_n(&mw_identity_map, &map, mine, 0, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE))
+        return mine;
+    free(mine);
+    return map;
+}
+
+/* Fill slot's size and world ranks from group (size 0 when that fails). */
 static void map_group(mw_group_slot *slot, MPI_Group group)
 {
     MPI_Group world_group = mw_state.world_group;
     int size = 0;
-    free(slot->world);
-    slot->world = NULL;
+    drop_map(slot);
     slot->size = 0;
     if (world_group == MPI_GROUP_NULL)
         return;
@@ -69,68 +117,71 @@ static void map_group(mw_group_slot *slot, MPI_Group group)
         free(ranks);
         return;
     }
-    int identity = 1;
+    int identity = size <= mw_state.world_size;
     for (int i = 0; i < size && identity; i++)
         identity = world[i] == i;
-    slot->size = size;
-    if (identity) {
+    const int *map = identity ? identity_map() : NULL;
+    if (map != NULL) {
         free(ranks);
     } else {
         for (int i = 0; i < size; i++)
             ranks[i] = world[i];
-        slot->world = realloc(ranks, (size_t)size * sizeof *ranks);
-        if (slot->world == NULL)
-            slot->world = ranks;
+        int *small = realloc(ranks, (size_t)size * sizeof *ranks);
+        map = small != NULL ? small : ranks;
     }
+    __atomic_store_n(&slot->world, map, __ATOMIC_RELAXED);
+    __atomic_store_n(&slot->size, size, __ATOMIC_RELAXED);
 }
 
-static mw_group_slot *group_slot(mw_thread *t, uintptr_t key, int kind)
+/* Claim the slot of a handle for filling: emptied, keyed, current. */
+static mw_group_slot *claim(mw_thread *t, uintptr_t key)
 {
-    unsigned gen = current_gen();
-    uintptr_t tagged = key * 4u + (uintptr_t)kind;
-    mw_group_slot *slot = &t->groups[slot_of(tagged, MW_GROUP_CACHE)];
-    if (slot->key == tagged && slot->gen == gen)
-        return slot;
-    slot->key = tagged;
-    slot->gen = gen;
-    return NULL;    /* caller fills it */
+    mw_group_slot *slot = &t->groups[mw_handle_slot(key, MW_GROUP_BITS)];
+    __atomic_store_n(&slot->key, (uintptr_t)0, __ATOMIC_RELAXED);
+    __atomic_store_n(&slot->size, 0, __ATOMIC_RELAXED);
+    drop_map(slot);
+    slot->rank = -1;
+    slot->inter = 0;
+    __atomic_store_n(&slot->gen, t->handles_gen, __ATOMIC_RELAXED);
+    return slot;
 }
 
-static mw_group_slot *comm_slot(mw_thread *t, MPI_Comm comm)
+const mw_group_slot *mw_comm_facts_miss(mw_thread *t, MPI_Comm comm)
 {
-    mw_group_slot *slot = group_slot(t, (uintptr_t)comm, KIND_COMM);
-    if (slot != NULL)
-        return slot;
-    slot = &t->groups[slot_of((uintptr_t)comm * 4u + KIND_COMM, MW_GROUP_CACHE)];
+    if (comm == MPI_COMM_NULL || !mpi_usable())
+        return &unknown;
+    mw_group_slot *slot = claim(t, mw_comm_key(comm));
+    int inter = 0, rank = -1;
     MPI_Group group = MPI_GROUP_NULL;
-    int inter = 0;
-    PMPI_Comm_test_inter(comm, &inter);
-    if ((inter ? PMPI_Comm_remote_group(comm, &group) : PMPI_Comm_group(comm, &group)) == MPI_SUCCESS) {
+    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
+        inter = 0;
+    if (PMPI_Comm_rank(comm, &rank) != MPI_SUCCESS)
+        rank = -1;
+    if ((inter ? PMPI_Comm_remote_group(comm, &group) : PMPI_Comm_group(comm, &group)) ==
+        MPI_SUCCESS) {
         map_group(slot, group);
         PMPI_Group_free(&group);
-    } else {
-        slot->size = 0;
     }
+    slot->rank = rank;
+    slot->inter = inter;
+    /* Keyed last: the sender's mw_comm_peek then never sees a half-filled slot's key. */
+    __atomic_store_n(&slot->key, mw_comm_key(comm), __ATOMIC_RELEASE);
     return slot;
 }
 
 int mw_comm_world_rank(mw_thread *t, MPI_Comm comm, int rank)
 {
-    if (rank < 0 || comm == MPI_COMM_NULL || !mpi_usable())
-        return -1;
-    if (comm == MPI_COMM_WORLD)
-        return rank;
-    const mw_group_slot *slot = comm_slot(t, comm);
-    if (rank >= slot->size)
-        return -1;
-    return slot->world ? slot->world[rank] : rank;
+    mw_handles_check(t);
+    return mw_facts_world_rank(mw_comm_facts(t, comm), rank);
 }
 
 void mw_comm_learn(MPI_Comm comm)
 {
     mw_thread *t = mw_self;
-    if (t != NULL && comm != MPI_COMM_NULL && mpi_usable())
-        comm_slot(t, comm);
+    if (t != NULL && comm != MPI_COMM_NULL && mpi_usable()) {
+        mw_handles_check(t);
+        mw_comm_facts(t, comm);
+    }
 }
 
 /* Maps up to this many ranks are read by mw_comm_peek: below glibc's mmap
@@ -148,30 +199,27 @@ int mw_comm_peek(const mw_thread *t, MPI_Comm comm, int rank, int *size, int *wo
         *world = 1;
         return rank >= 0 && rank < *size ? rank : -1;
     }
-    uintptr_t tagged = (uintptr_t)comm * 4u + KIND_COMM;
-    const mw_group_slot *slot = &t->groups[slot_of(tagged, MW_GROUP_CACHE)];
-    uintptr_t key = __atomic_load_n(&slot->key, __ATOMIC_RELAXED);
+    uintptr_t tagged = mw_comm_key(comm);
+    const mw_group_slot *slot = &t->groups[mw_handle_slot(tagged, MW_GROUP_BITS)];
+    uintptr_t key = __atomic_load_n(&slot->key, __ATOMIC_ACQUIRE);
     unsigned gen = __atomic_load_n(&slot->gen, __ATOMIC_RELAXED);
     int n = __atomic_load_n(&slot->size, __ATOMIC_RELAXED);
-    int *map = __atomic_load_n(&slot->world, __ATOMIC_RELAXED);
-    if (key != tagged || gen != current_gen() || n <= 0)
+    const int *map = __atomic_load_n(&slot->world, __ATOMIC_RELAXED);
+    if (key != tagged || gen != current_gen() || n <= 0 || map == NULL)
         return -1;
     *size = n;
     *world = n == mw_state.world_size;   /* an intracommunicator of every rank */
     if (rank < 0 || rank >= n)
         return -1;
-    if (map == NULL)
+    if (map == mw_identity_map)
         return rank;
     return n <= PEEK_MAX_RANKS ? __atomic_load_n(&map[rank], __ATOMIC_RELAXED) : -1;
 }
 
 int mw_comm_peer_size(mw_thread *t, MPI_Comm comm)
 {
-    if (comm == MPI_COMM_NULL || !mpi_usable())
-        return 0;
-    if (comm == MPI_COMM_WORLD)
-        return mw_state.world_size;
-    return comm_slot(t, comm)->size;
+    mw_handles_check(t);
+    return mw_comm_facts(t, comm)->size;
 }
 
 int mw_comm_rank(MPI_Comm comm)
@@ -194,18 +242,17 @@ int mw_win_world_rank(mw_thread *t, MPI_Win win, int rank)
 {
     if (rank < 0 || win == MPI_WIN_NULL || !mpi_usable())
         return -1;
-    mw_group_slot *slot = group_slot(t, (uintptr_t)win, KIND_WIN);
-    if (slot == NULL) {
-        slot = &t->groups[slot_of((uintptr_t)win * 4u + KIND_WIN, MW_GROUP_CACHE)];
+    mw_handles_check(t);
+    uintptr_t key = (uintptr_t)win * 4u + KIND_WIN;
+    mw_group_slot *slot = &t->groups[mw_handle_slot(key, MW_GROUP_BITS)];
+    if (slot->key != key) {
+        slot = claim(t, key);
         MPI_Group group = MPI_GROUP_NULL;
         if (PMPI_Win_get_group(win, &group) == MPI_SUCCESS) {
             map_group(slot, group);
             PMPI_Group_free(&group);
-        } else {
-            slot->size = 0;
         }
+        __atomic_store_n(&slot->key, key, __ATOMIC_RELEASE);
     }
-    if (rank >= slot->size)
-        return -1;
-    return slot->world ? slot->world[rank] : rank;
+    return mw_facts_world_rank(slot, rank);
 }

@@ -1,8 +1,12 @@
 /* Facts about MPI handles, cached per thread: the size of a datatype, and
- * the world rank behind a rank of a communicator or window. Each is worked
- * out once per handle (an O(group) translation at most once), then looked
- * up in a few instructions. Freeing a handle bumps mw_handle_gen, which
- * makes every thread's cached entries stale. */
+ * of a communicator or window its size, this process's rank, whether it is
+ * an intercommunicator and the world rank behind each of its ranks. Each is
+ * worked out once per handle (an O(group) translation at most once), out of
+ * line, then looked up inline from direct-mapped caches in a few
+ * instructions (mw_type_size_cached, mw_comm_facts). Freeing a handle bumps
+ * mw_handle_gen; a thread that finds it changed empties its caches before
+ * its next look-up (mw_handles_check), so that a handle value reused by a
+ * new datatype or communicator is never taken for the old one. */
 #ifndef MW_HANDLES_H
 #define MW_HANDLES_H
 
@@ -15,6 +19,70 @@
 /* Bumped when a datatype, communicator or window is freed: cached facts
  * about handles are then stale (a new handle may reuse the value). */
 extern MW_HIDDEN unsigned mw_handle_gen;
+
+/* The world rank map of every group identical to the world's first ranks,
+ * shared (NULL until a thread has needed one). */
+extern MW_HIDDEN int *mw_identity_map;
+
+/* The home slot of a handle in a cache of 2^bits slots: a 32-bit
+ * multiplicative hash of its low bits (two instructions, the constant
+ * inside the multiply), which spreads both Open MPI's pointers and MPICH's
+ * integer handles. */
+static MW_ALWAYS_INLINE unsigned mw_handle_slot(uintptr_t key, unsigned bits)
+{
+    return ((uint32_t)key * 0x9E3779B1u) >> (32 - bits);
+}
+
+/* A handle was freed since t's caches were filled: empty them. */
+MW_HIDDEN MW_NOINLINE void mw_handles_refresh(mw_thread *t);
+
+/* Before looking up cached facts: once per call. */
+static MW_ALWAYS_INLINE void mw_handles_check(mw_thread *t)
+{
+    if (MW_UNLIKELY(t->handles_gen != __atomic_load_n(&mw_handle_gen, __ATOMIC_RELAXED)))
+        mw_handles_refresh(t);
+}
+
+/* Out of line: a datatype not in t's cache (filled now). */
+MW_HIDDEN MW_NOINLINE int64_t mw_type_size_miss(mw_thread *t, MPI_Datatype type);
+
+/* Bytes in one element of type, from t's cache (after mw_handles_check). */
+static MW_ALWAYS_INLINE int64_t mw_type_size_cached(mw_thread *t, MPI_Datatype type)
+{
+    const mw_type_slot *s = &t->types[mw_handle_slot((uintptr_t)type, MW_TYPE_BITS)];
+    if (MW_LIKELY(s->type == type))
+        return s->size;
+    return mw_type_size_miss(t, type);
+}
+
+/* A communicator's key in the group cache (windows are tagged 2). */
+static MW_ALWAYS_INLINE uintptr_t mw_comm_key(MPI_Comm comm)
+{
+    return (uintptr_t)comm * 4u + 1u;
+}
+
+/* Out of line: a communicator not in t's cache. Returns its slot, filled
+ * now, or a slot of size 0 when nothing is known (MPI_COMM_NULL, MPI not
+ * running, an error). */
+MW_HIDDEN MW_NOINLINE const mw_group_slot *mw_comm_facts_miss(mw_thread *t, MPI_Comm comm);
+
+/* What t knows of comm: size, rank, inter, world map (after mw_handles_check). */
+static MW_ALWAYS_INLINE const mw_group_slot *mw_comm_facts(mw_thread *t, MPI_Comm comm)
+{
+    uintptr_t key = mw_comm_key(comm);
+    const mw_group_slot *g = &t->groups[mw_handle_slot(key, MW_GROUP_BITS)];
+    if (MW_LIKELY(g->key == key))
+        return g;
+    return mw_comm_facts_miss(t, comm);
+}
+
+/* World rank of rank of a communicator (its remote group for an
+ * intercommunicator): -1 for MPI_PROC_NULL, MPI_ANY_SOURCE or out of range;
+ * one unsigned compare covers them all. */
+static MW_ALWAYS_INLINE int mw_facts_world_rank(const mw_group_slot *g, int rank)
+{
+    return (unsigned)rank < (unsigned)g->size ? g->world[rank] : -1;
+}
 
 /* A communicator as the monitor names it: its Fortran handle, -1 for none. */
 MW_HIDDEN int mw_comm_id(MPI_Comm comm);

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/handles.h"
+#include "core/state.h"
 #include "core/thread_stats.h"
 #include "core/warn.h"
 
@@ -34,17 +36,25 @@ mw_thread *mw_thread_attach(void)
     static int warned;
     size_t size = sizeof(mw_thread) + (size_t)MW_FN_COUNT * sizeof(mw_fn_stats);
     mw_thread *t = NULL;
-    if (posix_memalign((void **)&t, 64, size) == 0)
+    /* Every function's histogram in one zeroed block: calloc maps it fresh,
+     * so only the pages of functions that move data are ever touched. */
+    uint64_t *hist = calloc((size_t)MW_FN_COUNT * MW_HIST_BUCKETS, sizeof *hist);
+    if (hist != NULL && posix_memalign((void **)&t, 64, size) == 0)
         memset(t, 0, size);
     else
         t = NULL;
     if (t == NULL) {
+        free(hist);
         if (!warned++)
             mw_warn("out of memory for a thread's statistics; its calls are not profiled");
         return NULL;
     }
-    for (int i = 0; i < MW_FN_COUNT; i++)
+    for (int i = 0; i < MW_FN_COUNT; i++) {
         t->fn[i].min_ticks = UINT64_MAX;
+        t->hist[i] = hist + (size_t)i * MW_HIST_BUCKETS;
+    }
+    mw_handles_refresh(t);
+    mw_pairs_attach(t);
     pthread_once(&exit_key_once, make_exit_key);
     pthread_mutex_lock(&registry_lock);
     t->number = thread_count++;
@@ -174,6 +184,20 @@ void mw_stats_merge(mw_fn_stats *out)
     mw_threads_each(merge_one, out);
 }
 
+int mw_pairs_attach(mw_thread *t)
+{
+    if (t->pairs != NULL)
+        return 1;
+    int n = mw_state.world_size;
+    uint64_t *pairs;
+    if (!mw_state.started || n <= 0 || (pairs = calloc(2 * (size_t)n, sizeof *pairs)) == NULL)
+        return 0;
+    t->world_size = n;
+    /* The monitor's sender reads the row (mw_pairs_merge): the pointer last. */
+    __atomic_store_n(&t->pairs, pairs, __ATOMIC_RELEASE);
+    return 1;
+}
+
 typedef struct pairs_arg {
     uint64_t *bytes, *messages;
     int n;
@@ -182,13 +206,12 @@ typedef struct pairs_arg {
 static void merge_pairs_one(mw_thread *t, void *arg)
 {
     pairs_arg *a = arg;
-    const uint64_t *to = __atomic_load_n(&t->sent_to, __ATOMIC_ACQUIRE);
-    if (to == NULL)
+    const uint64_t *pairs = __atomic_load_n(&t->pairs, __ATOMIC_ACQUIRE);
+    if (pairs == NULL)
         return;
-    const uint64_t *msgs = to + t->world_size;
     for (int d = 0; d < a->n && d < t->world_size; d++) {
-        a->bytes[d] += __atomic_load_n(&to[d], __ATOMIC_RELAXED);
-        a->messages[d] += __atomic_load_n(&msgs[d], __ATOMIC_RELAXED);
+        a->bytes[d] += __atomic_load_n(&pairs[2 * d], __ATOMIC_RELAXED);
+        a->messages[d] += __atomic_load_n(&pairs[2 * d + 1], __ATOMIC_RELAXED);
     }
 }
 

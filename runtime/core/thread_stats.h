@@ -17,8 +17,10 @@
 
 /* Histogram bucket b >= 1 holds messages of [2^(b-1), 2^b) bytes; 0 holds empty ones. */
 #define MW_HIST_BUCKETS 48
-#define MW_TYPE_CACHE 64      /* datatype sizes, per thread, direct-mapped */
-#define MW_GROUP_CACHE 16     /* communicator/window rank maps, per thread */
+#define MW_TYPE_BITS 6
+#define MW_TYPE_CACHE (1 << MW_TYPE_BITS)     /* datatype sizes, per thread, direct-mapped */
+#define MW_GROUP_BITS 4
+#define MW_GROUP_CACHE (1 << MW_GROUP_BITS)   /* communicator/window facts, per thread */
 
 typedef struct mw_fn_stats {
     uint64_t calls;
@@ -45,17 +47,22 @@ typedef struct mw_site {
 
 _Static_assert(sizeof(mw_site) == 64, "a call site fills one cache line");
 
+/* Cached entries are valid for the mw_handle_gen in mw_thread.handles_gen
+ * (core/handles.h): a thread that finds it changed empties its caches first. */
 typedef struct mw_type_slot {
-    MPI_Datatype type;
+    MPI_Datatype type;   /* MPI_DATATYPE_NULL (size 0) when empty */
     int64_t size;
-    unsigned gen;        /* mw_handle_gen when cached; stale entries miss */
 } mw_type_slot;
 
 typedef struct mw_group_slot {
     uintptr_t key;       /* the handle (tagged by kind); 0 = empty */
-    unsigned gen;
-    int size;            /* of the group peers are ranks in (remote group for intercomms) */
-    int *world;          /* world rank of each rank, or NULL when identical */
+    unsigned gen;        /* mw_handle_gen when filled, for mw_comm_peek */
+    int size;            /* of the group peers are ranks in (remote group for intercomms);
+                          * 0 when unknown */
+    const int *world;    /* world rank of each of the size ranks (mw_identity_map when
+                          * identical, shared and never freed) */
+    int rank;            /* this process's rank in the communicator; -1 for windows */
+    int inter;           /* an intercommunicator */
 } mw_group_slot;
 
 typedef struct mw_thread {
@@ -64,12 +71,18 @@ typedef struct mw_thread {
      * the monitor's view of its call in progress; under the registry lock. */
     struct mw_tls_block *tls;
     uint32_t number;     /* threads numbered in the order of their first MPI call */
+    unsigned handles_gen;          /* mw_handle_gen the caches below are valid for */
     mw_type_slot types[MW_TYPE_CACHE];
     mw_group_slot groups[MW_GROUP_CACHE];
-    uint64_t *sent_to;   /* bytes sent to each world rank (after MPI_Init), or NULL */
-    uint64_t *msgs_to;   /* messages sent to each world rank */
-    int world_size;      /* length of sent_to/msgs_to */
-    uint64_t *hist[MW_FN_COUNT];   /* per function, allocated on its first message */
+    /* Bytes and messages sent to each world rank d: pairs[2d] and pairs[2d + 1]
+     * (one base for both). Allocated when the thread attaches after MPI_Init,
+     * else at its first message to a peer; NULL (world_size 0) before. */
+    uint64_t *pairs;
+    int world_size;      /* pairs holds 2 x world_size counters */
+    /* Per function, its message-size histogram: all allocated when the thread
+     * attaches (one zeroed block, its pages touched only when used), so that
+     * the call path never tests them. */
+    uint64_t *hist[MW_FN_COUNT];
     struct mw_regions *regions;    /* allocated at the thread's first region */
     unsigned nsites;               /* call sites in use, listed in site_used */
     uint64_t sites_full;           /* calls counted in fn[] because the table was full */
@@ -83,6 +96,10 @@ typedef struct mw_thread {
 
 /* Allocate and register this thread's block; NULL (after a warning) if that fails. */
 MW_HIDDEN mw_thread *mw_thread_attach(void);
+
+/* Allocate t's bytes and messages per destination once MPI_COMM_WORLD's
+ * size is known; 1 when t has them. */
+MW_HIDDEN int mw_pairs_attach(mw_thread *t);
 
 /* Call fn on every thread's block, under the registry lock. */
 MW_HIDDEN void mw_threads_each(void (*fn)(mw_thread *t, void *arg), void *arg);

@@ -112,6 +112,7 @@ void mw_on_finalize(void)
     if (mw_state.finished)
         return;
     mw_state.finished = 1;
+    mw_handles_forget();   /* the caches' facts do not outlive MPI: later look-ups miss */
     if (!mw_state.started && PMPI_Initialized(&initialized) == MPI_SUCCESS && initialized)
         mw_on_init();   /* MPI was initialised behind our back (e.g. from Fortran) */
     if (mw_private_comm() == MPI_COMM_NULL) {

@@ -27,9 +27,9 @@ static void merge_pairs(mw_thread *t, void *arg)
 {
     uint64_t *to = arg;
     int n = mw_state.world_size;
-    for (int d = 0; t->sent_to != NULL && d < n && d < t->world_size; d++) {
-        to[d] += t->sent_to[d];
-        to[n + d] += t->msgs_to[d];
+    for (int d = 0; t->pairs != NULL && d < n && d < t->world_size; d++) {
+        to[d] += t->pairs[2 * d];
+        to[n + d] += t->pairs[2 * d + 1];
     }
 }
 

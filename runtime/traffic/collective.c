@@ -28,11 +28,15 @@ static int64_t count_at(const void *counts, int large, int i)
 typedef struct coll {
     mw_thread *t;
     int n;          /* peers' group size */
+    int rank;       /* this rank in comm */
+    int inter;      /* an intercommunicator */
     int is_root;    /* this rank is the root (intra) or passed MPI_ROOT (inter) */
     int is_idle;    /* inter: a root-group rank that passed MPI_PROC_NULL */
     int in_place;
 } coll;
 
+/* The communicator's facts come from the thread's cache (core/handles.h):
+ * no MPI call once it is known. */
 static int begin(mw_call *c, coll *k, MPI_Comm comm, int root, const void *buf)
 {
     mw_note_nothing(c);
@@ -40,13 +44,17 @@ static int begin(mw_call *c, coll *k, MPI_Comm comm, int root, const void *buf)
     k->t = mw_thread_self();
     if (k->t == NULL)
         return 0;
-    k->n = mw_comm_peer_size(k->t, comm);
+    mw_handles_check(k->t);
+    const mw_group_slot *g = mw_comm_facts(k->t, comm);
+    k->n = g->size;
+    k->rank = g->rank;
+    k->inter = g->inter;
     k->in_place = buf == MPI_IN_PLACE;
-    if (mw_comm_is_inter(comm)) {
+    if (k->inter) {
         k->is_root = root == MPI_ROOT;
         k->is_idle = root == MPI_PROC_NULL;
     } else {
-        k->is_root = root >= 0 && mw_comm_rank(comm) == root;
+        k->is_root = root >= 0 && k->rank == root;
         k->is_idle = 0;
     }
     return k->n > 0;
@@ -54,7 +62,7 @@ static int begin(mw_call *c, coll *k, MPI_Comm comm, int root, const void *buf)
 
 static int64_t size_of(const coll *k, MPI_Datatype type)
 {
-    return mw_type_size(k->t, type);
+    return mw_type_size_cached(k->t, type);
 }
 
 void mw_note_bcast(mw_call *c, MPI_Count count, MPI_Datatype type, int root, MPI_Comm comm)
@@ -78,7 +86,7 @@ void mw_note_gather(mw_call *c, const void *sendbuf, MPI_Count sendcount, MPI_Da
     int64_t block = (int64_t)recvcount * size_of(&k, recvtype);
     if (k.is_root) {
         c->recv = k.n * block;
-        if (!mw_comm_is_inter(comm))
+        if (!k.inter)
             c->sent = k.in_place ? block : (int64_t)sendcount * size_of(&k, sendtype);
     } else {
         c->sent = (int64_t)sendcount * size_of(&k, sendtype);
@@ -95,8 +103,8 @@ void mw_note_gatherv(mw_call *c, const void *sendbuf, MPI_Count sendcount, MPI_D
     if (k.is_root) {
         int64_t size = size_of(&k, recvtype);
         c->recv = sum_counts(recvcounts, large, k.n) * size;
-        if (!mw_comm_is_inter(comm))
-            c->sent = k.in_place ? count_at(recvcounts, large, mw_comm_rank(comm)) * size
+        if (!k.inter)
+            c->sent = k.in_place ? count_at(recvcounts, large, k.rank) * size
                                  : (int64_t)sendcount * size_of(&k, sendtype);
     } else {
         c->sent = (int64_t)sendcount * size_of(&k, sendtype);
@@ -112,7 +120,7 @@ void mw_note_scatter(mw_call *c, MPI_Count sendcount, MPI_Datatype sendtype, con
     int64_t block = (int64_t)sendcount * size_of(&k, sendtype);
     if (k.is_root) {
         c->sent = k.n * block;
-        if (!mw_comm_is_inter(comm))
+        if (!k.inter)
             c->recv = k.in_place ? block : (int64_t)recvcount * size_of(&k, recvtype);
     } else {
         c->recv = (int64_t)recvcount * size_of(&k, recvtype);
@@ -129,8 +137,8 @@ void mw_note_scatterv(mw_call *c, const void *sendcounts, int large, MPI_Datatyp
     if (k.is_root) {
         int64_t size = size_of(&k, sendtype);
         c->sent = sum_counts(sendcounts, large, k.n) * size;
-        if (!mw_comm_is_inter(comm))
-            c->recv = k.in_place ? count_at(sendcounts, large, mw_comm_rank(comm)) * size
+        if (!k.inter)
+            c->recv = k.in_place ? count_at(sendcounts, large, k.rank) * size
                                  : (int64_t)recvcount * size_of(&k, recvtype);
     } else {
         c->recv = (int64_t)recvcount * size_of(&k, recvtype);
@@ -157,7 +165,7 @@ void mw_note_allgatherv(mw_call *c, const void *sendbuf, MPI_Count sendcount,
         return;
     int64_t size = size_of(&k, recvtype);
     c->recv = sum_counts(recvcounts, large, k.n) * size;
-    c->sent = k.in_place ? count_at(recvcounts, large, mw_comm_rank(comm)) * size
+    c->sent = k.in_place ? count_at(recvcounts, large, k.rank) * size
                          : (int64_t)sendcount * size_of(&k, sendtype);
 }
 
@@ -206,16 +214,8 @@ void mw_note_reduce(mw_call *c, MPI_Count count, MPI_Datatype type, int root, MP
     int64_t bytes = (int64_t)count * size_of(&k, type);
     if (k.is_root)
         c->recv = bytes;
-    if (!k.is_root || !mw_comm_is_inter(comm))
+    if (!k.is_root || !k.inter)
         c->sent = bytes;
-}
-
-void mw_note_allreduce(mw_call *c, MPI_Count count, MPI_Datatype type, MPI_Comm comm)
-{
-    coll k;
-    if (!begin(c, &k, comm, -1, NULL))
-        return;
-    c->sent = c->recv = (int64_t)count * size_of(&k, type);
 }
 
 void mw_note_reduce_scatter_block(mw_call *c, MPI_Count recvcount, MPI_Datatype type,
@@ -237,5 +237,5 @@ void mw_note_reduce_scatter(mw_call *c, const void *recvcounts, int large, MPI_D
         return;
     int64_t size = size_of(&k, type);
     c->sent = sum_counts(recvcounts, large, k.n) * size;
-    c->recv = count_at(recvcounts, large, mw_comm_rank(comm)) * size;
+    c->recv = count_at(recvcounts, large, k.rank) * size;
 }

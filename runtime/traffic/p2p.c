@@ -1,17 +1,8 @@
-/* Point-to-point traffic: bytes, peers and tags. */
+/* Point-to-point traffic: bytes, peers and tags, for the calls whose notes
+ * are not inline (traffic/inline.h). */
 #include "core/handles.h"
 #include "core/state.h"
 #include "traffic/traffic.h"
-
-void mw_note_nothing(mw_call *c)
-{
-    c->sent = 0;
-    c->recv = 0;
-    c->peer = -1;
-    c->tag = -1;
-    c->comm = MPI_COMM_NULL;
-    c->messages = 0;
-}
 
 int64_t mw_bytes(MPI_Count count, MPI_Datatype type)
 {
@@ -32,11 +23,6 @@ static void note_send(mw_call *c, int64_t bytes, int dest, int tag, MPI_Comm com
     c->comm = comm;
     c->peer = mw_comm_world_rank(t, comm, dest);
     c->messages = 1;
-}
-
-void mw_note_send(mw_call *c, MPI_Count count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
-{
-    note_send(c, dest == MPI_PROC_NULL ? 0 : mw_bytes(count, type), dest, tag, comm);
 }
 
 void mw_note_psend(mw_call *c, int partitions, MPI_Count count, MPI_Datatype type, int dest,
@@ -63,12 +49,6 @@ static void note_received(mw_call *c, int64_t bytes, int source, int tag, MPI_Co
     c->peer = source == MPI_ANY_SOURCE ? -1 : mw_comm_world_rank(t, comm, source);
 }
 
-void mw_note_recv(mw_call *c, MPI_Count count, MPI_Datatype type, int source, int tag,
-                  MPI_Comm comm, const MPI_Status *status)
-{
-    note_received(c, mw_bytes(count, type), source, tag, comm, status);
-}
-
 void mw_note_precv(mw_call *c, int partitions, MPI_Count count, MPI_Datatype type, int source,
                    int tag, MPI_Comm comm)
 {
@@ -81,14 +61,4 @@ void mw_note_mrecv(mw_call *c, MPI_Count count, MPI_Datatype type, const MPI_Sta
     note_received(c, mw_bytes(count, type), MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_NULL, NULL);
     if (status != NULL && status != MPI_STATUS_IGNORE)
         c->tag = status->MPI_TAG;
-}
-
-void mw_note_sendrecv(mw_call *c, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
-                      int sendtag, MPI_Count recvcount, MPI_Datatype recvtype, int source,
-                      MPI_Comm comm, const MPI_Status *status)
-{
-    int64_t recv = source == MPI_PROC_NULL ? 0 : mw_bytes(recvcount, recvtype);
-    mw_note_send(c, sendcount, sendtype, dest, sendtag, comm);
-    if (status == NULL || status == MPI_STATUS_IGNORE || status->MPI_SOURCE != MPI_PROC_NULL)
-        c->recv = recv;
 }

@@ -1,7 +1,11 @@
 /* What a call transferred: bytes sent and received, the peer (as a rank in
  * MPI_COMM_WORLD) and the tag. The generated wrappers call one mw_note_*
  * function after a successful transfer call; it fills the call record, and
- * for point-to-point sends counts the bytes per destination rank.
+ * mw_leave_xfer (runtime/mw_wrap.h) accounts for it with mw_account. The
+ * commonest (sends, receives, send-receives, reductions to all) and
+ * mw_account are inline (traffic/inline.h): each field of the record is
+ * written once, from the thread's handle caches, so that a body that does not
+ * need the record (no monitor) keeps it in registers.
  *
  * The rules (docs/report-format.md): "sent" is the data a rank puts into
  * the operation and "recv" the data it gets out, as described by the buffer
@@ -30,23 +34,25 @@ typedef struct mw_call {
 } mw_call;
 
 /* The call transferred nothing (or failed): clear the record. */
-MW_HIDDEN void mw_note_nothing(mw_call *c);
+static inline void mw_note_nothing(mw_call *c)
+{
+    c->sent = 0;
+    c->recv = 0;
+    c->peer = -1;
+    c->tag = -1;
+    c->comm = MPI_COMM_NULL;
+    c->messages = 0;
+}
 
 
-/* Point-to-point. status may be NULL or MPI_STATUS_IGNORE. */
-MW_HIDDEN void mw_note_send(mw_call *c, MPI_Count count, MPI_Datatype type, int dest, int tag,
-                            MPI_Comm comm);
+/* Point-to-point (mw_note_send, mw_note_recv, mw_note_sendrecv are inline,
+ * below). status may be NULL or MPI_STATUS_IGNORE. */
 MW_HIDDEN void mw_note_psend(mw_call *c, int partitions, MPI_Count count, MPI_Datatype type,
                              int dest, int tag, MPI_Comm comm);
-MW_HIDDEN void mw_note_recv(mw_call *c, MPI_Count count, MPI_Datatype type, int source, int tag,
-                            MPI_Comm comm, const MPI_Status *status);
 MW_HIDDEN void mw_note_precv(mw_call *c, int partitions, MPI_Count count, MPI_Datatype type,
                              int source, int tag, MPI_Comm comm);
 MW_HIDDEN void mw_note_mrecv(mw_call *c, MPI_Count count, MPI_Datatype type,
                              const MPI_Status *status);
-MW_HIDDEN void mw_note_sendrecv(mw_call *c, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
-                                int sendtag, MPI_Count recvcount, MPI_Datatype recvtype,
-                                int source, MPI_Comm comm, const MPI_Status *status);
 
 /* Persistent requests: an *_init call transfers nothing; its bytes are
  * remembered with the request and counted at each MPI_Start. */
@@ -88,7 +94,6 @@ MW_HIDDEN void mw_note_alltoallw(mw_call *c, const void *sendbuf, const void *se
                                  const MPI_Datatype *recvtypes, int large, MPI_Comm comm);
 MW_HIDDEN void mw_note_reduce(mw_call *c, MPI_Count count, MPI_Datatype type, int root,
                               MPI_Comm comm);
-MW_HIDDEN void mw_note_allreduce(mw_call *c, MPI_Count count, MPI_Datatype type, MPI_Comm comm);
 MW_HIDDEN void mw_note_reduce_scatter_block(mw_call *c, MPI_Count recvcount, MPI_Datatype type,
                                             MPI_Comm comm);
 MW_HIDDEN void mw_note_reduce_scatter(mw_call *c, const void *recvcounts, int large,
@@ -102,12 +107,14 @@ MW_HIDDEN int64_t mw_bytes(MPI_Count count, MPI_Datatype type);
 /* MPI-IO: bytes written (sent) or read (recv). */
 MW_HIDDEN void mw_note_io(mw_call *c, int64_t written, int64_t read);
 
-/* Add a noted call's bytes to this thread's statistics: per function, the
- * message-size histogram, and bytes per destination (for sends with a known
- * peer: the report's most talkative pairs). */
-MW_HIDDEN void mw_account(int id, const mw_call *c, mw_fn_stats *s);
-
 /* Count messages and bytes sent from this rank to world rank dest. */
 MW_HIDDEN void mw_count_pair(int dest, int64_t bytes, int messages);
+
+/* mw_count_pair_in's rare case: t has no row per destination yet (made
+ * now), or dest is outside it. */
+MW_HIDDEN MW_NOINLINE void mw_count_pair_miss(mw_thread *t, int dest, int64_t bytes,
+                                              int messages);
+
+#include "traffic/inline.h"
 
 #endif

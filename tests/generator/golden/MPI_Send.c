@@ -19,11 +19,13 @@ static MW_ALWAYS_INLINE int mw_body_MPI_Send(const void *buf, int count, MPI_Dat
     mw_publish_time(mw_how, &call);
     int ret = PMPI_Send(buf, count, datatype, dest, tag, comm);
     mw_clock_out(&call, mw_how);
-    if (ret == MPI_SUCCESS) {
-        mw_note_send(&call, count, datatype, dest, tag, comm);
-    } else {
-        mw_note_nothing(&call);
+    /* A failed call moved nothing: left apart, so that the notes' constants
+     * reach mw_leave_xfer on the path of the calls that succeed. */
+    if (MW_UNLIKELY(ret != MPI_SUCCESS)) {
+        mw_leave(&call, MW_ID_MPI_Send, mw_how);
+        return ret;
     }
+    mw_note_send(&call, count, datatype, dest, tag, comm);
     mw_leave_xfer(&call, MW_ID_MPI_Send, mw_how);
     return ret;
 }
