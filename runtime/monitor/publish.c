@@ -170,7 +170,7 @@ static const char *spawned_path(const char *path)
                 break;
         }
     }
-    if (PMPI_Bcast(own, (int)sizeof own, MPI_CHAR, 0, mw_state.comm) != MPI_SUCCESS)
+    if (PMPI_Bcast(own, (int)sizeof own, MPI_CHAR, 0, mw_private_comm()) != MPI_SUCCESS)
         return path;
     own[sizeof own - 1] = '\0';
     if (mw_state.world_rank == 0)
