@@ -55,19 +55,8 @@ int mwc_html_write(FILE *out, const char *text, size_t len)
 {
     if (fputs(mw_viewer_head, out) == EOF)
         return -1;
-    size_t done = 0;
-    while (done < len) {
-        const char *lt = memchr(text + done, '<', len - done);
-        size_t plain = lt ? (size_t)(lt - (text + done)) : len - done;
-        if (plain && fwrite(text + done, 1, plain, out) != plain)
-            return -1;
-        done += plain;
-        if (lt) {
-            if (fputs("\\u003c", out) == EOF)
-                return -1;
-            done++;
-        }
-    }
+    if (mw_viewer_write_data(out, text, len) != 0)
+        return -1;
     if (fputs(mw_viewer_tail, out) == EOF)
         return -1;
     return ferror(out) ? -1 : 0;

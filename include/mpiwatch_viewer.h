@@ -7,9 +7,32 @@
 #ifndef MPIWATCH_VIEWER_H
 #define MPIWATCH_VIEWER_H
 
+#include <stdio.h>
+#include <string.h>
+
 extern const char mw_viewer_head[];
 extern const char mw_viewer_tail[];
 /* "" when the page is built in; else why not and what to install. */
 extern const char mw_viewer_unavailable[];
+
+/* Write len bytes of a report's JSON into a page, each '<' as \u003c.
+ * 0, or -1 when a write failed. */
+static inline int mw_viewer_write_data(FILE *out, const char *text, size_t len)
+{
+    size_t done = 0;
+    while (done < len) {
+        const char *lt = memchr(text + done, '<', len - done);
+        size_t plain = lt ? (size_t)(lt - (text + done)) : len - done;
+        if (plain && fwrite(text + done, 1, plain, out) != plain)
+            return -1;
+        done += plain;
+        if (lt) {
+            if (fputs("\\u003c", out) == EOF)
+                return -1;
+            done++;
+        }
+    }
+    return 0;
+}
 
 #endif

@@ -14,20 +14,8 @@
 
 static ssize_t escape_write(void *cookie, const char *buf, size_t size)
 {
-    FILE *out = cookie;
-    size_t done = 0;
-    while (done < size) {
-        const char *lt = memchr(buf + done, '<', size - done);
-        size_t plain = lt ? (size_t)(lt - (buf + done)) : size - done;
-        if (plain && fwrite(buf + done, 1, plain, out) != plain)
-            return -1;
-        done += plain;
-        if (lt) {
-            if (fputs("\\u003c", out) == EOF)
-                return -1;
-            done++;
-        }
-    }
+    if (mw_viewer_write_data(cookie, buf, size) != 0)
+        return -1;
     return (ssize_t)size;
 }
 
