@@ -480,6 +480,17 @@ class MakefileListsTest(unittest.TestCase):
                           for p in (ROOT / "templates" / "hooks" / "examples").glob("*.j2"))
         self.assertEqual(sorted(makefile_variable("HOOK_EXAMPLES")), examples)
 
+    def test_every_runtime_file_is_listed(self):
+        # A header missing from the lists is neither in the tarball nor installed
+        # for mpiwatch-gen --build (traffic/inline.h once was).
+        listed = set(makefile_variable("libmpiwatch_la_SOURCES"))
+        listed |= set(makefile_variable("libmpiwatch_f_la_SOURCES"))
+        for word in list(listed):
+            if word.startswith("$(") and word.endswith(")"):
+                listed |= set(makefile_variable(word[2:-1]))
+        files = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "runtime").rglob("*.[ch]"))
+        self.assertEqual([f for f in files if f not in listed], [])
+
     def test_stamp_rule_depends_on_the_lists(self):
         text = (ROOT / "Makefile.am").read_text(encoding="utf-8")
         rule = re.search(r"^generated/stamp:((?:.*\\\n)*.*)$", text, re.MULTILINE)
