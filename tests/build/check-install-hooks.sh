@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # Hooks from an install, in seconds (issue 17): make install into a staging
 # folder, copy only the prefix, and with the source and build trees out of
 # view (another folder, PATH to the copy's bin, the make variables unset)
@@ -13,31 +13,16 @@
 # libraries is bench/run-hooks-build.sh's to measure (a timed test would
 # fail on a busy machine and doubles this test's time).
 set -eu
-: "${top_builddir:?run through make check}"
-. "$top_srcdir/tests/lib/launch.sh"
+. "$(dirname "$0")/../lib/harness.sh"
 . "$top_srcdir/tests/lib/install.sh"
-work=$(mktemp -d "${TMPDIR:-/tmp}/mpiwatch-install-hooks.XXXXXX")
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() {
-    n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"
-    shift
-    for f in "$@"; do [ -f "$f" ] && sed 's/^/#   /' "$f" | tail -n 25; done
-}
-finish() {
-    echo "1..$n"
-    if [ "$failed" -eq 0 ]; then rm -rf "$work"; else echo "# work directory kept: $work"; fi
-    [ "$failed" -eq 0 ]
-    exit
-}
 now() { date +%s.%N; }
 seconds() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
 if ! mw_stage_install "$work"; then
-    not_ok "make install DESTDIR=..." "$work/install.log"
+    fail "make install DESTDIR=..." "" "$work/install.log"
     finish
 fi
-ok "make install, and the prefix copied to $prefix"
+pass "make install, and the prefix copied to $prefix"
 fortran=""
 [ -f "$prefix/lib/libmpiwatch_f.so" ] && [ -n "${MPIFC:-}" ] && fortran=yes
 
@@ -56,30 +41,30 @@ $MPICC -o send_tags_c "$top_srcdir/tests/build/send_tags.c"
 
 started=$(now)
 if ! mw_installed_gen --hooks tags.j2 --build hooked >build.out 2>build.err; then
-    not_ok "mpiwatch-gen --hooks tags.j2 --build hooked" build.err build.out
+    fail "mpiwatch-gen --hooks tags.j2 --build hooked" "" build.err build.out
     finish
 fi
-ok "mpiwatch-gen --hooks tags.j2 --build hooked ($(seconds "$started" "$(now)") s)"
+pass "mpiwatch-gen --hooks tags.j2 --build hooked ($(seconds "$started" "$(now)") s)"
 sed 's/^/# /' build.out
 libs="hooked/lib/libmpiwatch.so"
 [ -z "$fortran" ] || libs="$libs hooked/lib/libmpiwatch_f.so"
 for lib in $libs; do
-    if [ -f "$lib" ]; then ok "$lib built"; else not_ok "$lib built" build.err; finish; fi
+    if [ -f "$lib" ]; then pass "$lib built"; else fail "$lib built" "" build.err; finish; fi
 done
 if grep -q "LD_PRELOAD=$work/user/hooked/lib/libmpiwatch.so" build.out &&
    grep -q -- "-lmpiwatch" build.out; then
-    ok "it says how to use the library (LD_PRELOAD, link flags)"
+    pass "it says how to use the library (LD_PRELOAD, link flags)"
 else
-    not_ok "it says how to use the library" build.out
+    fail "it says how to use the library" "" build.out
 fi
 compiled=$(sed -n 's/.* \([0-9]*\) of [0-9]* sources compiled (\([^)]*\)).*/\2/p' build.out)
 case $compiled in
     *wrap_send.c*) case $compiled in
         *wrap_recv.c*|*wrap_collective.c*|*mw_functions.c*|*fortran_mpif.c*)
-            not_ok "only what the hook changes is compiled: $compiled" ;;
-        *) ok "only what the hook changes is compiled: $compiled" ;;
+            fail "only what the hook changes is compiled: $compiled" "" ;;
+        *) pass "only what the hook changes is compiled: $compiled" ;;
         esac ;;
-    *) not_ok "wrap_send.c compiled again: $compiled" build.out ;;
+    *) fail "wrap_send.c compiled again: $compiled" "" build.out ;;
 esac
 
 # run LIB-PRELOAD OUTDIR PROGRAM: the program on 2 ranks, its report in OUTDIR.
@@ -121,45 +106,45 @@ for lang in $langs; do
     if run "$preload_hooked" "$work/user/run-$lang-hooked" "send_tags_$lang" &&
        run "$preload_plain" "$work/user/run-$lang-plain" "send_tags_$lang" &&
        grep -q "^last 3" "run-$lang-hooked/stdout"; then
-        ok "send_tags ($lang) runs with the built and the installed library"
+        pass "send_tags ($lang) runs with the built and the installed library"
     else
-        not_ok "send_tags ($lang) runs" "run-$lang-hooked/stderr" "run-$lang-plain/stderr"
+        fail "send_tags ($lang) runs" "" "run-$lang-hooked/stderr" "run-$lang-plain/stderr"
         continue
     fi
     if "$PYTHON" compare.py run-"$lang"-hooked/mpiwatch-*.json run-"$lang"-plain/mpiwatch-*.json \
             >"compare-$lang.out" 2>&1; then
-        ok "send_tags ($lang): counters MPI_Send tag 5 = 3, tag 9 = 1; the report otherwise unchanged"
+        pass "send_tags ($lang): counters MPI_Send tag 5 = 3, tag 9 = 1; the report otherwise unchanged"
     else
-        not_ok "send_tags ($lang): the hooked report" "compare-$lang.out"
+        fail "send_tags ($lang): the hooked report" "" "compare-$lang.out"
     fi
     if grep -q '^  MPI_Send tag 5  *3  *1 ' "run-$lang-hooked"/mpiwatch-*.txt &&
        grep -q '^  MPI_Send tag 9  *1  *1 ' "run-$lang-hooked"/mpiwatch-*.txt; then
-        ok "send_tags ($lang): the text report's Counters"
+        pass "send_tags ($lang): the text report's Counters"
     else
-        not_ok "send_tags ($lang): the text report's Counters" "run-$lang-hooked"/mpiwatch-*.txt
+        fail "send_tags ($lang): the text report's Counters" "" "run-$lang-hooked"/mpiwatch-*.txt
     fi
 done
 
 # An error in the hook's C code names the hook file and line.
 if mw_installed_gen --hooks broken.j2 --build broken -q >broken.out 2>&1; then
-    not_ok "a hook with a C error is refused" broken.out
+    fail "a hook with a C error is refused" "" broken.out
 elif grep -q "^broken.j2:3:[0-9]*: error: .no_such_variable. undeclared" broken.out &&
      grep -q "error: the hook code does not compile" broken.out; then
-    ok "a C error in the hook names broken.j2:3"
+    pass "a C error in the hook names broken.j2:3"
 else
-    not_ok "a C error in the hook names broken.j2:3" broken.out
+    fail "a C error in the hook names broken.j2:3" "" broken.out
 fi
 
 # Another MPI whose headers differ is refused, naming both.
 case $MPI_FLAVOR in openmpi) other=mpicc.mpich ;; *) other=mpicc.openmpi ;; esac
 if command -v "$other" >/dev/null 2>&1; then
     if mw_installed_gen --mpicc "$other" --hooks tags.j2 --build other -q >other.out 2>&1; then
-        not_ok "--mpicc $other (another MPI) is refused" other.out
+        fail "--mpicc $other (another MPI) is refused" "" other.out
     elif grep -q "does not match the one the installed runtime was built for" other.out &&
          grep -q "declarations differ" other.out; then
-        ok "--mpicc $other (another MPI) is refused: $(grep -c '^  ' other.out) differences shown"
+        pass "--mpicc $other (another MPI) is refused: $(grep -c '^  ' other.out) differences shown"
     else
-        not_ok "--mpicc $other is refused with a clear error" other.out
+        fail "--mpicc $other is refused with a clear error" "" other.out
     fi
 else
     echo "# $other not installed: the other-MPI check is skipped"
@@ -167,19 +152,19 @@ fi
 # The same MPI named by another path is accepted.
 if mw_installed_gen --mpicc "$(command -v "${MPICC%% *}")" --build again -q >again.out 2>&1 &&
    [ -f again/lib/libmpiwatch.so ]; then
-    ok "--mpicc $(command -v "${MPICC%% *}") (the same MPI, no hooks) builds"
+    pass "--mpicc $(command -v "${MPICC%% *}") (the same MPI, no hooks) builds"
 else
-    not_ok "--mpicc with the install's own MPI builds" again.out
+    fail "--mpicc with the install's own MPI builds" "" again.out
 fi
 
 # An install without the pieces --build needs says which.
 mv "$prefix/lib/mpiwatch/build.conf" "$work/build.conf"
 if mw_installed_gen --hooks tags.j2 --build lacking -q >lacking.out 2>&1; then
-    not_ok "an install without build.conf is refused" lacking.out
+    fail "an install without build.conf is refused" "" lacking.out
 elif grep -q "lacks what --build needs.*build.conf" lacking.out; then
-    ok "an install without lib/mpiwatch/build.conf: the error names it"
+    pass "an install without lib/mpiwatch/build.conf: the error names it"
 else
-    not_ok "an install without build.conf: a clear error" lacking.out
+    fail "an install without build.conf: a clear error" "" lacking.out
 fi
 mv "$work/build.conf" "$prefix/lib/mpiwatch/build.conf"
 

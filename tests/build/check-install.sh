@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # The installed mpiwatch, as a user on a cluster sees it (make install into
 # a staging folder, DESTDIR, standing for a prefix the loader does not know):
 # man pages for mpiwatch(1), mpiwatch-gen(1) and mpiwatch(7) are found with
@@ -7,27 +7,12 @@
 # with them starts without LD_LIBRARY_PATH and writes its report; the
 # client's --help points at the installed guide.
 set -eu
-: "${top_builddir:?run through make check}"
-. "$top_srcdir/tests/lib/launch.sh"
-work=$(mktemp -d "${TMPDIR:-/tmp}/mpiwatch-install.XXXXXX")
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() {
-    n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"
-    shift
-    for f in "$@"; do [ -f "$f" ] && sed 's/^/#   /' "$f" | tail -n 15; done
-}
-finish() {
-    echo "1..$n"
-    if [ "$failed" -eq 0 ]; then rm -rf "$work"; else echo "# work directory kept: $work"; fi
-    [ "$failed" -eq 0 ]
-    exit
-}
+. "$(dirname "$0")/../lib/harness.sh"
 if ! ${MAKE:-make} -C "$top_builddir" install DESTDIR="$work/dest" >"$work/install.log" 2>&1; then
-    not_ok "make install DESTDIR=..." "$work/install.log"
+    fail "make install DESTDIR=..." "" "$work/install.log"
     finish
 fi
-ok "make install into a staging folder"
+pass "make install into a staging folder"
 pc=$(find "$work/dest" -name mpiwatch.pc | head -n 1)
 prefix=$(cd "$(dirname "$pc")/../.." && pwd)
 export PKG_CONFIG_PATH="$(dirname "$pc")"
@@ -36,37 +21,37 @@ for page in "1 mpiwatch" "1 mpiwatch-gen" "7 mpiwatch"; do
     if MANPATH="$prefix/share/man" man -w $page >"$work/man.out" 2>&1 &&
        MANPATH="$prefix/share/man" man -P cat $page >"$work/man.txt" 2>/dev/null &&
        grep -q "SEE ALSO" "$work/man.txt"; then
-        ok "man $page works from the prefix (MANPATH)"
+        pass "man $page works from the prefix (MANPATH)"
     else
-        not_ok "man $page" "$work/man.out"
+        fail "man $page" "" "$work/man.out"
     fi
 done
 missing=""
 for doc in README.md client.md hooks.md protocol.md report-format.md fortran.md spec.md; do
     [ -f "$prefix/share/doc/mpiwatch/$doc" ] || missing="$missing $doc"
 done
-if [ -z "$missing" ]; then ok "the guides are in share/doc/mpiwatch"
-else not_ok "share/doc/mpiwatch lacks:$missing"; fi
+if [ -z "$missing" ]; then pass "the guides are in share/doc/mpiwatch"
+else fail "share/doc/mpiwatch lacks:$missing" ""; fi
 if "$prefix/bin/mpiwatch" --help | grep -q "/share/doc/mpiwatch/client.md"; then
-    ok "mpiwatch --help points at the installed guide"
+    pass "mpiwatch --help points at the installed guide"
 else
-    not_ok "mpiwatch --help names share/doc/mpiwatch/client.md"
+    fail "mpiwatch --help names share/doc/mpiwatch/client.md" ""
 fi
 
-libs=$(pkg-config --define-prefix --libs mpiwatch 2>"$work/pc.err") || { not_ok "pkg-config --libs mpiwatch" "$work/pc.err"; finish; }
-case $libs in *-Wl,-rpath,"$prefix"/*) ok "pkg-config --libs mpiwatch: $libs" ;;
-              *) not_ok "pkg-config --libs mpiwatch has no rpath into the prefix: $libs" ;; esac
+libs=$(pkg-config --define-prefix --libs mpiwatch 2>"$work/pc.err") || { fail "pkg-config --libs mpiwatch" "" "$work/pc.err"; finish; }
+case $libs in *-Wl,-rpath,"$prefix"/*) pass "pkg-config --libs mpiwatch: $libs" ;;
+              *) fail "pkg-config --libs mpiwatch has no rpath into the prefix: $libs" "" ;; esac
 if [ -f "$top_builddir/.libs/libmpiwatch_f.so" ]; then
     if flibs=$(pkg-config --define-prefix --libs mpiwatch-fortran 2>"$work/pcf.err"); then
-        case $flibs in *-lmpiwatch_f*-lmpiwatch*) ok "pkg-config --libs mpiwatch-fortran: $flibs" ;;
-                       *) not_ok "pkg-config --libs mpiwatch-fortran: $flibs" ;; esac
+        case $flibs in *-lmpiwatch_f*-lmpiwatch*) pass "pkg-config --libs mpiwatch-fortran: $flibs" ;;
+                       *) fail "pkg-config --libs mpiwatch-fortran: $flibs" "" ;; esac
     else
-        not_ok "pkg-config --libs mpiwatch-fortran" "$work/pcf.err"
+        fail "pkg-config --libs mpiwatch-fortran" "" "$work/pcf.err"
     fi
 fi
 if ! $MPICC -o "$work/ring" "$top_srcdir/examples/ring.c" $(pkg-config --define-prefix --cflags mpiwatch) \
         $libs >"$work/build.log" 2>&1; then
-    not_ok "a program builds with pkg-config's flags" "$work/build.log"
+    fail "a program builds with pkg-config's flags" "" "$work/build.log"
     finish
 fi
 mkdir -p "$work/run"
@@ -74,8 +59,8 @@ if (cd "$work/run" && env -u LD_LIBRARY_PATH sh -c '. "$1"; mw_launch 2 MPIWATCH
         sh "$top_srcdir/tests/lib/launch.sh" "$work/run" "$work/ring") >"$work/run.log" 2>&1 &&
    ls "$work/run"/mpiwatch-ring-2r-*.json >/dev/null 2>&1 &&
    ldd "$work/ring" | grep -q "$prefix/lib/libmpiwatch.so"; then
-    ok "a program linked from the prefix starts without LD_LIBRARY_PATH and writes its report"
+    pass "a program linked from the prefix starts without LD_LIBRARY_PATH and writes its report"
 else
-    not_ok "a program linked from the prefix starts and reports" "$work/run.log"
+    fail "a program linked from the prefix starts and reports" "" "$work/run.log"
 fi
 finish

@@ -1,8 +1,10 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # The runtime's layering, read from the built objects' symbols: no cycle
 # between runtime files, and no file using a layer above its own
 # (tests/build/runtime_layers.py says which rules). The checker's own
 # self-test runs first, so a checker that sees nothing cannot pass.
 set -eu
-"${PYTHON:-python3}" "$top_srcdir/tests/build/runtime_layers.py" --self-test
-"${PYTHON:-python3}" "$top_srcdir/tests/build/runtime_layers.py" "$top_srcdir" "$top_builddir"
+. "$(dirname "$0")/../lib/harness.sh"
+tap_relay "runtime_layers.py --self-test" "$PYTHON" "$top_srcdir/tests/build/runtime_layers.py" --self-test
+tap_relay "runtime_layers.py" "$PYTHON" "$top_srcdir/tests/build/runtime_layers.py" "$top_srcdir" "$top_builddir"
+finish

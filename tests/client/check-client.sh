@@ -27,27 +27,17 @@
 #   20 ranks: the matrix summed in blocks;
 # - usage errors exit 2, a bad port file names file:line.
 set -u
-: "${top_builddir:?run through make check}"
+needs_library=no
+. "$(dirname "$0")/../lib/harness.sh"
 client="$top_builddir/mpiwatch"
 fake="$top_builddir/tests/client/fake_rank"
-passed=0
-failed=0
-work=$(mktemp -d "${TMPDIR:-/tmp}/mpiwatch-client.XXXXXX")
 pids=()
 cleanup() {
     local p
     for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-    if [ "$failed" -eq 0 ]; then rm -rf "$work"; else echo "(work directory kept: $work)"; fi
+    keep_work
 }
 trap cleanup EXIT
-pass() { echo "PASS $1"; passed=$((passed + 1)); }
-fail() {
-    local case=$1 why=$2 f
-    shift 2
-    echo "FAIL $case: $why"
-    for f in "$@"; do [ -s "$f" ] && { echo "    --- $f"; tail -n 20 "$f" | sed 's/^/    /'; }; done
-    failed=$((failed + 1))
-}
 # fake DIR RANK SIZE [options]: start a fake rank in the background.
 fake() {
     local dir=$1 rank=$2 size=$3
@@ -405,5 +395,4 @@ check_rc "bad port file" 1 "bad-ports:2: PORT \"99999\"" -- --wait 5 -f "$d/bad-
 check_rc "missing port file" 1 "does not exist after 0.5 s" -- --wait 0.5 -f "$d/nothing"
 check_rc "not a recording" 1 "not an mpiwatch recording" -- --replay "$d/bad-ports"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
 # A short libFuzzer run of the client's decoder (run-fuzz.sh), MW_FUZZ_SECONDS
 # long (default 20); SKIP without clang's libFuzzer.
-exec "${top_srcdir:?run through make check}/tests/client/run-fuzz.sh" "${MW_FUZZ_SECONDS:-20}"
+. "$(dirname "$0")/../lib/harness.sh"
+exec_tap "$top_srcdir/tests/client/run-fuzz.sh" "${MW_FUZZ_SECONDS:-20}"

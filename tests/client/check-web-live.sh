@@ -20,7 +20,7 @@
 #   status are the bare run's and its report's calls and bytes per function
 #   equal those of the same job run without monitor.
 name=web-live
-. "$top_srcdir/tests/runtime/common.sh"
+. "$(dirname "$0")/../lib/harness.sh"
 
 NP=4
 MANY=${MW_WEB_MANY:-64}
@@ -37,11 +37,11 @@ if [ ! -x "$client" ]; then
 fi
 why=$("$client" --web 127.0.0.1:99999 --replay /dev/null 2>&1 | grep -E 'built without (libmicrohttpd|Chart.js)')
 if [ -n "$why" ]; then
-    echo "SKIP $name ($MPI_FLAVOR): ${why#mpiwatch: }"
-    exit 77
+    skip_all "$name: ${why#mpiwatch: }"
 fi
-chrome=""
-for c in chromium chromium-browser google-chrome; do
+# The browser configure found (CHROMIUM), else one on the PATH.
+chrome=${CHROMIUM:-}
+[ -n "$chrome" ] || for c in chromium chromium-browser google-chrome; do
     if command -v "$c" >/dev/null 2>&1; then chrome=$c; break; fi
 done
 

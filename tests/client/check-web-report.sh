@@ -22,7 +22,7 @@
 # Screenshots of both pages are kept beside this test's log:
 # tests/client/web-report-ring.png and web-report-1024.png.
 name=web-report
-. "$top_srcdir/tests/runtime/common.sh"
+. "$(dirname "$0")/../lib/harness.sh"
 
 NP=4
 client="$top_builddir/mpiwatch"
@@ -32,11 +32,11 @@ if [ ! -x "$client" ]; then
     exit 99
 fi
 if "$client" --report /dev/null --html "$work/probe.html" 2>&1 | grep -q 'built without Chart.js'; then
-    echo "SKIP $name ($MPI_FLAVOR): this build has no HTML report (configure found no Chart.js; install libjs-chart.js)"
-    exit 77
+    skip_all "$name: this build has no HTML report (configure found no Chart.js; install libjs-chart.js)"
 fi
-chrome=""
-for c in chromium chromium-browser google-chrome; do
+# The browser configure found (CHROMIUM), else one on the PATH.
+chrome=${CHROMIUM:-}
+[ -n "$chrome" ] || for c in chromium chromium-browser google-chrome; do
     if command -v "$c" >/dev/null 2>&1; then chrome=$c; break; fi
 done
 

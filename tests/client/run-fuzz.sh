@@ -3,7 +3,7 @@
 # (fuzz_decoder.c), starting from the seed corpus in tests/client/corpus.
 #   tests/client/run-fuzz.sh [SECONDS]        (default 60)
 # Needs clang with libFuzzer (Debian: clang, libclang-rt-dev); without it the
-# script says so and exits 77 (automake's SKIP). New inputs go to a work
+# script says so (TAP: 1..0 # SKIP). Reports in TAP. New inputs go to a work
 # corpus, not the seeds; a crash leaves its input in the work directory,
 # which is then kept and named: add it to tests/client/corpus once fixed.
 # Environment: CLANG (default clang), MW_FUZZ_WORK (default a temporary
@@ -13,19 +13,18 @@ seconds=${1:-${MW_FUZZ_SECONDS:-60}}
 here=$(cd "$(dirname "$0")" && pwd)
 src=${top_srcdir:-$here/../..}
 src=$(cd "$src" && pwd)
+. "$here/../lib/tap.sh"
 clang=${CLANG:-clang}
 if ! command -v "$clang" >/dev/null 2>&1; then
-    echo "SKIP fuzz: no $clang (install clang and libclang-rt-dev to fuzz the client)"
-    exit 77
+    skip_all "fuzz: no $clang (install clang and libclang-rt-dev to fuzz the client)"
 fi
 work=${MW_FUZZ_WORK:-$(mktemp -d "${TMPDIR:-/tmp}/mpiwatch-fuzz.XXXXXX")}
 mkdir -p "$work/corpus"
 probe="$work/probe.c"
 echo 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }' >"$probe"
 if ! "$clang" -fsanitize=fuzzer "$probe" -o "$work/probe" >/dev/null 2>&1; then
-    echo "SKIP fuzz: $clang has no libFuzzer (Debian: apt-get install libclang-rt-14-dev)"
     rm -rf "$work"
-    exit 77
+    skip_all "fuzz: $clang has no libFuzzer (Debian: apt-get install libclang-rt-14-dev)"
 fi
 c="$src/client"
 if ! "$clang" -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
@@ -33,12 +32,11 @@ if ! "$clang" -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-
         "$c/decoder.c" "$c/model.c" "$c/session.c" "$c/record.c" "$c/util.c" "$c/view_json.c" \
         "$c/waitfor.c" "$c/rates.c" "$c/matrix.c" "$c/view_tty.c" \
         >"$work/build.log" 2>&1; then
-    echo "FAIL fuzz: the harness does not build"
-    cat "$work/build.log"
-    exit 1
+    fail "fuzz: the harness builds" "it does not" "$work/build.log"
+    finish
 fi
 cp "$src"/tests/client/corpus/* "$work/corpus/"
-echo "fuzzing for $seconds s in $work"
+note "fuzzing for $seconds s in $work"
 jobs=${MW_FUZZ_JOBS:-1}
 parallel=()
 # -jobs forks workers that log to fuzz-N.log; one job runs in this process.
@@ -48,13 +46,13 @@ parallel=()
     corpus "$src/tests/client/corpus" >"$work/fuzz.log" 2>&1)
 rc=$?
 [ "$jobs" -gt 1 ] && cat "$work"/fuzz-*.log >>"$work/fuzz.log" 2>/dev/null
-grep -E '^(#[0-9]+ +DONE|Done|stat::number_of_executed_units|stat::peak_rss_mb)|cov:' "$work/fuzz.log" | tail -n 4
-echo "corpus: $(ls "$work/corpus" | wc -l) inputs"
+grep -E '^(#[0-9]+ +DONE|Done|stat::number_of_executed_units|stat::peak_rss_mb)|cov:' "$work/fuzz.log" | tail -n 4 | sed 's/^/# /'
+note "corpus: $(ls "$work/corpus" | wc -l) inputs"
 if [ "$rc" -ne 0 ] || ls "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-* >/dev/null 2>&1; then
-    echo "FAIL fuzz: a crash, leak, timeout or out-of-memory (work directory kept: $work)"
-    grep -E 'ERROR|SUMMARY|artifact' "$work/fuzz.log" | head -n 20
-    exit 1
+    fail "fuzz ($seconds s)" "a crash, leak, timeout or out-of-memory (work directory kept: $work)"
+    grep -E 'ERROR|SUMMARY|artifact' "$work/fuzz.log" | head -n 20 | sed 's/^/# /'
+    finish
 fi
-echo "PASS fuzz ($seconds s, no crash)"
+pass "fuzz ($seconds s, no crash)"
 [ -z "${MW_FUZZ_WORK:-}" ] && rm -rf "$work"
-exit 0
+finish

@@ -6,7 +6,7 @@
 # load libmpiwatch_f.so: never a silent run without a report. Either way the
 # program's output and status are its own.
 name=fortran-c-only
-. "$top_srcdir/tests/runtime/common.sh"
+. "$(dirname "$0")/../lib/harness.sh"
 
 if [ -z "${MPIFC:-}" ] || ! command -v "${MPIFC%% *}" >/dev/null 2>&1; then
     skip "c-only preload" "no MPI Fortran compiler (MPIFC)"

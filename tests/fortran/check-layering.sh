@@ -8,31 +8,13 @@
 # (libmpiwatch.so preloaded), the report must count exactly the Fortran calls
 # whose binding calls MPI_X, and none of those that call PMPI_X; with the
 # Fortran library too, all of them, exactly once, whatever the layering.
-# Ends with "N passed, M failed".
+# Reports in TAP (tests/lib/tap.sh).
 set -euo pipefail
-: "${top_srcdir:?}" "${top_builddir:?}" "${MPICC:?}" "${MPIFC:?}" "${MPIRUN:?}"
-: "${MPI_FLAVOR:?}" "${LIBMPIWATCH:?}" "${LIBMPIWATCH_F:?}" "${FORTRAN_LAYERING:?}"
-python=${PYTHON:-python3}
+. "$(dirname "$0")/../lib/harness.sh"
+fortran_or_skip
+python=$PYTHON
 here="$top_srcdir/tests/fortran"
 np=2
-. "$top_srcdir/tests/lib/launch.sh"
-export MPICC MPIRUN MPI_FLAVOR
-
-passed=0
-failed=0
-pass() { echo "PASS $1 ($MPI_FLAVOR)"; passed=$((passed + 1)); }
-fail() {
-    echo "FAIL $1 ($MPI_FLAVOR): $2"
-    shift 2
-    local f
-    for f in "$@"; do
-        [ -s "$f" ] && tail -n 30 "$f" | sed 's/^/    /'
-    done
-    failed=$((failed + 1))
-}
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/mpiwatch-layering.XXXXXX")
-trap 'if [ "$failed" -eq 0 ]; then rm -rf "$work"; fi' EXIT
 gen() { PYTHONPATH="$top_srcdir/generator" PYTHONDONTWRITEBYTECODE=1 "$python" "$@"; }
 
 # layer BINDING FUNCTION: MPI_X, PMPI_X, none, absent or unknown.
@@ -139,8 +121,4 @@ for binding in mpif f08; do
     done
 done
 
-if [ "$failed" -ne 0 ]; then
-    echo "work directory kept: $work"
-fi
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -27,7 +27,7 @@
 # with -rdynamic) is run as a plain program, linked and preloaded; it must
 # print only lines ending in "ok" and end with "N checks, 0 failed".
 #
-# Prints one PASS/FAIL line per case and ends with "N passed, M failed".
+# Prints one TAP line per case (ok N - CASE, not ok N - CASE: why) and the plan.
 set -euo pipefail
 
 usage() {
@@ -154,7 +154,7 @@ unset MPIWATCH_OUTDIR
 unset LD_PRELOAD
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/mpiwatch-ftests.XXXXXX")
-trap 'if [ "$failed" -eq 0 ]; then rm -rf "$work"; fi' EXIT
+trap 'if [ "$failed" -eq 0 ]; then rm -rf "$work"; else echo "# work directory kept: $work"; fi' EXIT
 
 # Open MPI 4.1's osc/rdma cannot create a window on a single process
 # (MPI_Win_create fails with MPI_ERR_WIN, open-mpi/ompi#10726).
@@ -297,8 +297,4 @@ if [ -n "$passthrough" ]; then
     fi
 fi
 
-if [ "$failed" -ne 0 ]; then
-    echo "work directory kept: $work"
-fi
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

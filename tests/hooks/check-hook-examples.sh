@@ -1,23 +1,21 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # Each shipped hook example, built into the libraries from an install
 # (mpiwatch-gen --hooks FILE --build DIR, docs/hooks.md) and run on 2 ranks,
 # prints exactly the lines it promises: for hook_program.c and, when the
 # Fortran library is built, for its Fortran twin hook_program.f90 (the same
 # hooks, reached through libmpiwatch_f).
 set -eu
-. "$top_srcdir/tests/lib/launch.sh"
+. "$(dirname "$0")/../lib/harness.sh"
 . "$top_srcdir/tests/lib/install.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$work
 examples="$top_srcdir/templates/hooks/examples"
-passed=0 failed=0
 
 # build_with_hook HOOK DIR: DIR/lib/libmpiwatch.so with HOOK built in (and,
 # where the install has it, libmpiwatch_f.so), the way docs/hooks.md tells a
 # user: mpiwatch-gen --hooks HOOK --build DIR from the installed mpiwatch.
 build_with_hook() {
     mw_installed_gen --hooks "$1" --build "$2" -q >"$2.log" 2>&1 || {
-        echo "FAIL mpiwatch-gen --hooks $(basename "$1") --build:"; cat "$2.log"; exit 1
+        fail "mpiwatch-gen --hooks $(basename "$1") --build" "" "$2.log"; finish
     }
 }
 
@@ -36,20 +34,20 @@ run_hooked() {
 expect() {
     got=$(grep -c -- "$3" "$2" || true)
     if [ "$got" -eq "$4" ]; then
-        passed=$((passed + 1)); echo "PASS $1"
+        pass "$1"
     else
-        failed=$((failed + 1)); echo "FAIL $1: $got lines match '$3', expected $4"; cat "$2"
+        fail "$1" "$got lines match '$3', expected $4" "$2"
     fi
 }
 
-mw_stage_install "$tmp" || { echo "FAIL make install DESTDIR=..."; cat "$tmp/install.log"; exit 1; }
+mw_stage_install "$tmp" || { fail "make install DESTDIR=..." "" "$tmp/install.log"; finish; }
 languages=c
 $MPICC -o "$tmp/hook_program_c" "$top_srcdir/tests/hooks/hook_program.c"
 if [ -f "$prefix/lib/libmpiwatch_f.so" ] && [ -n "${MPIFC:-}" ]; then
     languages="c f"
     $MPIFC -o "$tmp/hook_program_f" "$top_srcdir/tests/hooks/hook_program.f90"
 else
-    echo "no Fortran library: hook_program.f90 is not run"
+    note "no Fortran library: hook_program.f90 is not run"
 fi
 
 build_with_hook "$examples/log-sends.j2" "$tmp/log-sends"
@@ -93,5 +91,4 @@ PY
     expect "count-tags ($lang): results unchanged" "$out/$lang.out" '^sum 1$' 1
 done
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -1,24 +1,51 @@
-# Shell helpers to start MPI jobs the same way with Open MPI and MPICH.
-# Source it; needs MPIRUN and MPI_FLAVOR (openmpi or mpich) in the environment.
+# Starting MPI jobs the same way with Open MPI and MPICH. Source it; POSIX sh.
+# Needs MPIRUN (the launcher; it may carry arguments) and MPI_FLAVOR
+# (openmpi or mpich) in the environment, as tests/lib/env.sh sets them.
 
 # mw_launch NP [VAR=VALUE ...] -- PROGRAM [ARGS...]
-# Runs PROGRAM on NP ranks with the given variables set in every rank,
-# under a time limit so that a hung job fails the test instead of CI.
-# MW_MPIRUN_ARGS: more options for mpirun (e.g. Open MPI's --ompi-server).
+# Runs PROGRAM on NP ranks with the given variables set in every rank (a
+# VALUE may hold blanks), under a time limit (MW_TIMEOUT seconds, default
+# 120; killed 10 s later if it ignores the TERM) so that a hung job fails
+# the test instead of CI. MW_MPIRUN_ARGS: more options for mpirun (e.g.
+# Open MPI's --ompi-server). As root, Open MPI is allowed to run.
 mw_launch() {
-    np=$1; shift
-    envs=""
-    while [ "$#" -gt 0 ] && [ "$1" != "--" ]; do
-        envs="$envs $1"; shift
+    _mw_np=$1
+    shift
+    # Rotate the arguments once: each VAR=VALUE becomes the launcher's option,
+    # the rest is kept as it is.
+    _mw_left=$#
+    _mw_envs=1
+    while [ "$_mw_left" -gt 0 ]; do
+        _mw_a=$1
+        shift
+        _mw_left=$((_mw_left - 1))
+        if [ "$_mw_envs" = 1 ]; then
+            if [ "$_mw_a" = -- ]; then
+                _mw_envs=0
+            elif [ "$MPI_FLAVOR" = openmpi ]; then
+                set -- "$@" -x "$_mw_a"
+            else
+                set -- "$@" -genv "${_mw_a%%=*}" "${_mw_a#*=}"
+            fi
+        else
+            set -- "$@" "$_mw_a"
+        fi
     done
-    [ "$#" -gt 0 ] && shift
     case "$MPI_FLAVOR" in
         openmpi)
-            set -- --oversubscribe ${MW_MPIRUN_ARGS:-} -np "$np" $(for e in $envs; do printf -- '-x %s ' "$e"; done) "$@"
             OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-                timeout "${MW_TIMEOUT:-120}" "$MPIRUN" "$@" ;;
+                timeout -k 10 "${MW_TIMEOUT:-120}" $MPIRUN --oversubscribe ${MW_MPIRUN_ARGS:-} \
+                -np "$_mw_np" "$@" ;;
         *)
-            set -- ${MW_MPIRUN_ARGS:-} -n "$np" $(for e in $envs; do printf -- '-genv %s %s ' "${e%%=*}" "${e#*=}"; done) "$@"
-            timeout "${MW_TIMEOUT:-120}" "$MPIRUN" "$@" ;;
+            timeout -k 10 "${MW_TIMEOUT:-120}" $MPIRUN ${MW_MPIRUN_ARGS:-} -n "$_mw_np" "$@" ;;
     esac
+}
+
+# describe_rc RC: a run's status in words (124 and 137: mw_launch's time limit).
+describe_rc() {
+    if [ "$1" -eq 124 ] || [ "$1" -eq 137 ]; then
+        echo "timed out after ${MW_TIMEOUT:-120}s (status $1)"
+    else
+        echo "status $1"
+    fi
 }

@@ -1,34 +1,22 @@
 # Shared by the end-to-end harnesses (tests/mpi/run-mpi-tests.sh,
-# tests/fortran/run-fortran-tests.sh): running one case under mpirun and
-# judging it. Source it after setting:
+# tests/fortran/run-fortran-tests.sh, which take their MPI from options and
+# run on their own): running one case under mpirun (tests/lib/launch.sh) and
+# judging it, each case reported in TAP (tests/lib/tap.sh). Source it after
+# setting:
 #   mpi                  openmpi or mpich
 #   mpirun               the launcher command (an array)
 #   run_timeout          seconds a run may take
 #   preload              what LD_PRELOAD holds in the "preload" mode
 #   python, check_report the interpreter and tests/mpi/check_report.py
 #   openmpi_np1_args     extra Open MPI arguments for one-rank runs (an array, may be empty)
-#   passed=0, failed=0   the counts pass and fail keep
 
-# pass CASE-NAME
-pass() {
-    echo "PASS $1 ($mpi)"
-    passed=$((passed + 1))
-}
-
-# fail CASE-NAME REASON [FILE-TO-SHOW...]: print the reason, then the files.
-fail() {
-    local name=$1 reason=$2
-    shift 2
-    echo "FAIL $name ($mpi): $reason"
-    local f
-    for f in "$@"; do
-        if [ -s "$f" ]; then
-            echo "    --- $(basename "$f") (last 40 lines)"
-            tail -n 40 "$f" | sed 's/^/    /'
-        fi
-    done
-    failed=$((failed + 1))
-}
+lib_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$lib_dir/tap.sh"
+. "$lib_dir/launch.sh"
+# mw_launch's view of the launcher options above.
+MPIRUN="${mpirun[*]}"
+MPI_FLAVOR=$mpi
+MW_TIMEOUT=$run_timeout
 
 # reports_in DIR...: list the mpiwatch-*.json files in the directories.
 reports_in() {
@@ -45,35 +33,19 @@ reports_in() {
 run_case() {
     local dir=$1 np=$2 bin=$3 mode=$4
     mkdir -p "$dir/cwd" "$dir/out"
-    local -a cmd
-    if [ "$mpi" = openmpi ]; then
-        cmd=("${mpirun[@]}" --oversubscribe -np "$np" -x MPIWATCH_OUTDIR="$dir/out")
-        if [ "$np" -eq 1 ]; then
-            cmd+=("${openmpi_np1_args[@]}")
-        fi
-        if [ "$mode" = preload ]; then
-            cmd+=(-x LD_BIND_NOW=1 -x LD_PRELOAD="$preload")
-        fi
-    else
-        cmd=("${mpirun[@]}" -n "$np" -genv MPIWATCH_OUTDIR "$dir/out")
-        if [ "$mode" = preload ]; then
-            cmd+=(-genv LD_BIND_NOW 1 -genv LD_PRELOAD "$preload")
-        fi
+    local -a envs=(MPIWATCH_OUTDIR="$dir/out")
+    if [ "$mode" = preload ]; then
+        envs+=(LD_BIND_NOW=1 LD_PRELOAD="$preload")
+    fi
+    local np1=""
+    if [ "$mpi" = openmpi ] && [ "$np" -eq 1 ]; then
+        np1="${openmpi_np1_args[*]}"
     fi
     local rc=0
-    (cd "$dir/cwd" && MPIWATCH_OUTDIR="$dir/out" \
-        timeout -k 10 "$run_timeout" "${cmd[@]}" "$bin" \
+    (cd "$dir/cwd" && MPIWATCH_OUTDIR="$dir/out" MW_MPIRUN_ARGS="$np1" \
+        mw_launch "$np" "${envs[@]}" -- "$bin" \
         >"$dir/stdout" 2>"$dir/stderr" </dev/null) || rc=$?
     echo "$rc" >"$dir/rc"
-}
-
-# describe_rc RC: a short reason for a failed run.
-describe_rc() {
-    if [ "$1" -eq 124 ] || [ "$1" -eq 137 ]; then
-        echo "timed out after ${run_timeout}s"
-    else
-        echo "mpirun exited with status $1"
-    fi
 }
 
 # check_bare NAME DIR: the bare run succeeded, printed something, wrote no report.

@@ -17,7 +17,7 @@
 #   started with --ompi-server, totals equal the report. MPICH (no
 #   MPI_Open_port): the ranks say so, fall back to TCP, and the client works.
 name=client-ring
-. "$top_srcdir/tests/runtime/common.sh"
+. "$(dirname "$0")/../lib/harness.sh"
 
 NP=${MW_MONITOR_RANKS:-4}
 mon_dir="$top_srcdir/tests/monitor"

@@ -14,7 +14,7 @@
 #   (translated when the communicator was created), the barrier as one on
 #   every rank.
 name=monitor-hang
-. "$top_srcdir/tests/runtime/common.sh"
+. "$(dirname "$0")/../lib/harness.sh"
 
 mon_dir="$top_srcdir/tests/monitor"
 build "$mon_dir/hang.c" "$work/hang" linked

@@ -23,7 +23,7 @@
 #   runs at nice 19 (the default MPIWATCH_MONITOR_NICE), or 5 when asked,
 #   and the program's own thread keeps nice 0.
 name=monitor-options
-. "$top_srcdir/tests/runtime/common.sh"
+. "$(dirname "$0")/../lib/harness.sh"
 
 NP=2
 mon_dir="$top_srcdir/tests/monitor"

@@ -21,7 +21,7 @@
 # - killed: a client that dies abruptly mid-run changes nothing: exit 0,
 #   the bare run's output, and the report's counters still add up.
 name=monitor-tcp
-. "$top_srcdir/tests/runtime/common.sh"
+. "$(dirname "$0")/../lib/harness.sh"
 
 NP=4
 mon_dir="$top_srcdir/tests/monitor"

@@ -7,7 +7,7 @@
 # MPIWATCH_OUTDIR; (b) and (c) must print exactly what (a) printed and write
 # one report that check_report.py accepts; (a) must write no report.
 #
-# Prints one PASS/FAIL line per case and ends with "N passed, M failed".
+# Prints one TAP line per case (ok N - CASE, not ok N - CASE: why) and the plan.
 set -euo pipefail
 
 usage() {
@@ -100,7 +100,7 @@ unset MPIWATCH_OUTDIR
 unset LD_PRELOAD
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/mpiwatch-tests.XXXXXX")
-trap 'if [ "$failed" -eq 0 ]; then rm -rf "$work"; fi' EXIT
+trap 'if [ "$failed" -eq 0 ]; then rm -rf "$work"; else echo "# work directory kept: $work"; fi' EXIT
 
 preload=$lib
 check_report=$here/check_report.py
@@ -150,8 +150,4 @@ for t in $tests; do
     done
 done
 
-if [ "$failed" -ne 0 ]; then
-    echo "work directory kept: $work"
-fi
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

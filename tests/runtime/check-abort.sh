@@ -4,7 +4,7 @@
 # end within the time limit with the bare run's non-zero status, and write
 # no report.
 name=abort
-. "$top_srcdir/tests/runtime/common.sh"
+. "$(dirname "$0")/../lib/harness.sh"
 
 NP=2
 export MW_TIMEOUT=${MW_ABORT_TIMEOUT:-30}

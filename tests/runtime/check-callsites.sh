@@ -7,7 +7,7 @@
 # linked) and in Fortran (use mpi; both libraries preloaded). With
 # MPIWATCH_CALLSITE_DEPTH=2, one site called from two places is two sites.
 name=callsites
-. "$top_srcdir/tests/runtime/common.sh"
+. "$(dirname "$0")/../lib/harness.sh"
 
 NP=4
 src="$rt_dir"

@@ -12,7 +12,7 @@
 #   counted when profiling is on as it is entered: templates/wrapper/pcontrol.c.j2).
 # Every run must print what the bare program prints and exit 0.
 name=config
-. "$top_srcdir/tests/runtime/common.sh"
+. "$(dirname "$0")/../lib/harness.sh"
 
 NP=2
 build "$rt_dir/pcontrol.c" "$work/pcontrol-bare" plain

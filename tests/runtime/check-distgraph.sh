@@ -9,7 +9,7 @@
 # the runs hung on Open MPI 4.1.4 (all ranks in ompi_comm_nextcid); it is now
 # made at MPI_Finalize (core/state.h, mw_private_comm).
 name=distgraph
-. "$top_srcdir/tests/runtime/common.sh"
+. "$(dirname "$0")/../lib/harness.sh"
 
 NP=4 RUNS=${MW_DISTGRAPH_RUNS:-50}
 build "$rt_dir/distgraph.c" "$work/distgraph" plain

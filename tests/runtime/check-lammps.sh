@@ -5,7 +5,7 @@
 # (demangled) and says which modules have no line information (Debian ships
 # LAMMPS's debug symbols separately); every MPI_Send is in some site.
 name=lammps
-. "$top_srcdir/tests/runtime/common.sh"
+. "$(dirname "$0")/../lib/harness.sh"
 
 NP=4
 lmp=$(command -v lmp || true)

@@ -6,7 +6,7 @@
 # may itself complain and fail the job (Open MPI's mpirun exits 1 here,
 # MPICH's 0), and mpiwatch must change neither. A time limit catches hangs.
 name=no-finalize
-. "$top_srcdir/tests/runtime/common.sh"
+. "$(dirname "$0")/../lib/harness.sh"
 
 NP=2
 export MW_TIMEOUT=${MW_ABORT_TIMEOUT:-30}

@@ -4,7 +4,7 @@
 # regions count in their parents, and trailing blanks of a Fortran name
 # are not part of it.
 name=regions
-. "$top_srcdir/tests/runtime/common.sh"
+. "$(dirname "$0")/../lib/harness.sh"
 
 NP=2
 

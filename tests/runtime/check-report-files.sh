@@ -14,7 +14,7 @@
 # - an unknown MPIWATCH_* variable (MPIWATCH_FORMAT) gets one warning naming
 #   it and the closest known one.
 name=report-files
-. "$top_srcdir/tests/runtime/common.sh"
+. "$(dirname "$0")/../lib/harness.sh"
 
 NP=2
 build "$rt_dir/pcontrol.c" "$work/pcontrol-bare" plain

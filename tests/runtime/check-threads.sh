@@ -4,7 +4,7 @@
 # over the threads and ranks (threads.expect), with the library linked in
 # and preloaded. SKIP when the MPI does not provide MPI_THREAD_MULTIPLE.
 name=threads
-. "$top_srcdir/tests/runtime/common.sh"
+. "$(dirname "$0")/../lib/harness.sh"
 
 build "$rt_dir/threads.c" "$work/threads" plain
 build "$rt_dir/threads.c" "$work/threads-linked" linked

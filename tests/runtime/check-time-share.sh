@@ -9,7 +9,7 @@
 #   the imbalance line (it spends the least time in MPI), and the per-rank
 #   figures in the JSON report name it as the minimum.
 name=time-share
-. "$top_srcdir/tests/runtime/common.sh"
+. "$(dirname "$0")/../lib/harness.sh"
 
 build "$rt_dir/share.c" "$work/share" plain
 

@@ -23,7 +23,7 @@
 # cannot start under this MPI at all (the reason is printed). MW_TSAN_JOBS
 # (default 2) compiles that many files at once.
 name=tsan
-. "$top_srcdir/tests/runtime/common.sh"
+. "$(dirname "$0")/../lib/harness.sh"
 
 NP=2
 if [ -z "${top_builddir:-}" ] || [ ! -f "$top_builddir/generated/mw_functions.c" ]; then

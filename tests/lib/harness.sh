@@ -1,39 +1,52 @@
-# Shared helpers for the tests/runtime scripts (bash). Source it after setting
-# `name` (the script's short name, used in messages).
+# The test scripts' library (tests/*/check-*.sh source it; bash). It reads
+# the build tree's tests/lib/env.sh (written by configure: MPICC, MPIRUN,
+# MPI_FLAVOR, PYTHON, the two trees, what was built), then tests/lib/tap.sh
+# (pass, fail, skip, finish: TAP, one line per case) and tests/lib/launch.sh
+# (mw_launch: mpirun for Open MPI and MPICH), and gives the helpers below.
 #
-# Needs, as make check exports them: MPICC, MPIRUN, MPI_FLAVOR, top_srcdir,
-# LIBMPIWATCH (the built libmpiwatch.so); PYTHON (default python3) for
-# check_report.py; top_builddir where a script needs the generated sources.
-# MW_TIMEOUT (default 60) limits each mpirun, in seconds.
+# The build tree is top_builddir if set (make check sets it), else the
+# current folder; so a script runs on its own from the build tree:
+#   cd build-openmpi && ../tests/runtime/check-config.sh
 #
-# Each script prints "PASS <case> (<mpi>)", "FAIL <case> (<mpi>): <why>" or
-# "SKIP <case> (<mpi>): <why>" lines and ends with "N passed, M failed";
-# finish() exits 1 after a failure, 77 (automake's SKIP) when every case was
-# skipped, else 0. After a failure the work directory is kept and named.
+# Before sourcing, a script may set
+#   name            its short name (default: the script's name), for messages
+#                   and its work directory
+#   needs_library=no  when it does not run MPI programs with libmpiwatch (the
+#                   generator's unit tests, the README's check): then neither
+#                   the MPI nor the built library is required.
+# After sourcing: work is a fresh directory, removed at exit unless a case
+# failed (then it is kept and named). MW_TIMEOUT (default 120) limits each
+# mpirun, in seconds.
 
 set -u
 
-for var in MPICC MPIRUN MPI_FLAVOR top_srcdir LIBMPIWATCH; do
-    if [ -z "${!var:-}" ]; then
-        echo "ERROR $name: $var is not set (run through make check, or export it)" >&2
-        exit 99
-    fi
-done
-case "$MPI_FLAVOR" in
-    openmpi|mpich) ;;
-    *) echo "SKIP $name: MPI_FLAVOR is '$MPI_FLAVOR', not openmpi or mpich"; exit 77 ;;
-esac
-if [ ! -f "$LIBMPIWATCH" ]; then
-    echo "ERROR $name: LIBMPIWATCH=$LIBMPIWATCH does not exist (build the library first)" >&2
+mw_lib_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+name=${name:-$(basename "$0" .sh)}
+name=${name#check-}
+if [ -z "${top_builddir:-}" ]; then
+    top_builddir=$PWD
+fi
+if [ ! -f "$top_builddir/tests/lib/env.sh" ]; then
+    echo "Bail out! $name: no tests/lib/env.sh in $top_builddir: run this script from a" \
+         "configured build tree (cd build-openmpi && ../tests/.../$(basename "$0")), or set top_builddir"
     exit 99
 fi
-top_srcdir=$(cd "$top_srcdir" && pwd)
-PYTHON=${PYTHON:-python3}
-export MW_TIMEOUT=${MW_TIMEOUT:-60}
+. "$top_builddir/tests/lib/env.sh"
+. "$mw_lib_dir/tap.sh"
+. "$mw_lib_dir/launch.sh"
+
+if [ "${needs_library:-yes}" = yes ]; then
+    case "$MPI_FLAVOR" in
+        openmpi|mpich) ;;
+        *) skip_all "$name: MPI_FLAVOR is '$MPI_FLAVOR', not openmpi or mpich" ;;
+    esac
+    if [ ! -f "$LIBMPIWATCH" ]; then
+        bail_out "$name: $LIBMPIWATCH does not exist (build the library first: make)"
+    fi
+fi
+export MW_TIMEOUT=${MW_TIMEOUT:-120}
 rt_dir="$top_srcdir/tests/runtime"
-libdir=$(cd "$(dirname "$LIBMPIWATCH")" && pwd)
-LIBMPIWATCH="$libdir/$(basename "$LIBMPIWATCH")"   # absolute: the ranks run elsewhere
-. "$top_srcdir/tests/lib/launch.sh"
+libdir=$(dirname "$LIBMPIWATCH")
 
 # The runs must not inherit a configuration, a preload or a batch job id from
 # the caller: Open MPI's local ranks and MPICH's see mpirun's environment.
@@ -42,45 +55,18 @@ unset MPIWATCH_MONITOR MPIWATCH_TRANSPORT MPIWATCH_BIND MPIWATCH_WAIT MPIWATCH_M
     MPIWATCH_MONITOR_INTERVAL
 unset SLURM_JOB_ID PBS_JOBID LSB_JOBID JOB_ID FLUX_JOB_ID
 
-passed=0
-failed=0
-skipped=0
-work=$(mktemp -d "${TMPDIR:-/tmp}/mpiwatch-runtime-$name.XXXXXX")
-trap 'if [ "$failed" -eq 0 ]; then rm -rf "$work"; else echo "(work directory kept: $work)"; fi' EXIT
-
-pass() {
-    echo "PASS $1 ($MPI_FLAVOR)"
-    passed=$((passed + 1))
+work=$(mktemp -d "${TMPDIR:-/tmp}/mpiwatch-$name.XXXXXX")
+# keep_work: the EXIT trap's default (a script with its own trap calls it).
+keep_work() {
+    if [ "$failed" -eq 0 ]; then rm -rf "$work"; else echo "# work directory kept: $work"; fi
 }
+trap keep_work EXIT
 
-skip() {
-    echo "SKIP $1 ($MPI_FLAVOR): $2"
-    skipped=$((skipped + 1))
-}
-
-# fail CASE REASON [FILE...]: the reason, then the last lines of each file.
-fail() {
-    local case=$1 reason=$2 f
-    shift 2
-    echo "FAIL $case ($MPI_FLAVOR): $reason"
-    for f in "$@"; do
-        if [ -s "$f" ]; then
-            echo "    --- $f (last 30 lines)"
-            tail -n 30 "$f" | sed 's/^/    /'
-        fi
-    done
-    failed=$((failed + 1))
-}
-
-finish() {
-    echo "$passed passed, $failed failed"
-    if [ "$failed" -gt 0 ]; then
-        exit 1
+# fortran_or_skip: skip the whole script when this build has no libmpiwatch_f.
+fortran_or_skip() {
+    if [ "$MW_HAVE_FORTRAN" != yes ] || [ ! -f "$LIBMPIWATCH_F" ]; then
+        skip_all "$name: this build has no libmpiwatch_f (configure found no working MPI Fortran)"
     fi
-    if [ "$passed" -eq 0 ] && [ "$skipped" -gt 0 ]; then
-        exit 77
-    fi
-    exit 0
 }
 
 # build SOURCE OUTPUT plain|linked: compile a test program, bare or linked
@@ -131,15 +117,6 @@ rc_of() {
     cat "$1/rc"
 }
 
-# describe_rc RC: the status in words (124 is the time limit).
-describe_rc() {
-    if [ "$1" -eq 124 ]; then
-        echo "timed out after ${MW_TIMEOUT}s (status 124)"
-    else
-        echo "status $1"
-    fi
-}
-
 # same_output CASE DIR BAREDIR: passes CASE if the run in DIR ended with status 0
 # and printed what the bare run in BAREDIR printed; else fails it and returns 1.
 same_output() {
@@ -169,7 +146,7 @@ hidden_files() {
 # json_get FILE KEY...: the value at the path of keys in a JSON report
 # (printed as JSON), or an error message and status 1.
 json_get() {
-    "$PYTHON" - "$@" <<'EOF'
+    "$PYTHON" - "$@" <<'PY'
 import json, sys
 try:
     value = json.load(open(sys.argv[1], encoding="utf-8"))
@@ -179,7 +156,7 @@ except Exception as err:
     print(f"cannot read {'/'.join(sys.argv[2:])} from {sys.argv[1]}: {err!r}")
     sys.exit(1)
 print(value if isinstance(value, str) else json.dumps(value))
-EOF
+PY
 }
 
 # check_counts CASE EXPECT NP OUTDIR: check the single JSON report in OUTDIR
@@ -193,4 +170,13 @@ check_counts() {
     else
         fail "$case" "the report's counts do not match $(basename "$expect")" "$log"
     fi
+}
+
+# exec_tap COMMAND...: hand the script over to COMMAND, which reports its
+# cases in TAP itself (tests/mpi/run-mpi-tests.sh and the like); the work
+# directory, unused, is removed first.
+exec_tap() {
+    trap - EXIT
+    rm -rf "$work"
+    exec "$@"
 }
