@@ -32,6 +32,9 @@ if [ ! -f "$top_builddir/tests/lib/env.sh" ]; then
     exit 99
 fi
 . "$top_builddir/tests/lib/env.sh"
+# Both trees without "..": file names in reports and messages are compared.
+top_srcdir=$(cd "$top_srcdir" && pwd)
+top_builddir=$(cd "$top_builddir" && pwd)
 . "$mw_lib_dir/tap.sh"
 . "$mw_lib_dir/launch.sh"
 
