@@ -187,14 +187,14 @@ def run(args: argparse.Namespace) -> int:
     result = reconcile(header, spec, _symbols(args))
     names = set(header.functions) | set(spec.functions)
     hook_files = [HookFile(path, names) for path in args.hooks]
-    hook_code = apply_hooks(hook_files, result.wrappers)
+    result = apply_hooks(hook_files, result)
     if args.coverage:
         _print_coverage(result, header)
     if args.out:
         provenance = Provenance(header.header, header.version, args.spec, tuple(args.hooks),
                                 _command_line(args))
         templates = [*args.templates, BUILTIN_TEMPLATES]
-        files = output_files(result, header, hook_code, provenance, templates)
+        files = output_files(result, header, provenance, templates)
         written = write_outputs(files, args.out)
         # With --build, the C sources compile while the Fortran side is generated.
         build = _start_build(args, install, files) if install is not None else None
@@ -205,7 +205,7 @@ def run(args: argparse.Namespace) -> int:
                              fortran_output_files(
                                  fortran, render_template, make_environment(templates),
                                  {"provenance": provenance.lines(), "mpi": header.version,
-                                  "prelude": hook_code["prelude"]}).items()}
+                                  "prelude": result.hooks.prelude}).items()}
             written += write_outputs(fortran_files, args.out)
             files.update(fortran_files)
             if build is not None:

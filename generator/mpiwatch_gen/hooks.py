@@ -20,13 +20,14 @@ import os
 import re
 import sys
 import textwrap
+from dataclasses import replace
 from typing import Iterable
 
 import jinja2
 from jinja2 import nodes
 
 from .errors import GenError
-from .reconcile import Wrapper
+from .model import HookCode, Reconciled, Wrapper
 from .roles import CATEGORIES, SIDES
 
 # Where hook code ends, render.py puts a #line directive back to the
@@ -251,14 +252,19 @@ class HookFile:
         return ""
 
 
-def apply_hooks(hook_files: list[HookFile], wrappers: list[Wrapper]) -> dict[str, str]:
-    """Fill each wrapper's before/after code; return the hooks' file-scope code
-    as {"prelude": ..., "definitions": ...}."""
-    for wrapper in wrappers:
-        for phase in PHASES:
-            code = "\n".join(c for c in (h.code_for(wrapper, phase, located=True)
+def _hooked(hook_files: list[HookFile], wrapper: Wrapper) -> Wrapper:
+    """The wrapper with each phase's code from the hook files."""
+    code = {phase: "\n".join(c for c in (h.code_for(wrapper, phase, located=True)
                                           for h in hook_files) if c)
-            setattr(wrapper, phase, code)
-    return {part: "\n\n".join(c for c in (h.file_scope(part, located=True) for h in hook_files)
-                               if c)
-            for part in _FILE_SCOPE}
+            for phase in PHASES}
+    return replace(wrapper, **code) if any(code.values()) else wrapper
+
+
+def apply_hooks(hook_files: list[HookFile], reconciled: Reconciled) -> Reconciled:
+    """The reconciled result with each wrapper's before/after code and the
+    hooks' file-scope code (prelude and definitions); the input is left as it is."""
+    scope = {part: "\n\n".join(c for c in (h.file_scope(part, located=True)
+                                            for h in hook_files) if c)
+             for part in _FILE_SCOPE}
+    return replace(reconciled, wrappers=tuple(_hooked(hook_files, w) for w in reconciled.wrappers),
+                   hooks=HookCode(**scope))

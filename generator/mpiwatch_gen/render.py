@@ -93,7 +93,7 @@ def _template_location(tb: object, name: str) -> str:
 render_template = _render
 
 
-def output_files(reconciled: Reconciled, header: HeaderInfo, hook_code: dict[str, str],
+def output_files(reconciled: Reconciled, header: HeaderInfo,
                  provenance: Provenance, template_dirs: list[str]) -> dict[str, str]:
     """File name -> content for everything the generator writes."""
     env = make_environment(template_dirs)
@@ -105,13 +105,13 @@ def output_files(reconciled: Reconciled, header: HeaderInfo, hook_code: dict[str
         "coverage.txt": _render(env, "coverage.txt.j2", reconciled=reconciled,
                                 header=header, **common),
         "hook_definitions.c": _render(env, "hook_definitions.c.j2",
-                                      prelude=hook_code["prelude"],
-                                      definitions=hook_code["definitions"], **common),
+                                      prelude=reconciled.hooks.prelude,
+                                      definitions=reconciled.hooks.definitions, **common),
     }
     for category in CATEGORIES:
         members: list[Wrapper] = [w for w in wrappers if w.category == category]
         files[f"wrap_{category}.c"] = _render(env, "wrappers.c.j2", category=category,
-                                              wrappers=members, prelude=hook_code["prelude"],
+                                              wrappers=members, prelude=reconciled.hooks.prelude,
                                               **common)
     files = {name: restore_lines(name, text) for name, text in files.items()}
     # What mpiwatch-gen --build checks another MPI against.

@@ -180,7 +180,7 @@ all_after({{ ctx.ret }});
                            "{% macro before_all(ctx) %}first();{% endmacro %}\n")
         result = reconciled("hooks.h")
         names = known_names("hooks.h")
-        apply_hooks([HookFile(first, names), HookFile(second, names)], result.wrappers)
+        result = apply_hooks([HookFile(first, names), HookFile(second, names)], result)
         self.assertEqual(plain(wrapper(result, "MPI_Barrier").before), "    first();\n    second();")
         self.assertEqual(plain(wrapper(result, "MPI_Send").before), "    first();")
 
