@@ -77,6 +77,10 @@ def build_parser() -> argparse.ArgumentParser:
                              "DIR/src unless --out is given")
     parser.add_argument("--coverage", action="store_true",
                         help="print every function as wrapped, macro, absent or missing")
+    parser.add_argument("--regenerate", metavar="COMMAND",
+                        help="the command the generated files' heads give for regenerating "
+                             "them (the build system passes 'make'; default: this "
+                             "mpiwatch-gen command line in full)")
     parser.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     add_fortran_arguments(parser)
@@ -93,6 +97,8 @@ def _symbols(args: argparse.Namespace) -> set[str] | None:
 
 def _command_line(args: argparse.Namespace) -> str:
     """How to regenerate, as written in the head of each generated file."""
+    if args.regenerate:
+        return args.regenerate
     parts = [PROG, "--mpicc", args.mpicc]
     if args.header:
         parts += ["--header", args.header]
@@ -110,6 +116,12 @@ def _command_line(args: argparse.Namespace) -> str:
         parts.append("--no-symbol-check")
     if args.mpifc:
         parts += ["--mpifc", args.mpifc]
+    if args.fortran_layering:
+        parts += ["--fortran-layering", args.fortran_layering]
+    if args.fortran_symbols_file:
+        parts += ["--fortran-symbols-file", args.fortran_symbols_file]
+    for module in args.fortran_module:
+        parts += ["--fortran-module", module]
     parts += ["--out", args.out or "DIR"]
     return " ".join(shlex.quote(p) for p in parts)
 
