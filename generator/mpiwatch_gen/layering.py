@@ -30,15 +30,42 @@ import os
 import shlex
 import sys
 import tempfile
+from dataclasses import dataclass
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Mapping
 
 from .errors import GenError
 from .sysio import run
 from .probe import HeaderInfo, probe_header
 from .symbols import fortran_library_symbols, link_flags
 
+
+class FortranBinding(StrEnum):
+    """The MPI's Fortran bindings."""
+
+    MPIF = "mpif"     # mpif.h and use mpi: entry points mpi_x_
+    F08 = "f08"       # use mpi_f08: mpi_x_f08_, mpi_x_f08ts_
+
+
+class Layer(StrEnum):
+    """Which definition a Fortran binding's call entered first."""
+
+    MPI_X = "MPI_X"
+    PMPI_X = "PMPI_X"
+    NONE = "none"
+
+
+class BindingState(StrEnum):
+    """A binding that could not be measured function by function."""
+
+    ABSENT = "absent"     # the MPI has no such module
+    UNKNOWN = "unknown"   # the probe could not be built or run
+
+
 PROBED = ("Init", "Comm_rank", "Send", "Finalize")
-BINDINGS = ("mpif", "f08")
-LAYERS = ("MPI_X", "PMPI_X", "none")
+BINDINGS = tuple(FortranBinding)
+LAYERS = tuple(Layer)
 
 _PROGRAMS = {
     "mpif": ("layer.f",
@@ -180,6 +207,23 @@ def probe_layering(mpicc: str, mpifc: str,
     return ";".join(parts), notes
 
 
+@dataclass(frozen=True)
+class Layering:
+    """A parsed layering: per binding, each probed function's layer, or a state."""
+
+    text: str
+    calls: Mapping[FortranBinding, Mapping[str, Layer] | BindingState]
+
+    @classmethod
+    def parse(cls, text: str) -> Layering:
+        parsed = parse_layering(text)
+        return cls(text, MappingProxyType({
+            b: v if isinstance(v, str) else MappingProxyType(v) for b, v in parsed.items()}))
+
+    def summary(self, binding: FortranBinding) -> str:
+        return summary(self.calls[binding])   # type: ignore[arg-type]
+
+
 def parse_layering(text: str) -> dict[str, dict[str, str] | str]:
     """``mpif:Init=MPI_X,...;f08:absent`` as {binding: {function: layer} or state}.
 
@@ -190,18 +234,18 @@ def parse_layering(text: str) -> dict[str, dict[str, str] | str]:
         binding, sep, body = part.partition(":")
         if not sep or binding not in BINDINGS or binding in result:
             raise GenError(f"bad Fortran layering '{text}': '{part}'")
-        if body in ("absent", "unknown"):
-            result[binding] = body
+        if body in tuple(BindingState):
+            result[FortranBinding(binding)] = BindingState(body)
             continue
         calls: dict[str, str] = {}
         for item in body.split(","):
             short, eq, layer = item.partition("=")
             if not eq or short not in PROBED or layer not in LAYERS:
                 raise GenError(f"bad Fortran layering '{text}': '{item}'")
-            calls[short] = layer
-        result[binding] = calls
+            calls[short] = Layer(layer)
+        result[FortranBinding(binding)] = calls
     for binding in BINDINGS:
-        result.setdefault(binding, "unknown")
+        result.setdefault(binding, BindingState.UNKNOWN)
     return result
 
 

@@ -17,6 +17,8 @@ import jinja2
 from . import __version__
 from .abi import ABI_FILE, abi_text
 from .errors import GenError
+from .fortran_reconcile import FortranResult
+from .layering import FortranBinding, describe
 from .probe import HeaderInfo
 from .reconcile import Reconciled, Wrapper
 from .hooks import LINE_RESTORE
@@ -102,8 +104,12 @@ def _template_location(tb: object, name: str) -> str:
     return where
 
 
-# For other output families (fortran.py) that render with the same rules.
-render_template = _render
+# The Fortran outputs.
+BINDING_TITLES = {FortranBinding.MPIF: "mpif.h / use mpi", FortranBinding.F08: "use mpi_f08"}
+OUTPUT_FILES = {FortranBinding.MPIF: "fortran_mpif.c", FortranBinding.F08: "fortran_f08.c"}
+COVERAGE_FILE = "fortran-coverage.txt"
+CALLS_FILE = "fortran_calls.c"           # compiled into libmpiwatch
+SENTINELS_FILE = "fortran_sentinels.f90"  # compiled into libmpiwatch_f with MPIFC
 
 
 def output_files(reconciled: Reconciled, header: HeaderInfo,
@@ -130,6 +136,23 @@ def output_files(reconciled: Reconciled, header: HeaderInfo,
     # What mpiwatch-gen --build checks another MPI against.
     files[ABI_FILE] = abi_text(header, provenance.lines())
     return files
+
+
+def fortran_output_files(result: FortranResult, header: HeaderInfo, prelude: str,
+                         provenance: Provenance, template_dirs: list[str]) -> dict[str, str]:
+    """File name -> content of the Fortran outputs."""
+    env = make_environment(template_dirs)
+    values = {"provenance": provenance.lines(), "mpi": header.version, "prelude": prelude,
+              "layering": result.layering, "layering_text": describe(result.layering),
+              "result": result, "titles": BINDING_TITLES}
+    files = {COVERAGE_FILE: _render(env, "fortran/coverage.txt.j2", **values),
+             CALLS_FILE: _render(env, "fortran/calls.c.j2", calls=result.calls, **values),
+             SENTINELS_FILE: _render(env, "fortran/sentinels.f90.j2",
+                                     bindings=result.sentinel_bindings, **values)}
+    for binding, name in OUTPUT_FILES.items():
+        files[name] = _render(env, "fortran/shims.c.j2", binding=binding,
+                              shims=result.shims_of(binding), **values)
+    return {name: restore_lines(name, text) for name, text in files.items()}
 
 
 def restore_lines(name: str, text: str) -> str:

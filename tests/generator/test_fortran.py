@@ -1,4 +1,4 @@
-"""Tests of the Fortran entry points (fortran.py, fmodule.py, layering.py),
+"""Tests of the Fortran entry points (fortran_reconcile.py, fmodule.py, layering.py),
 without an MPI: a made-up MPI's Fortran symbols (fortran/symbols.txt), a
 hand-written gfortran module (fortran/quirks.mod) and headers/golden.h.
 
@@ -19,8 +19,8 @@ from support import ROOT, compile_generated, generate, reconciled, shipped_spec
 
 from mpiwatch_gen.errors import GenError
 from mpiwatch_gen.fmodule import ModuleInterfaces, parse_module_text, read_module
-from mpiwatch_gen.fortran import (CALLS_FILE, COVERAGE_FILE, OUTPUT_FILES, SENTINELS_FILE,
-                                  Shim, ShimParam, reconcile_fortran)
+from mpiwatch_gen.fortran_reconcile import Shim, ShimParam, reconcile_fortran
+from mpiwatch_gen.render import CALLS_FILE, COVERAGE_FILE, OUTPUT_FILES, SENTINELS_FILE
 from mpiwatch_gen.layering import describe, parse_layering, summary
 from mpiwatch_gen.symbols import symbols_from_file
 
@@ -174,7 +174,7 @@ class ReconcileTest(unittest.TestCase):
     def test_strategy_without_profiling_entry_points(self):
         result = reconcile_fortran(shipped_spec(), reconciled("golden.h"), {"mpi_send_"},
                                    ModuleInterfaces({}, []), LAYERING)
-        self.assertEqual(result.shims, [])
+        self.assertEqual(result.shims, ())
         self.assertEqual(result.strategy, {"mpif": "c-layer", "f08": "none"})
 
     def test_spelling_counts(self):
