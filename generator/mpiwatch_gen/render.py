@@ -19,17 +19,15 @@ from .abi import ABI_FILE, abi_text
 from .errors import GenError
 from .fortran_reconcile import FortranResult
 from .layering import FortranBinding, describe
+from .programs import BUILTIN_TEMPLATES, SOURCE_TREE
 from .probe import HeaderInfo
 from .reconcile import Reconciled, Wrapper
 from .hooks import LINE_RESTORE
 from .roles import CATEGORIES
 from .sysio import write_if_changed
 
-# The source tree (or, installed, the folder holding generator/, templates/
-# and spec/): the paths in the files' heads are relative to it.
-SOURCE_TREE = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                            "..", ".."))
-BUILTIN_TEMPLATES = os.path.join(SOURCE_TREE, "templates")
+# The paths in the files' heads are relative to the source tree.
+__all__ = ["BUILTIN_TEMPLATES", "SOURCE_TREE"]
 
 
 def shown_path(path: str) -> str:
