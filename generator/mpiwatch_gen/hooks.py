@@ -28,6 +28,7 @@ from jinja2 import nodes
 
 from .errors import GenError
 from .model import HookCode, Reconciled, Wrapper
+from .moves import Binding, Bound
 from .roles import CATEGORIES, SIDES
 
 # Where hook code ends, render.py puts a #line directive back to the
@@ -69,35 +70,31 @@ class _Values:
         raise HookValueError(f"{self._owner} has no value '{self._label}{name}' (it has: {known})")
 
 
-def _bytes_expression(values: dict[str, str], params: dict[str, object]) -> str | None:
-    """``count * size of datatype`` when both are single values, else None."""
-    count, datatype = values.get("count"), values.get("datatype")
-    if count is None or datatype is None:
-        return None
-    if getattr(params[count], "length", None) or getattr(params[datatype], "length", None):
-        return None
-    return f"((long long)({count}) * mpiwatch_type_size({datatype}))"
+def _role_values(binding: Binding,
+                 side: str | None) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """Unique role -> parameter name, and roles held by several parameters.
 
-
-def _role_values(wrapper: Wrapper, side: str | None) -> tuple[dict[str, str], dict[str, list[str]]]:
-    """Unique role -> parameter name, and roles held by several parameters."""
-    by_role: dict[str, list[str]] = {}
-    specs: dict[str, object] = {}
-    for param in wrapper.params:
-        if param.spec is None or (side is not None and param.spec.side != side):
-            continue
-        by_role.setdefault(param.spec.role, []).append(param.name)
-        specs[param.name] = param.spec
-    values = {role: names[0] for role, names in by_role.items() if len(names) == 1}
+    The parameters are seen through moves.Binding, the view the byte
+    accounting derives what a call moves from: the same roles and sides
+    (a tag on the side of the peer before it: ctx.send.tag, ctx.recv.tag).
+    """
+    by_role: dict[str, list[Bound]] = {}
+    for param in binding.params:
+        if side is None or param.side == side:
+            by_role.setdefault(param.role, []).append(param)
+    values = {role: found[0].c_name for role, found in by_role.items() if len(found) == 1}
     ambiguous: dict[str, list[str]] = {}
-    for role, names in by_role.items():
-        if len(names) > 1:
-            sides = [p.spec.side for p in wrapper.params
-                     if p.spec is not None and p.spec.role == role and p.spec.side]
-            ambiguous[role] = [f"ctx.{s}.{role}" for s in sides] or [f"ctx.arg.{n}" for n in names]
-    size = _bytes_expression(values, specs)
-    if size is not None:
-        values["bytes"] = size
+    for role, found in by_role.items():
+        if len(found) > 1:
+            sides = [p.side for p in found if p.side]
+            ambiguous[role] = ([f"ctx.{s}.{role}" for s in sides]
+                               or [f"ctx.arg.{p.c_name}" for p in found])
+    count = by_role.get("count", [])
+    datatype = by_role.get("datatype", [])
+    if len(count) == 1 and len(datatype) == 1 and not count[0].array and not datatype[0].array:
+        # ``count * size of datatype`` when both are single values.
+        values["bytes"] = (f"((long long)({count[0].c_name}) * "
+                           f"mpiwatch_type_size({datatype[0].c_name}))")
     return values, ambiguous
 
 
@@ -105,7 +102,8 @@ class HookContext(_Values):
     """The named values a hook macro sees for one wrapper and phase."""
 
     def __init__(self, wrapper: Wrapper, phase: str) -> None:
-        values, ambiguous = _role_values(wrapper, None)
+        binding = Binding(wrapper.params, wrapper.large)
+        values, ambiguous = _role_values(binding, None)
         values.update({
             "name": wrapper.name,
             "id": wrapper.id,
@@ -116,7 +114,7 @@ class HookContext(_Values):
         super().__init__(wrapper.name, "", values, ambiguous)
         self.arg = _Values(wrapper.name, "arg.", {p.name: p.name for p in wrapper.params}, {})
         for side in SIDES:
-            side_values, side_ambiguous = _role_values(wrapper, side)
+            side_values, side_ambiguous = _role_values(binding, side)
             setattr(self, side, _Values(wrapper.name, f"{side}.", side_values, side_ambiguous))
 
 
