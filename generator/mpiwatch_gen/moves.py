@@ -330,10 +330,6 @@ def _names(*params: Bound | None) -> tuple[str, ...] | None:
     return tuple(p.c_name for p in params if p is not None)
 
 
-def _scalar(*params: Bound | None) -> bool:
-    return all(p is not None and not p.array for p in params)
-
-
 @movement("send")
 def _send(b: Binding, op: Operation) -> Moves | None:
     count, datatype = b.get("count", Side.SEND), b.get("datatype", Side.SEND)
