@@ -13,13 +13,13 @@ from . import __version__
 from .build import (Build, Install, changed_sources, check_same_mpi, find_install,
                     link_libraries, usage)
 from .errors import GenError
-from .fortran import (add_fortran_arguments, fortran_output_files, fortran_result,
-                      fortran_wanted, probe_fortran)
+from .fortran_probe import FortranProbe, finish_probe, probe_fortran_side
+from .fortran_reconcile import reconcile_fortran
 from .hooks import HookFile, apply_hooks
 from .probe import HeaderInfo, probe_header
 from .reconcile import Reconciled, reconcile
-from .render import (BUILTIN_TEMPLATES, Provenance, make_environment, output_files,
-                     render_template, restore_lines, write_outputs)
+from .render import (BUILTIN_TEMPLATES, Provenance, fortran_output_files, output_files,
+                     write_outputs)
 from .spec import load_spec
 from .symbols import mpi_library_symbols, symbols_from_file
 
@@ -77,10 +77,35 @@ def build_parser() -> argparse.ArgumentParser:
                              "DIR/src unless --out is given")
     parser.add_argument("--coverage", action="store_true",
                         help="print every function as wrapped, macro, absent or missing")
+    parser.add_argument("--regenerate", metavar="COMMAND",
+                        help="the command the generated files' heads give for regenerating "
+                             "them (the build system passes 'make'; default: this "
+                             "mpiwatch-gen command line in full)")
     parser.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     add_fortran_arguments(parser)
     return parser
+
+
+def add_fortran_arguments(parser: argparse.ArgumentParser) -> None:
+    """The Fortran options of mpiwatch-gen."""
+    group = parser.add_argument_group("Fortran entry points (libmpiwatch_f)")
+    group.add_argument("--mpifc", metavar="FC",
+                       help="the MPI's Fortran compiler wrapper: also generate the Fortran "
+                            "entry points (fortran_*.c, fortran-coverage.txt)")
+    group.add_argument("--fortran-layering", metavar="TEXT",
+                       help="which layer the MPI's Fortran bindings call, as configure "
+                            "measured it (default: measure it now)")
+    group.add_argument("--fortran-symbols-file", metavar="FILE",
+                       help="take the MPI's Fortran entry points from FILE (one per line) "
+                            "instead of reading its Fortran libraries")
+    group.add_argument("--fortran-module", action="append", default=[], metavar="FILE",
+                       help="read argument lists from this gfortran module file instead of "
+                            "the MPI's mpi.mod and mpi_f08.mod (may be repeated)")
+
+
+def fortran_wanted(args: argparse.Namespace) -> bool:
+    return bool(getattr(args, "mpifc", None) or getattr(args, "fortran_symbols_file", None))
 
 
 def _symbols(args: argparse.Namespace) -> set[str] | None:
@@ -93,6 +118,8 @@ def _symbols(args: argparse.Namespace) -> set[str] | None:
 
 def _command_line(args: argparse.Namespace) -> str:
     """How to regenerate, as written in the head of each generated file."""
+    if args.regenerate:
+        return args.regenerate
     parts = [PROG, "--mpicc", args.mpicc]
     if args.header:
         parts += ["--header", args.header]
@@ -110,6 +137,12 @@ def _command_line(args: argparse.Namespace) -> str:
         parts.append("--no-symbol-check")
     if args.mpifc:
         parts += ["--mpifc", args.mpifc]
+    if args.fortran_layering:
+        parts += ["--fortran-layering", args.fortran_layering]
+    if args.fortran_symbols_file:
+        parts += ["--fortran-symbols-file", args.fortran_symbols_file]
+    for module in args.fortran_module:
+        parts += ["--fortran-module", module]
     parts += ["--out", args.out or "DIR"]
     return " ".join(shlex.quote(p) for p in parts)
 
@@ -173,39 +206,46 @@ def _finish_build(args: argparse.Namespace, build: Build, files: dict[str, str],
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the stages the arguments ask for."""
+    """Run the stages the arguments ask for: probe, reconcile, hooks, render."""
     if not args.out and not args.coverage and not args.build:
         raise GenError("nothing to do: give --out DIR, --build DIR and/or --coverage")
     started = time.monotonic()
     install = _use_install(args)
-    # The Fortran side is probed (compilers, ldd, nm, modules) beside the C side.
+    # Probe: the Fortran side (compilers, ldd, nm, modules) beside the C side;
+    # the layering, which needs the header, once the header is read. Nothing
+    # compiles or runs an MPI program after this.
     pool = ThreadPoolExecutor(max_workers=1)
-    fortran_probe = pool.submit(probe_fortran, args) if args.out and fortran_wanted(args) else None
+    fortran_side = (pool.submit(probe_fortran_side, args.mpifc, args.fortran_symbols_file,
+                                args.fortran_module)
+                    if args.out and fortran_wanted(args) else None)
     pool.shutdown(wait=False)
     spec = load_spec(args.spec)
     header = probe_header(args.mpicc, args.header, shlex.split(args.cflags))
-    result = reconcile(header, spec, _symbols(args))
+    symbols = _symbols(args)
+    fortran_probe: FortranProbe | None = None
+    if fortran_side is not None:
+        fortran_probe = finish_probe(fortran_side.result(), args.fortran_layering, args.mpicc,
+                                     args.mpifc, header)
+    # Reconcile, then the hooks: each stage's output is frozen.
     names = set(header.functions) | set(spec.functions)
     hook_files = [HookFile(path, names) for path in args.hooks]
-    hook_code = apply_hooks(hook_files, result.wrappers)
+    result = apply_hooks(hook_files, reconcile(header, spec, symbols))
+    fortran = (reconcile_fortran(spec, result, fortran_probe.symbols, fortran_probe.modules,
+                                 fortran_probe.layering)
+               if fortran_probe is not None else None)
     if args.coverage:
         _print_coverage(result, header)
     if args.out:
         provenance = Provenance(header.header, header.version, args.spec, tuple(args.hooks),
                                 _command_line(args))
         templates = [*args.templates, BUILTIN_TEMPLATES]
-        files = output_files(result, header, hook_code, provenance, templates)
+        files = output_files(result, header, provenance, templates)
         written = write_outputs(files, args.out)
-        # With --build, the C sources compile while the Fortran side is generated.
+        # With --build, the C sources compile while the Fortran side is rendered.
         build = _start_build(args, install, files) if install is not None else None
-        if fortran_wanted(args):
-            fortran = fortran_result(args, spec, result, header,
-                                     fortran_probe.result() if fortran_probe else None)
-            fortran_files = {name: restore_lines(name, text) for name, text in
-                             fortran_output_files(
-                                 fortran, render_template, make_environment(templates),
-                                 {"provenance": provenance.lines(), "mpi": header.version,
-                                  "prelude": hook_code["prelude"]}).items()}
+        if fortran is not None:
+            fortran_files = fortran_output_files(fortran, header, result.hooks.prelude,
+                                                 provenance, templates)
             written += write_outputs(fortran_files, args.out)
             files.update(fortran_files)
             if build is not None:

@@ -1,6 +1,6 @@
 """What a Fortran call tells libmpiwatch: the C wrapper's own accounting and hooks.
 
-A C wrapper notes what its call moved (traffic.py) and runs the user's hooks
+A C wrapper notes what its call moved (moves.py) and runs the user's hooks
 (hooks.py), both as C statements over its parameters. A Fortran entry point
 of the same function must record exactly the same, so nothing is derived a
 second time: libmpiwatch gets, per wrapper, small exported functions that
@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .reconcile import Wrapper, WrapperParam
+from .model import Wrapper, WrapperParam
 
 # Handle types, with the MPI's conversion from a Fortran INTEGER handle.
 _F2C = {

@@ -20,13 +20,15 @@ import os
 import re
 import sys
 import textwrap
+from dataclasses import replace
 from typing import Iterable
 
 import jinja2
 from jinja2 import nodes
 
 from .errors import GenError
-from .reconcile import Wrapper
+from .model import HookCode, Reconciled, Wrapper
+from .moves import Binding, Bound
 from .roles import CATEGORIES, SIDES
 
 # Where hook code ends, render.py puts a #line directive back to the
@@ -68,35 +70,31 @@ class _Values:
         raise HookValueError(f"{self._owner} has no value '{self._label}{name}' (it has: {known})")
 
 
-def _bytes_expression(values: dict[str, str], params: dict[str, object]) -> str | None:
-    """``count * size of datatype`` when both are single values, else None."""
-    count, datatype = values.get("count"), values.get("datatype")
-    if count is None or datatype is None:
-        return None
-    if getattr(params[count], "length", None) or getattr(params[datatype], "length", None):
-        return None
-    return f"((long long)({count}) * mpiwatch_type_size({datatype}))"
+def _role_values(binding: Binding,
+                 side: str | None) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """Unique role -> parameter name, and roles held by several parameters.
 
-
-def _role_values(wrapper: Wrapper, side: str | None) -> tuple[dict[str, str], dict[str, list[str]]]:
-    """Unique role -> parameter name, and roles held by several parameters."""
-    by_role: dict[str, list[str]] = {}
-    specs: dict[str, object] = {}
-    for param in wrapper.params:
-        if param.spec is None or (side is not None and param.spec.side != side):
-            continue
-        by_role.setdefault(param.spec.role, []).append(param.name)
-        specs[param.name] = param.spec
-    values = {role: names[0] for role, names in by_role.items() if len(names) == 1}
+    The parameters are seen through moves.Binding, the view the byte
+    accounting derives what a call moves from: the same roles and sides
+    (a tag on the side of the peer before it: ctx.send.tag, ctx.recv.tag).
+    """
+    by_role: dict[str, list[Bound]] = {}
+    for param in binding.params:
+        if side is None or param.side == side:
+            by_role.setdefault(param.role, []).append(param)
+    values = {role: found[0].c_name for role, found in by_role.items() if len(found) == 1}
     ambiguous: dict[str, list[str]] = {}
-    for role, names in by_role.items():
-        if len(names) > 1:
-            sides = [p.spec.side for p in wrapper.params
-                     if p.spec is not None and p.spec.role == role and p.spec.side]
-            ambiguous[role] = [f"ctx.{s}.{role}" for s in sides] or [f"ctx.arg.{n}" for n in names]
-    size = _bytes_expression(values, specs)
-    if size is not None:
-        values["bytes"] = size
+    for role, found in by_role.items():
+        if len(found) > 1:
+            sides = [p.side for p in found if p.side]
+            ambiguous[role] = ([f"ctx.{s}.{role}" for s in sides]
+                               or [f"ctx.arg.{p.c_name}" for p in found])
+    count = by_role.get("count", [])
+    datatype = by_role.get("datatype", [])
+    if len(count) == 1 and len(datatype) == 1 and not count[0].array and not datatype[0].array:
+        # ``count * size of datatype`` when both are single values.
+        values["bytes"] = (f"((long long)({count[0].c_name}) * "
+                           f"mpiwatch_type_size({datatype[0].c_name}))")
     return values, ambiguous
 
 
@@ -104,7 +102,8 @@ class HookContext(_Values):
     """The named values a hook macro sees for one wrapper and phase."""
 
     def __init__(self, wrapper: Wrapper, phase: str) -> None:
-        values, ambiguous = _role_values(wrapper, None)
+        binding = Binding(wrapper.params, wrapper.large)
+        values, ambiguous = _role_values(binding, None)
         values.update({
             "name": wrapper.name,
             "id": wrapper.id,
@@ -115,7 +114,7 @@ class HookContext(_Values):
         super().__init__(wrapper.name, "", values, ambiguous)
         self.arg = _Values(wrapper.name, "arg.", {p.name: p.name for p in wrapper.params}, {})
         for side in SIDES:
-            side_values, side_ambiguous = _role_values(wrapper, side)
+            side_values, side_ambiguous = _role_values(binding, side)
             setattr(self, side, _Values(wrapper.name, f"{side}.", side_values, side_ambiguous))
 
 
@@ -251,14 +250,19 @@ class HookFile:
         return ""
 
 
-def apply_hooks(hook_files: list[HookFile], wrappers: list[Wrapper]) -> dict[str, str]:
-    """Fill each wrapper's before/after code; return the hooks' file-scope code
-    as {"prelude": ..., "definitions": ...}."""
-    for wrapper in wrappers:
-        for phase in PHASES:
-            code = "\n".join(c for c in (h.code_for(wrapper, phase, located=True)
+def _hooked(hook_files: list[HookFile], wrapper: Wrapper) -> Wrapper:
+    """The wrapper with each phase's code from the hook files."""
+    code = {phase: "\n".join(c for c in (h.code_for(wrapper, phase, located=True)
                                           for h in hook_files) if c)
-            setattr(wrapper, phase, code)
-    return {part: "\n\n".join(c for c in (h.file_scope(part, located=True) for h in hook_files)
-                               if c)
-            for part in _FILE_SCOPE}
+            for phase in PHASES}
+    return replace(wrapper, **code) if any(code.values()) else wrapper
+
+
+def apply_hooks(hook_files: list[HookFile], reconciled: Reconciled) -> Reconciled:
+    """The reconciled result with each wrapper's before/after code and the
+    hooks' file-scope code (prelude and definitions); the input is left as it is."""
+    scope = {part: "\n\n".join(c for c in (h.file_scope(part, located=True)
+                                            for h in hook_files) if c)
+             for part in _FILE_SCOPE}
+    return replace(reconciled, wrappers=tuple(_hooked(hook_files, w) for w in reconciled.wrappers),
+                   hooks=HookCode(**scope))

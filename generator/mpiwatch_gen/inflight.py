@@ -13,10 +13,11 @@ in progress on it shows world ranks from its first use.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Sequence
 
-if TYPE_CHECKING:   # reconcile imports this module
-    from .reconcile import Wrapper
+from .model import WrapperParam
+from .moves import Binding, Side
+from .spec import SpecFunction
 
 # The protocol's flags (include/mpiwatch_protocol.h), and the runtime's own
 # bits above them saying which fields the call publishes.
@@ -49,18 +50,10 @@ class InFlight:
         return any(v is not None for v in (self.comm, self.peer, self.tag, self.root))
 
 
-def _inputs(wrapper: Wrapper, role: str) -> dict[str, str]:
-    """The scalar input parameters with this role: the standard's name -> the C name."""
-    return {p.spec.name: p.name for p in wrapper.params
-            if p.spec is not None and p.spec.role == role and p.spec.direction == "in"
-            and p.spec.length is None}
-
-
-def _outputs(wrapper: Wrapper, role: str) -> dict[str, str]:
-    """The scalar output parameters with this role: the standard's name -> the C name."""
-    return {p.spec.name: p.name for p in wrapper.params
-            if p.spec is not None and p.spec.role == role and p.spec.direction == "out"
-            and p.spec.length is None}
+def _scalars(binding: Binding, role: str, direction: str) -> dict[str, str]:
+    """The scalar parameters with this role and direction: the standard's name -> the C name."""
+    return {p.spec_name: p.c_name for p in binding.all(role)
+            if p.direction == direction and not p.array}
 
 
 def _pick(found: dict[str, str], prefer: tuple[str, ...]) -> str | None:
@@ -71,38 +64,44 @@ def _pick(found: dict[str, str], prefer: tuple[str, ...]) -> str | None:
     return next(iter(found.values()), None)
 
 
-def _waits(wrapper: Wrapper) -> int:
+def _waits(name: str, category: str) -> int:
     """How the call waits, as protocol flags."""
-    stem = wrapper.name.split("_", 1)[1].lower()
-    category = wrapper.category
+    stem = name.split("_", 1)[1].lower()
     if category == "send":
         return SENDS
     if category in ("recv", "probe", "sendrecv"):
         return RECEIVES
     if category == "collective" and "neighbor" not in stem:
         return COLLECTIVE
-    if wrapper.name in _COLLECTIVE_CONSTRUCTORS:
+    if name in _COLLECTIVE_CONSTRUCTORS:
         return COLLECTIVE
     if category == "completion" and stem.startswith(("wait", "test")):
         return COMPLETES
     return 0
 
 
-def inflight_of(wrapper: Wrapper) -> InFlight:
+def inflight_of(name: str, spec: SpecFunction | None, large: bool, category: str,
+                params: Sequence[WrapperParam]) -> InFlight:
     """The values one wrapper publishes while its call is in progress."""
-    if wrapper.spec is None:
+    if spec is None:
         return InFlight()
-    comm = _pick(_inputs(wrapper, "comm"), ("comm",))
-    # A send-receive waits on what it receives: its source and receive tag.
-    peers = _inputs(wrapper, "peer")
-    receives = "source" in peers
-    peer = _pick(peers, ("source", "dest"))
-    tag = _pick(_inputs(wrapper, "tag"), ("recvtag", "tag") if receives else ("sendtag", "tag"))
-    root = _pick(_inputs(wrapper, "root"), ("root",))
-    creates = _pick(_outputs(wrapper, "comm"), ())
+    binding = Binding(params, large)
+    comm = _pick(_scalars(binding, "comm", "in"), ("comm",))
+    # A send-receive waits on what it receives: its source and receive tag
+    # (a tag is on the side of the peer before it, see moves.Binding).
+    peer_param = next((p for side in (Side.RECV, Side.SEND, None)
+                       for p in binding.all("peer", side)
+                       if p.direction == "in" and not p.array), None)
+    peer = peer_param.c_name if peer_param else None
+    tags = [p for p in binding.all("tag") if p.direction == "in" and not p.array]
+    tag_param = next((p for p in tags if peer_param and p.side == peer_param.side),
+                     tags[0] if tags else None)
+    tag = tag_param.c_name if tag_param else None
+    root = _pick(_scalars(binding, "root", "in"), ("root",))
+    creates = _pick(_scalars(binding, "comm", "out"), ())
     if comm is None:   # peers, tags and roots mean nothing without it (windows, files)
         peer = tag = root = None
-    flags = _waits(wrapper)
+    flags = _waits(name, category)
     for value, bit in ((comm, HAS_COMM), (peer, HAS_PEER), (tag, HAS_TAG), (root, HAS_ROOT)):
         if value is not None:
             flags |= bit

@@ -30,41 +30,47 @@ import os
 import shlex
 import sys
 import tempfile
+from dataclasses import dataclass
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Mapping
 
 from .errors import GenError
 from .sysio import run
 from .probe import HeaderInfo, probe_header
+from .programs import program, write_program
 from .symbols import fortran_library_symbols, link_flags
 
-PROBED = ("Init", "Comm_rank", "Send", "Finalize")
-BINDINGS = ("mpif", "f08")
-LAYERS = ("MPI_X", "PMPI_X", "none")
 
-_PROGRAMS = {
-    "mpif": ("layer.f",
-             "      program mwlayer\n"
-             "      implicit none\n"
-             "      include 'mpif.h'\n"
-             "      integer ierr, rank, buf(1)\n"
-             "      call MPI_INIT(ierr)\n"
-             "      call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)\n"
-             "      buf(1) = rank\n"
-             "      call MPI_SEND(buf, 1, MPI_INTEGER, MPI_PROC_NULL, 0,\n"
-             "     &              MPI_COMM_WORLD, ierr)\n"
-             "      call MPI_FINALIZE(ierr)\n"
-             "      end\n"),
-    "f08": ("layer08.f90",
-            "program mwlayer08\n"
-            "  use mpi_f08\n"
-            "  implicit none\n"
-            "  integer :: rank, buf(1)\n"
-            "  call MPI_Init()\n"
-            "  call MPI_Comm_rank(MPI_COMM_WORLD, rank)\n"
-            "  buf(1) = rank\n"
-            "  call MPI_Send(buf, 1, MPI_INTEGER, MPI_PROC_NULL, 0, MPI_COMM_WORLD)\n"
-            "  call MPI_Finalize()\n"
-            "end program mwlayer08\n"),
-}
+class FortranBinding(StrEnum):
+    """The MPI's Fortran bindings."""
+
+    MPIF = "mpif"     # mpif.h and use mpi: entry points mpi_x_
+    F08 = "f08"       # use mpi_f08: mpi_x_f08_, mpi_x_f08ts_
+
+
+class Layer(StrEnum):
+    """Which definition a Fortran binding's call entered first."""
+
+    MPI_X = "MPI_X"
+    PMPI_X = "PMPI_X"
+    NONE = "none"
+
+
+class BindingState(StrEnum):
+    """A binding that could not be measured function by function."""
+
+    ABSENT = "absent"     # the MPI has no such module
+    UNKNOWN = "unknown"   # the probe could not be built or run
+
+
+PROBED = ("Init", "Comm_rank", "Send", "Finalize")
+BINDINGS = tuple(FortranBinding)
+LAYERS = tuple(Layer)
+
+# The probe programs, in templates/probes/.
+_PROGRAMS = {"mpif": "layer.f", "f08": "layer08.f90"}
+INTERPOSER = "interposer.c"
 
 
 def _interposer(header: HeaderInfo) -> str:
@@ -73,50 +79,18 @@ def _interposer(header: HeaderInfo) -> str:
     The prototypes are the header's own, so the file compiles against any
     mpi.h (const or not).
     """
-    lines = ["#define _GNU_SOURCE",
-             "#include <dlfcn.h>",
-             "#include <stdio.h>",
-             "#include <stdlib.h>",
-             "#include <unistd.h>",
-             "#include <mpi.h>",
-             "static int depth;",
-             f"static const char *first[{len(PROBED)}];",
-             "static void note(int i, const char *layer) { if (!first[i]) first[i] = layer; }",
-             "static void *real(const char *name)",
-             "{",
-             "    void *f = dlsym(RTLD_NEXT, name);",
-             "    if (!f) { fprintf(stderr, \"mwlayer: no %s\\n\", name); _exit(3); }",
-             "    return f;",
-             "}"]
+    functions = []
     for index, short in enumerate(PROBED):
         fn = header.functions.get(f"MPI_{short}")
         if fn is None:
             raise GenError(f"the header declares no PMPI_{short}", header.header)
         names = [f"a{i}" for i in range(len(fn.params))]
-        params = ", ".join(p.declaration(n) for p, n in zip(fn.params, names)) or "void"
-        args = ", ".join(names)
-        types = ", ".join(p.type_text() for p in fn.params) or "void"
-        for prefix, layer in (("", "MPI_X"), ("P", "PMPI_X")):
-            lines += [
-                f"{fn.return_type} {prefix}MPI_{short}({params})",
-                "{",
-                f"    if (depth++ == 0) note({index}, \"{layer}\");",
-                f"    {fn.return_type} (*f)({types}) = "
-                f"({fn.return_type} (*)({types}))real(\"PMPI_{short}\");",
-                f"    {fn.return_type} r = f({args});",
-                "    depth--;",
-                "    return r;",
-                "}"]
-    lines += ["__attribute__((destructor)) static void report(void)",
-              "{",
-              "    const char *path = getenv(\"MW_LAYER_OUT\");",
-              "    FILE *out = path ? fopen(path, \"w\") : NULL;",
-              "    if (!out) return;"]
-    for index, short in enumerate(PROBED):
-        lines.append(f"    fprintf(out, \"{short}=%s\\n\", first[{index}] ? first[{index}] "
-                     ": \"none\");")
-    lines += ["    fclose(out);", "}", ""]
-    return "\n".join(lines)
+        functions.append({
+            "index": index, "short": short, "return_type": fn.return_type,
+            "params": ", ".join(p.declaration(n) for p, n in zip(fn.params, names)) or "void",
+            "args": ", ".join(names),
+            "types": ", ".join(p.type_text() for p in fn.params) or "void"})
+    return program(INTERPOSER, functions=functions)
 
 
 def _run(cmd: list[str], cwd: str, env: dict[str, str] | None = None,
@@ -131,12 +105,9 @@ def probe_binding(mpicc: str, mpifc: str, binding: str, header: HeaderInfo,
 
     result is ``Init=MPI_X,Comm_rank=...``, ``absent`` or ``unknown``.
     """
-    name, text = _PROGRAMS[binding]
-    with open(os.path.join(tmp, "interposer.c"), "w", encoding="utf-8") as out:
+    with open(os.path.join(tmp, INTERPOSER), "w", encoding="utf-8") as out:
         out.write(_interposer(header))
-    src = os.path.join(tmp, name)
-    with open(src, "w", encoding="utf-8") as out:
-        out.write(text)
+    src = write_program(tmp, _PROGRAMS[binding])
     obj = os.path.join(tmp, "interposer.o")
     if not os.path.exists(obj):
         status, err = _run(shlex.split(mpicc) + ["-c", "interposer.c", "-o", obj], tmp)
@@ -180,6 +151,23 @@ def probe_layering(mpicc: str, mpifc: str,
     return ";".join(parts), notes
 
 
+@dataclass(frozen=True)
+class Layering:
+    """A parsed layering: per binding, each probed function's layer, or a state."""
+
+    text: str
+    calls: Mapping[FortranBinding, Mapping[str, Layer] | BindingState]
+
+    @classmethod
+    def parse(cls, text: str) -> Layering:
+        parsed = parse_layering(text)
+        return cls(text, MappingProxyType({
+            b: v if isinstance(v, str) else MappingProxyType(v) for b, v in parsed.items()}))
+
+    def summary(self, binding: FortranBinding) -> str:
+        return summary(self.calls[binding])   # type: ignore[arg-type]
+
+
 def parse_layering(text: str) -> dict[str, dict[str, str] | str]:
     """``mpif:Init=MPI_X,...;f08:absent`` as {binding: {function: layer} or state}.
 
@@ -190,18 +178,18 @@ def parse_layering(text: str) -> dict[str, dict[str, str] | str]:
         binding, sep, body = part.partition(":")
         if not sep or binding not in BINDINGS or binding in result:
             raise GenError(f"bad Fortran layering '{text}': '{part}'")
-        if body in ("absent", "unknown"):
-            result[binding] = body
+        if body in tuple(BindingState):
+            result[FortranBinding(binding)] = BindingState(body)
             continue
         calls: dict[str, str] = {}
         for item in body.split(","):
             short, eq, layer = item.partition("=")
             if not eq or short not in PROBED or layer not in LAYERS:
                 raise GenError(f"bad Fortran layering '{text}': '{item}'")
-            calls[short] = layer
-        result[binding] = calls
+            calls[short] = Layer(layer)
+        result[FortranBinding(binding)] = calls
     for binding in BINDINGS:
-        result.setdefault(binding, "unknown")
+        result.setdefault(binding, BindingState.UNKNOWN)
     return result
 
 

@@ -13,107 +13,16 @@ one coverage status:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from .errors import GenError
+from .inflight import inflight_of
+from .model import CoverageEntry, CoverageStatus, Reconciled, Wrapper, WrapperParam
+from .moves import derive
 from .probe import HeaderFunction, HeaderInfo
 from .roles import categorize
 from .spec import Spec, SpecFunction, SpecParam
-from .inflight import InFlight, inflight_of
-from .traffic import Traffic, traffic_of
 
-# Functions whose wrapper has a part to play in the runtime's life.
-_LIFECYCLE = {
-    "MPI_Init": "init",
-    "MPI_Init_thread": "init",
-    "MPI_Finalize": "finalize",
-    "MPI_Pcontrol": "pcontrol",
-    "MPI_Query_thread": "query_thread",
-}
-
-
-@dataclass(frozen=True)
-class WrapperParam:
-    """A wrapper parameter: its declaration from the header, its role from the spec."""
-
-    name: str
-    declaration: str
-    spec: SpecParam | None
-
-
-@dataclass
-class Wrapper:
-    """Everything needed to render one MPI_X wrapper."""
-
-    name: str
-    header: HeaderFunction
-    spec: SpecFunction | None
-    large: bool
-    category: str
-    params: tuple[WrapperParam, ...]
-    before: str = ""      # hook code run before the PMPI_ call
-    after: str = ""       # hook code run after it
-    traffic: Traffic = field(default_factory=Traffic)   # byte accounting statements
-    inflight: InFlight = field(default_factory=InFlight)   # what a call in progress shows
-
-    @property
-    def id(self) -> str:
-        """The C enumerator naming this function in the runtime."""
-        return f"MW_ID_{self.name}"
-
-    @property
-    def lifecycle(self) -> str | None:
-        """'init', 'finalize', 'pcontrol', 'query_thread' or None."""
-        return _LIFECYCLE.get(self.name)
-
-    @property
-    def return_type(self) -> str:
-        return self.header.return_type
-
-    @property
-    def returns_value(self) -> bool:
-        return self.header.return_type != "void"
-
-    @property
-    def parameter_list(self) -> str:
-        """The wrapper's parameter list, exactly as the header declares it."""
-        decls = [p.declaration for p in self.params]
-        if self.header.variadic:
-            decls.append("...")
-        return ", ".join(decls) or "void"
-
-    @property
-    def arguments(self) -> str:
-        """The argument list of the PMPI_ call."""
-        return ", ".join(p.name for p in self.params)
-
-    @property
-    def summary(self) -> str:
-        """A one-line description for the comment above the wrapper."""
-        if self.spec is None:
-            return "not in the MPI standard: timed and counted only"
-        variant = ", large-count variant" if self.large else ""
-        return f"{self.category}{variant}"
-
-
-@dataclass(frozen=True)
-class CoverageEntry:
-    """The coverage status of one MPI function name."""
-
-    name: str
-    status: str          # wrapped, macro, absent, missing
-    detail: str
-
-
-@dataclass
-class Reconciled:
-    """The result of reconciling one header with the spec."""
-
-    wrappers: list[Wrapper] = field(default_factory=list)
-    coverage: list[CoverageEntry] = field(default_factory=list)
-
-    def count(self, status: str) -> int:
-        return sum(1 for entry in self.coverage if entry.status == status)
+__all__ = ["CoverageEntry", "CoverageStatus", "Reconciled", "Wrapper", "WrapperParam",
+           "reconcile"]
 
 
 def _param_names(header: HeaderFunction, spec_params: tuple[SpecParam, ...] | None) -> list[str]:
@@ -153,10 +62,9 @@ def _make_wrapper(fn: HeaderFunction, spec: Spec, header_path: str) -> Wrapper:
         WrapperParam(name, hp.declaration(name), spec_params[i] if spec_params else None)
         for i, (name, hp) in enumerate(zip(names, fn.params)))
     category = entry.category if entry is not None else categorize(fn.name)
-    wrapper = Wrapper(fn.name, fn, entry, large, category, params)
-    wrapper.traffic = traffic_of(wrapper)
-    wrapper.inflight = inflight_of(wrapper)
-    return wrapper
+    return Wrapper(fn.name, fn, entry, large, category, params,
+                   traffic=derive(fn.name, entry, large, category, params),
+                   inflight=inflight_of(fn.name, entry, large, category, params))
 
 
 def _standard_c_names(spec: Spec) -> list[str]:
@@ -173,25 +81,27 @@ def _standard_c_names(spec: Spec) -> list[str]:
 
 def reconcile(header: HeaderInfo, spec: Spec, symbols: set[str] | None) -> Reconciled:
     """Decide, for every function, whether it is wrapped and why not."""
-    result = Reconciled()
+    wrappers: list[Wrapper] = []
+    coverage: list[CoverageEntry] = []
     for name in sorted(header.functions):
         fn = header.functions[name]
         macro = header.macros.get(name)
         if macro is not None:
-            result.coverage.append(CoverageEntry(name, "macro", macro.text))
+            coverage.append(CoverageEntry(name, CoverageStatus.MACRO, macro.text))
         elif symbols is not None and "P" + name not in symbols:
-            result.coverage.append(CoverageEntry(
-                name, "absent", f"declared at {fn.location}, but the MPI libraries "
-                                f"define no P{name} symbol"))
+            coverage.append(CoverageEntry(
+                name, CoverageStatus.ABSENT, f"declared at {fn.location}, but the MPI "
+                                             f"libraries define no P{name} symbol"))
         else:
-            result.wrappers.append(_make_wrapper(fn, spec, header.header))
+            wrappers.append(_make_wrapper(fn, spec, header.header))
             source = "standard" if spec.lookup(name)[0] else "not in the standard"
-            result.coverage.append(CoverageEntry(name, "wrapped", source))
+            coverage.append(CoverageEntry(name, CoverageStatus.WRAPPED, source))
     for name in sorted(set(_standard_c_names(spec)) - set(header.functions)):
         macro = header.macros.get(name)
         if macro is not None:
-            result.coverage.append(CoverageEntry(name, "macro", macro.text))
+            coverage.append(CoverageEntry(name, CoverageStatus.MACRO, macro.text))
         else:
-            result.coverage.append(CoverageEntry(name, "missing", "not declared by the header"))
-    result.coverage.sort(key=lambda entry: entry.name)
-    return result
+            coverage.append(CoverageEntry(name, CoverageStatus.MISSING,
+                                          "not declared by the header"))
+    coverage.sort(key=lambda entry: entry.name)
+    return Reconciled(tuple(wrappers), tuple(coverage))

@@ -16,15 +16,9 @@ import shlex
 import tempfile
 
 from .errors import GenError
+from .programs import write_program
 from .sysio import run
 
-_PROGRAM = """#include <mpi.h>
-int main(int argc, char **argv)
-{
-    MPI_Init(&argc, &argv);
-    return MPI_Finalize();
-}
-"""
 _LDD_RE = re.compile(r"=>\s*(/\S+)|^\s*(/\S+)\s+\(")
 _MPI_SYMBOL_RE = re.compile(r"^P?MPIX?_\w+$")
 
@@ -44,10 +38,8 @@ def linked_libraries(compiler: str, cflags: list[str] | None = None) -> list[str
     """Shared libraries a program built with the MPI compiler wrapper loads."""
     cmd = shlex.split(compiler)
     with tempfile.TemporaryDirectory(prefix="mpiwatch-symbols-") as tmp:
-        src = os.path.join(tmp, "link.c")
+        src = write_program(tmp, "link.c")
         exe = os.path.join(tmp, "link")
-        with open(src, "w", encoding="utf-8") as out:
-            out.write(_PROGRAM)
         _run(cmd + [*(cflags or []), src, "-o", exe], "linking a test MPI program")
         return _ldd_paths(exe)
 
@@ -101,14 +93,9 @@ def symbols_from_file(path: str) -> set[str]:
 # Fortran entry points (lower-case mpi_x_, pmpi_x_, mpi_x_f08_, MPICH's
 # pmpir_x_f08ts_, upper-case MPI_X) they define.
 
-_FORTRAN_PROGRAMS = {
-    # Fixed form, so that any mpif.h can be included; calling MPI_INIT keeps
-    # the library even with --as-needed.
-    "mwlink.f": ("      program mwlink\n      include 'mpif.h'\n      integer ierr\n"
-                 "      call MPI_INIT(ierr)\n      call MPI_FINALIZE(ierr)\n      end\n"),
-    "mwlink08.f90": ("program mwlink08\n  use mpi_f08\n  call MPI_Init()\n"
-                     "  call MPI_Finalize()\nend program mwlink08\n"),
-}
+# templates/probes/: mwlink.f is fixed form, so that any mpif.h can be
+# included; calling MPI_INIT keeps the library even with --as-needed.
+_FORTRAN_PROGRAMS = ("mwlink.f", "mwlink08.f90")
 _FORTRAN_SYMBOL_RE = re.compile(r"^(p?mpi[rx]?_[a-z0-9_]+|P?MPIX?_[A-Z0-9_]+)$")
 _FORTRAN_PROFILING_RE = re.compile(r"^pmpir?_[a-z0-9_]+_$")
 
@@ -133,11 +120,9 @@ def fortran_linked_libraries(mpifc: str) -> list[str]:
     cmd = shlex.split(mpifc)
     libs: list[str] = []
     with tempfile.TemporaryDirectory(prefix="mpiwatch-fsymbols-") as tmp:
-        for name, text in _FORTRAN_PROGRAMS.items():
-            src = os.path.join(tmp, name)
+        for name in _FORTRAN_PROGRAMS:
+            src = write_program(tmp, name)
             exe = os.path.join(tmp, name.split(".")[0])
-            with open(src, "w", encoding="utf-8") as out:
-                out.write(text)
             try:
                 _run(cmd + [src, "-o", exe], "linking a test Fortran MPI program")
             except GenError:

@@ -86,14 +86,14 @@ def write_file(folder: str | Path, name: str, text: str) -> str:
 def hooked(header_name: str, hook_text: str, folder: str) -> tuple[Reconciled, dict[str, str]]:
     """Reconcile a header and apply one hook file written into folder.
 
-    Returns the reconciliation (wrappers filled with hook code) and the
-    hooks' file-scope code.
+    Returns the reconciliation with the hooks applied (wrappers carrying hook
+    code) and the hooks' file-scope code by part.
     """
-    result = reconciled(header_name)
     info = probe(header_name)
     names = set(info.functions) | set(shipped_spec().functions)
     hook = HookFile(write_file(folder, "hooks.j2", hook_text), names)
-    return result, apply_hooks([hook], result.wrappers)
+    result = apply_hooks([hook], reconciled(header_name))
+    return result, {"prelude": result.hooks.prelude, "definitions": result.hooks.definitions}
 
 
 @dataclass(frozen=True)

@@ -232,6 +232,27 @@ class OutputRunTest(TempDirTest):
         self.assertIn(f" * Regenerate: mpiwatch-gen --mpicc {CC} --header "
                       f"{header('golden.h')} --no-symbol-check --out {self.tmp}\n", text)
 
+    def test_heads_give_paths_relative_to_the_source_tree(self):
+        # The same text whatever the build folder or the machine's checkout.
+        generate("golden.h", self.tmp, "-q")
+        text = (Path(self.tmp) / "wrap_send.c").read_text()
+        self.assertIn(" * Spec: spec/mpi-4.1.json\n", text)
+        self.assertIn(" * MPI header: tests/generator/headers/golden.h (", text)
+
+    def test_regenerate_command_given_by_the_build_system(self):
+        generate("golden.h", self.tmp, "-q", "--regenerate", "make (in the build tree)")
+        text = (Path(self.tmp) / "wrap_send.c").read_text()
+        self.assertIn(" * Regenerate: make (in the build tree)\n", text)
+
+    def test_regenerate_command_has_the_fortran_layering(self):
+        symbols = ROOT / "tests" / "generator" / "fortran" / "symbols.txt"
+        layering = "mpif:Init=PMPI_X;f08:unknown"
+        generate("golden.h", self.tmp, "-q", "--fortran-symbols-file", str(symbols),
+                 "--fortran-layering", layering)
+        text = (Path(self.tmp) / "fortran_mpif.c").read_text()
+        self.assertIn(f" --fortran-layering '{layering}' --fortran-symbols-file {symbols} "
+                      f"--out {self.tmp}\n", text)
+
     def test_version(self):
         result = run_cli("--version")
         self.assertEqual(result.status, 0)

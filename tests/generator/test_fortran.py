@@ -1,4 +1,4 @@
-"""Tests of the Fortran entry points (fortran.py, fmodule.py, layering.py),
+"""Tests of the Fortran entry points (fortran_reconcile.py, fmodule.py, layering.py),
 without an MPI: a made-up MPI's Fortran symbols (fortran/symbols.txt), a
 hand-written gfortran module (fortran/quirks.mod) and headers/golden.h.
 
@@ -11,17 +11,21 @@ from __future__ import annotations
 
 import gzip
 import re
+import subprocess
 import tempfile
 import unittest
 from pathlib import Path
 
-from support import ROOT, compile_generated, generate, reconciled, shipped_spec
+from support import (CC, HEADERS, ROOT, compile_generated, generate, probe, reconciled,
+                     shipped_spec)
 
 from mpiwatch_gen.errors import GenError
 from mpiwatch_gen.fmodule import ModuleInterfaces, parse_module_text, read_module
-from mpiwatch_gen.fortran import (CALLS_FILE, COVERAGE_FILE, OUTPUT_FILES, SENTINELS_FILE,
-                                  Shim, ShimParam, reconcile_fortran)
-from mpiwatch_gen.layering import describe, parse_layering, summary
+from mpiwatch_gen.fortran_reconcile import Shim, ShimParam, reconcile_fortran
+from mpiwatch_gen.render import CALLS_FILE, COVERAGE_FILE, OUTPUT_FILES, SENTINELS_FILE
+from mpiwatch_gen.layering import (BindingState, FortranBinding, Layer, Layering, _interposer,
+                                   describe, parse_layering, summary)
+from mpiwatch_gen.programs import program
 from mpiwatch_gen.symbols import symbols_from_file
 
 FORTRAN = ROOT / "tests" / "generator" / "fortran"
@@ -174,7 +178,7 @@ class ReconcileTest(unittest.TestCase):
     def test_strategy_without_profiling_entry_points(self):
         result = reconcile_fortran(shipped_spec(), reconciled("golden.h"), {"mpi_send_"},
                                    ModuleInterfaces({}, []), LAYERING)
-        self.assertEqual(result.shims, [])
+        self.assertEqual(result.shims, ())
         self.assertEqual(result.strategy, {"mpif": "c-layer", "f08": "none"})
 
     def test_spelling_counts(self):
@@ -203,12 +207,48 @@ class LayeringTest(unittest.TestCase):
                          "mpif.h/use mpi calls MPI_X; use mpi_f08 calls mixed (MPI_X: "
                          "MPI_Send; PMPI_X: MPI_Init, MPI_Comm_rank, MPI_Finalize)")
 
+    def test_typed(self):
+        layering = Layering.parse(LAYERING)
+        self.assertIs(layering.calls[FortranBinding.F08]["Init"], Layer.PMPI_X)
+        self.assertEqual(layering.summary(FortranBinding.MPIF), "MPI_X")
+        self.assertIs(Layering.parse("mpif:absent").calls[FortranBinding.F08],
+                      BindingState.UNKNOWN)
+        with self.assertRaises(TypeError):
+            layering.calls[FortranBinding.MPIF] = BindingState.ABSENT   # read-only
+
     def test_malformed(self):
         for text in ("mpif", "f77:unknown", "mpif:Init=C_X", "mpif:Wait=MPI_X",
                      "mpif:absent;mpif:absent"):
             with self.subTest(text=text):
                 with self.assertRaises(GenError):
                     parse_layering(text)
+
+
+class ProbeProgramTest(unittest.TestCase):
+    """The probe programs come from templates/probes/."""
+
+    def test_fortran_programs(self):
+        self.assertIn("      call MPI_SEND(buf, 1, MPI_INTEGER, MPI_PROC_NULL, 0,\n"
+                      "     &              MPI_COMM_WORLD, ierr)\n", program("layer.f"))
+        self.assertIn("  use mpi_f08\n", program("layer08.f90"))
+        self.assertIn("      include 'mpif.h'\n", program("mwlink.f"))
+        self.assertTrue(program("link.c").startswith("#include <mpi.h>\n"))
+
+    def test_interposer_has_both_layers_of_each_probed_function(self):
+        text = _interposer(probe("layering.h"))
+        for short in ("Init", "Comm_rank", "Send", "Finalize"):
+            self.assertIn(f" MPI_{short}(", text)
+            self.assertIn(f" PMPI_{short}(", text)
+            self.assertIn(f'fprintf(out, "{short}=%s\\n"', text)
+
+    def test_interposer_compiles(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            Path(tmp, "mpi.h").write_text(f'#include "{HEADERS / "layering.h"}"\n')
+            src = Path(tmp, "interposer.c")
+            src.write_text(_interposer(probe("layering.h")))
+            done = subprocess.run([CC, "-fsyntax-only", f"-I{tmp}", str(src)],
+                                  capture_output=True, text=True, check=False)
+            self.assertEqual(done.returncode, 0, done.stderr)
 
 
 class RenderTest(unittest.TestCase):

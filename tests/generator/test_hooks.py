@@ -93,8 +93,17 @@ class ContextValuesTest(unittest.TestCase):
 
     def test_ambiguous_without_sides_suggests_the_arguments(self):
         with self.assertRaises(HookValueError) as caught:
-            _ = context("MPI_Sendrecv").tag
-        self.assertIn("use ctx.arg.sendtag or ctx.arg.recvtag", caught.exception.message)
+            _ = context("MPI_Type_indexed").datatype
+        self.assertIn("use ctx.arg.oldtype or ctx.arg.newtype", caught.exception.message)
+
+    def test_tags_have_the_side_of_their_peer(self):
+        # The same view of the roles as moves.py: a tag follows its peer.
+        ctx = context("MPI_Sendrecv")
+        self.assertEqual((ctx.send.tag, ctx.recv.tag), ("sendtag", "recvtag"))
+        with self.assertRaises(HookValueError) as caught:
+            _ = ctx.tag
+        self.assertIn("use ctx.send.tag or ctx.recv.tag", caught.exception.message)
+        self.assertEqual((context("MPI_Send").tag, context("MPI_Send").send.tag), ("tag", "tag"))
 
     def test_arrays_give_no_bytes(self):
         ctx = context("MPI_Type_indexed")
@@ -180,7 +189,7 @@ all_after({{ ctx.ret }});
                            "{% macro before_all(ctx) %}first();{% endmacro %}\n")
         result = reconciled("hooks.h")
         names = known_names("hooks.h")
-        apply_hooks([HookFile(first, names), HookFile(second, names)], result.wrappers)
+        result = apply_hooks([HookFile(first, names), HookFile(second, names)], result)
         self.assertEqual(plain(wrapper(result, "MPI_Barrier").before), "    first();\n    second();")
         self.assertEqual(plain(wrapper(result, "MPI_Send").before), "    first();")
 

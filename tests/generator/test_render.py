@@ -133,8 +133,8 @@ def makefile_variable(name: str) -> list[str]:
 def render_golden_header() -> dict[str, str]:
     """output_files() for golden.h, no hooks."""
     provenance = Provenance("golden.h", "MPI 4.1", "spec.json", (), "mpiwatch-gen --out DIR")
-    return output_files(reconciled("golden.h"), probe("golden.h"),
-                        {"prelude": "", "definitions": ""}, provenance, [BUILTIN_TEMPLATES])
+    return output_files(reconciled("golden.h"), probe("golden.h"), provenance,
+                        [BUILTIN_TEMPLATES])
 
 
 class GoldenTest(unittest.TestCase):
@@ -443,7 +443,6 @@ class TemplateOverrideTest(unittest.TestCase):
                                 "/* {{ w.name }}: */\n\n{% if %}\n")
             with self.assertRaises(GenError) as caught:
                 output_files(reconciled("golden.h"), probe("golden.h"),
-                             {"prelude": "", "definitions": ""},
                              Provenance(header("golden.h"), "MPI 4.1", "spec", (), "cmd"),
                              [tmp, BUILTIN_TEMPLATES])
         self.assertEqual(caught.exception.where, f"{broken}:3")

@@ -7,7 +7,7 @@ MW_EXPORT int MPI_Finalize(void)
         mw_call call;
     #line 12 "TMPDIR/golden-hooks.j2"
         hook_calls++;
-#line 36 "wrap_environment.c"
+#line 59 "wrap_environment.c"
         mw_start(&call);
         call.t_out = call.t_in;
         mw_exit(&call, MW_ID_MPI_Finalize);
@@ -18,7 +18,7 @@ MW_EXPORT int MPI_Finalize(void)
     #line 16 "TMPDIR/golden-hooks.j2"
         if (hook_calls > 1000)
             fprintf(stderr, "MPI_Finalize returned %d\n", (int)ret);
-#line 47 "wrap_environment.c"
+#line 70 "wrap_environment.c"
         mw_depth = 0;
     }
     return ret;

@@ -11,7 +11,7 @@ MW_EXPORT int MPI_Init(int *argc, char ***argv)
     if (profiled) {
     #line 12 "TMPDIR/golden-hooks.j2"
         hook_calls++;
-#line 66 "wrap_environment.c"
+#line 89 "wrap_environment.c"
     }
     if (profiled)
         mw_start(&call);
@@ -26,7 +26,7 @@ MW_EXPORT int MPI_Init(int *argc, char ***argv)
     #line 16 "TMPDIR/golden-hooks.j2"
         if (hook_calls > 1000)
             fprintf(stderr, "MPI_Init returned %d\n", (int)ret);
-#line 81 "wrap_environment.c"
+#line 104 "wrap_environment.c"
         mw_exit(&call, MW_ID_MPI_Init);
     }
     return ret;

@@ -9,7 +9,7 @@ MW_EXPORT int MPI_Pcontrol(const int level, ...)
     if (profiled) {
     #line 12 "TMPDIR/golden-hooks.j2"
         hook_calls++;
-#line 98 "wrap_environment.c"
+#line 121 "wrap_environment.c"
         mw_start(&call);
     }
     mw_on_pcontrol(level);
@@ -19,7 +19,7 @@ MW_EXPORT int MPI_Pcontrol(const int level, ...)
     #line 16 "TMPDIR/golden-hooks.j2"
         if (hook_calls > 1000)
             fprintf(stderr, "MPI_Pcontrol returned %d\n", (int)ret);
-#line 108 "wrap_environment.c"
+#line 131 "wrap_environment.c"
         mw_exit(&call, MW_ID_MPI_Pcontrol);
     }
     return ret;

@@ -1,22 +1,19 @@
 /* MPI_Send: send */
 static MW_NOINLINE int mw_slow_MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 
-/* The profiled call, compiled once for each way of running it (mw_how:
- * MW_FAST, MW_WATCHED or MW_SLOW, see runtime/mw_wrap.h), so that none
- * tests at run time what the slot has already chosen. */
 static MW_ALWAYS_INLINE int mw_body_MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, const int mw_how)
 {
     if (mw_how == MW_SLOW) {
         if (!mw_enter_guard())
             return PMPI_Send(buf, count, datatype, dest, tag, comm);
     } else if (MW_UNLIKELY(mw_depth)) {
-        return mw_slow_MPI_Send(buf, count, datatype, dest, tag, comm);   /* nested, or a first call */
+        return mw_slow_MPI_Send(buf, count, datatype, dest, tag, comm);
     }
     if (mw_how != MW_SLOW)
-        mw_depth = 1;   /* the hooks run inside the guard; mw_clock_in keeps it */
+        mw_depth = 1;
 #line 21 "TMPDIR/golden-hooks.j2"
     fprintf(stderr, "MPI_Send: %lld bytes to %d\n", ((long long)(count) * mpiwatch_type_size(datatype)), dest);
-#line 45 "wrap_send.c"
+#line 65 "wrap_send.c"
     mw_publish_args(mw_how, 0xb01, (uintptr_t)comm, dest, tag, 0);
     mw_publish(mw_how, MW_ID_MPI_Send);
     mw_call call;
@@ -32,7 +29,7 @@ static MW_ALWAYS_INLINE int mw_body_MPI_Send(const void *buf, int count, MPI_Dat
 #line 16 "TMPDIR/golden-hooks.j2"
     if (hook_calls > 1000)
         fprintf(stderr, "MPI_Send returned %d\n", (int)ret);
-#line 61 "wrap_send.c"
+#line 81 "wrap_send.c"
     mw_leave_xfer(&call, MW_ID_MPI_Send, mw_how);
     return ret;
 }
@@ -52,7 +49,6 @@ static MW_NOINLINE int mw_slow_MPI_Send(const void *buf, int count, MPI_Datatype
     return mw_body_MPI_Send(buf, count, datatype, dest, tag, comm, MW_SLOW);
 }
 
-/* Where MPI_Send goes: set by mw_mode_update(). */
 static mw_fn mw_slot_MPI_Send = (mw_fn)mw_slow_MPI_Send;
 MW_HIDDEN const mw_impl mw_impl_MPI_Send = {
     &mw_slot_MPI_Send, (mw_fn)PMPI_Send, (mw_fn)mw_fast_MPI_Send,
@@ -61,5 +57,5 @@ MW_HIDDEN const mw_impl mw_impl_MPI_Send = {
 
 MW_EXPORT int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
-    return ((int (*)(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))mw_slot_load(&mw_slot_MPI_Send))(buf, count, datatype, dest, tag, comm);
+    return ((__typeof__(&PMPI_Send))mw_slot_load(&mw_slot_MPI_Send))(buf, count, datatype, dest, tag, comm);
 }

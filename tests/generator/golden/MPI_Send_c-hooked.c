@@ -1,22 +1,19 @@
 /* MPI_Send_c: send, large-count variant */
 static MW_NOINLINE int mw_slow_MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 
-/* The profiled call, compiled once for each way of running it (mw_how:
- * MW_FAST, MW_WATCHED or MW_SLOW, see runtime/mw_wrap.h), so that none
- * tests at run time what the slot has already chosen. */
 static MW_ALWAYS_INLINE int mw_body_MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, const int mw_how)
 {
     if (mw_how == MW_SLOW) {
         if (!mw_enter_guard())
             return PMPI_Send_c(buf, count, datatype, dest, tag, comm);
     } else if (MW_UNLIKELY(mw_depth)) {
-        return mw_slow_MPI_Send_c(buf, count, datatype, dest, tag, comm);   /* nested, or a first call */
+        return mw_slow_MPI_Send_c(buf, count, datatype, dest, tag, comm);
     }
     if (mw_how != MW_SLOW)
-        mw_depth = 1;   /* the hooks run inside the guard; mw_clock_in keeps it */
+        mw_depth = 1;
 #line 21 "TMPDIR/golden-hooks.j2"
     fprintf(stderr, "MPI_Send_c: %lld bytes to %d\n", ((long long)(count) * mpiwatch_type_size(datatype)), dest);
-#line 111 "wrap_send.c"
+#line 127 "wrap_send.c"
     mw_publish_args(mw_how, 0xb01, (uintptr_t)comm, dest, tag, 0);
     mw_publish(mw_how, MW_ID_MPI_Send_c);
     mw_call call;
@@ -32,7 +29,7 @@ static MW_ALWAYS_INLINE int mw_body_MPI_Send_c(const void *buf, MPI_Count count,
 #line 16 "TMPDIR/golden-hooks.j2"
     if (hook_calls > 1000)
         fprintf(stderr, "MPI_Send_c returned %d\n", (int)ret);
-#line 127 "wrap_send.c"
+#line 143 "wrap_send.c"
     mw_leave_xfer(&call, MW_ID_MPI_Send_c, mw_how);
     return ret;
 }
@@ -52,7 +49,6 @@ static MW_NOINLINE int mw_slow_MPI_Send_c(const void *buf, MPI_Count count, MPI_
     return mw_body_MPI_Send_c(buf, count, datatype, dest, tag, comm, MW_SLOW);
 }
 
-/* Where MPI_Send_c goes: set by mw_mode_update(). */
 static mw_fn mw_slot_MPI_Send_c = (mw_fn)mw_slow_MPI_Send_c;
 MW_HIDDEN const mw_impl mw_impl_MPI_Send_c = {
     &mw_slot_MPI_Send_c, (mw_fn)PMPI_Send_c, (mw_fn)mw_fast_MPI_Send_c,
@@ -61,5 +57,5 @@ MW_HIDDEN const mw_impl mw_impl_MPI_Send_c = {
 
 MW_EXPORT int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
-    return ((int (*)(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))mw_slot_load(&mw_slot_MPI_Send_c))(buf, count, datatype, dest, tag, comm);
+    return ((__typeof__(&PMPI_Send_c))mw_slot_load(&mw_slot_MPI_Send_c))(buf, count, datatype, dest, tag, comm);
 }

@@ -1,16 +1,13 @@
 /* MPI_Send_c: send, large-count variant */
 static MW_NOINLINE int mw_slow_MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 
-/* The profiled call, compiled once for each way of running it (mw_how:
- * MW_FAST, MW_WATCHED or MW_SLOW, see runtime/mw_wrap.h), so that none
- * tests at run time what the slot has already chosen. */
 static MW_ALWAYS_INLINE int mw_body_MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, const int mw_how)
 {
     if (mw_how == MW_SLOW) {
         if (!mw_enter_guard())
             return PMPI_Send_c(buf, count, datatype, dest, tag, comm);
     } else if (MW_UNLIKELY(mw_depth)) {
-        return mw_slow_MPI_Send_c(buf, count, datatype, dest, tag, comm);   /* nested, or a first call */
+        return mw_slow_MPI_Send_c(buf, count, datatype, dest, tag, comm);
     }
     mw_publish_args(mw_how, 0xb01, (uintptr_t)comm, dest, tag, 0);
     mw_publish(mw_how, MW_ID_MPI_Send_c);
@@ -19,8 +16,6 @@ static MW_ALWAYS_INLINE int mw_body_MPI_Send_c(const void *buf, MPI_Count count,
     mw_publish_time(mw_how, &call);
     int ret = PMPI_Send_c(buf, count, datatype, dest, tag, comm);
     mw_clock_out(&call, mw_how);
-    /* A failed call moved nothing: left apart, so that the notes' constants
-     * reach mw_leave_xfer on the path of the calls that succeed. */
     if (MW_UNLIKELY(ret != MPI_SUCCESS)) {
         mw_leave(&call, MW_ID_MPI_Send_c, mw_how);
         return ret;
@@ -45,7 +40,6 @@ static MW_NOINLINE int mw_slow_MPI_Send_c(const void *buf, MPI_Count count, MPI_
     return mw_body_MPI_Send_c(buf, count, datatype, dest, tag, comm, MW_SLOW);
 }
 
-/* Where MPI_Send_c goes: set by mw_mode_update(). */
 static mw_fn mw_slot_MPI_Send_c = (mw_fn)mw_slow_MPI_Send_c;
 MW_HIDDEN const mw_impl mw_impl_MPI_Send_c = {
     &mw_slot_MPI_Send_c, (mw_fn)PMPI_Send_c, (mw_fn)mw_fast_MPI_Send_c,
@@ -54,5 +48,5 @@ MW_HIDDEN const mw_impl mw_impl_MPI_Send_c = {
 
 MW_EXPORT int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
-    return ((int (*)(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))mw_slot_load(&mw_slot_MPI_Send_c))(buf, count, datatype, dest, tag, comm);
+    return ((__typeof__(&PMPI_Send_c))mw_slot_load(&mw_slot_MPI_Send_c))(buf, count, datatype, dest, tag, comm);
 }

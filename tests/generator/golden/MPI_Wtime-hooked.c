@@ -1,22 +1,19 @@
 /* MPI_Wtime: environment */
 static MW_NOINLINE double mw_slow_MPI_Wtime(void);
 
-/* The profiled call, compiled once for each way of running it (mw_how:
- * MW_FAST, MW_WATCHED or MW_SLOW, see runtime/mw_wrap.h), so that none
- * tests at run time what the slot has already chosen. */
 static MW_ALWAYS_INLINE double mw_body_MPI_Wtime(const int mw_how)
 {
     if (mw_how == MW_SLOW) {
         if (!mw_enter_guard())
             return PMPI_Wtime();
     } else if (MW_UNLIKELY(mw_depth)) {
-        return mw_slow_MPI_Wtime();   /* nested, or a first call */
+        return mw_slow_MPI_Wtime();
     }
     if (mw_how != MW_SLOW)
-        mw_depth = 1;   /* the hooks run inside the guard; mw_clock_in keeps it */
+        mw_depth = 1;
 #line 12 "TMPDIR/golden-hooks.j2"
     hook_calls++;
-#line 132 "wrap_environment.c"
+#line 152 "wrap_environment.c"
     mw_publish(mw_how, MW_ID_MPI_Wtime);
     mw_call call;
     mw_clock_in(&call, mw_how);
@@ -26,7 +23,7 @@ static MW_ALWAYS_INLINE double mw_body_MPI_Wtime(const int mw_how)
 #line 16 "TMPDIR/golden-hooks.j2"
     if (hook_calls > 1000)
         fprintf(stderr, "MPI_Wtime returned %d\n", (int)ret);
-#line 142 "wrap_environment.c"
+#line 162 "wrap_environment.c"
     mw_leave(&call, MW_ID_MPI_Wtime, mw_how);
     return ret;
 }
@@ -46,7 +43,6 @@ static MW_NOINLINE double mw_slow_MPI_Wtime(void)
     return mw_body_MPI_Wtime(MW_SLOW);
 }
 
-/* Where MPI_Wtime goes: set by mw_mode_update(). */
 static mw_fn mw_slot_MPI_Wtime = (mw_fn)mw_slow_MPI_Wtime;
 MW_HIDDEN const mw_impl mw_impl_MPI_Wtime = {
     &mw_slot_MPI_Wtime, (mw_fn)PMPI_Wtime, (mw_fn)mw_fast_MPI_Wtime,
@@ -55,5 +51,5 @@ MW_HIDDEN const mw_impl mw_impl_MPI_Wtime = {
 
 MW_EXPORT double MPI_Wtime(void)
 {
-    return ((double (*)(void))mw_slot_load(&mw_slot_MPI_Wtime))();
+    return ((__typeof__(&PMPI_Wtime))mw_slot_load(&mw_slot_MPI_Wtime))();
 }

@@ -1,4 +1,4 @@
-"""Fortran entry points: the mpif.h / ``use mpi`` and ``use mpi_f08`` bindings.
+"""Fortran reconcile stage: which Fortran entry points libmpiwatch_f defines, and how.
 
 A Fortran program calls the MPI's Fortran entry points (``mpi_send_``,
 ``mpi_send_f08_``...), which a C-only profiling layer may never see: Open MPI
@@ -6,51 +6,42 @@ implements them on ``PMPI_X``. So libmpiwatch_f defines every Fortran entry
 point the MPI defines and the standard describes, each forwarding its
 arguments *untouched* to the MPI's own Fortran profiling entry point
 (``pmpi_send_``, ``pmpi_send_f08_``, MPICH's ``pmpir_send_f08ts_``), and
-counting the call through libmpiwatch's re-entry guard. Handles, LOGICALs,
-strings and the sentinels (MPI_IN_PLACE, MPI_BOTTOM, MPI_STATUS_IGNORE...)
-reach the MPI exactly as the program passed them, since the MPI's binding
-does every conversion itself; and because the guard is held while the MPI
-runs, a C MPI_X that the binding calls (MPICH's mpif.h binding does) is not
-counted again. docs/fortran.md has the details.
+counting the call through libmpiwatch's re-entry guard. docs/fortran.md has
+the details.
 
-What is generated, per entry point, comes from three sources:
+What is generated, per entry point, comes from three sources, all probed
+before this stage runs (fortran_probe.py):
 
-- the MPI's Fortran libraries (symbols.fortran_library_symbols): which entry
-  points and profiling entry points exist;
+- the MPI's Fortran libraries: which entry points and profiling entry points
+  exist;
 - the MPI's modules (fmodule), when readable: the argument lists callers are
   compiled against, and the procedures bound directly to C;
 - the spec: the standard's parameter lists (those with the f90 or f08
   binding; CHARACTER kinds get a hidden length each), and the return type
   of the few Fortran functions (MPI_WTIME, MPI_AINT_ADD...).
+
+The result is frozen, built in one pass; render.py renders it.
 """
 
 from __future__ import annotations
 
-import argparse
-import os
 import re
-from dataclasses import dataclass, field
-from typing import Callable
-
-import jinja2
+from dataclasses import dataclass
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Mapping
 
 from .errors import GenError
-from .fmodule import ModuleInterfaces, ModuleProcedure, read_module, read_mpi_modules
+from .fmodule import ModuleInterfaces, ModuleProcedure
 from .fortran_calls import CallPlan, FortranArg, FortranCall, plan_call
-from .layering import BINDINGS, describe, parse_layering, probe_layering, summary
-from .probe import HeaderInfo
-from .reconcile import Reconciled, Wrapper
+from .layering import FortranBinding, Layering
+from .model import CoverageStatus, Lifecycle, Reconciled, Wrapper
 from .spec import Spec, SpecFunction
 
 STRING_KINDS = frozenset({"STRING", "STRING_ARRAY", "STRING_2DARRAY"})
 # Specific procedures some MPIs add to a generic of ``use mpi`` under another
 # name, with the same arguments (Open MPI: MPI_ALLOC_MEM with a TYPE(C_PTR)).
 VARIANT_SUFFIXES = ("_cptr",)
-BINDING_TITLES = {"mpif": "mpif.h / use mpi", "f08": "use mpi_f08"}
-OUTPUT_FILES = {"mpif": "fortran_mpif.c", "f08": "fortran_f08.c"}
-COVERAGE_FILE = "fortran-coverage.txt"
-CALLS_FILE = "fortran_calls.c"           # compiled into libmpiwatch
-SENTINELS_FILE = "fortran_sentinels.f90"  # compiled into libmpiwatch_f with MPIFC
 _F08_RE = re.compile(r"^mpi(x?)_([a-z0-9_]+?)_(f08(?:ts)?)(_large)?_$")
 _F77_RE = re.compile(r"^mpix?_([a-z0-9_]+)_$")
 # MPI_SIZEOF is a generic: each MPI names its many specific procedures as it likes.
@@ -60,6 +51,27 @@ _C_KEYWORDS = frozenset({
     "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
     "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch",
     "typedef", "union", "unsigned", "void", "volatile", "while", "ret"})
+
+
+class FortranStatus(StrEnum):
+    """Why a Fortran entry point is, or is not, defined by libmpiwatch_f."""
+
+    WRAPPED = "wrapped"                  # forwards to the MPI's profiling entry point
+    C_LAYER = "c-layer"                  # the module calls the C function: counted there
+    NO_PMPI = "no-pmpi"                  # no Fortran profiling entry point to forward to
+    NO_C_WRAPPER = "no-c-wrapper"        # no C wrapper to count it as
+    UNSUPPORTED = "unsupported"          # cannot be forwarded opaquely
+    NOT_IN_STANDARD = "not-in-standard"  # defined by the MPI, not in the standard
+    MISSING = "missing"                  # in the standard's binding, not defined
+
+
+class Strategy(StrEnum):
+    """How a binding's calls are counted."""
+
+    FORWARD = "forward"      # libmpiwatch_f's entry points
+    C_LAYER = "c-layer"      # the binding calls MPI_X: the C wrappers count them
+    ABSENT = "absent"        # the MPI has no such binding
+    NONE = "none"            # not counted
 
 
 @dataclass(frozen=True)
@@ -76,14 +88,14 @@ class ShimParam:
 class Shim:
     """One Fortran entry point of libmpiwatch_f, with all its spellings."""
 
-    binding: str                   # "mpif" or "f08"
+    binding: FortranBinding
     entry: str                     # the MPI's entry point, e.g. "mpi_send_"
     function: str                  # the C function it is counted as, e.g. "MPI_Send"
     symbols: tuple[str, ...]       # the names it is defined under
     target: str                    # the MPI's profiling entry point it calls
     params: tuple[ShimParam, ...]
     return_type: str               # "void" for a subroutine
-    lifecycle: str | None          # "init", "finalize", "pcontrol" or None
+    lifecycle: Lifecycle | None    # init, finalize, pcontrol or None (the generic shim)
     source: str                    # where the arguments come from: standard or module
     plan: CallPlan | None = None   # how it hands the C wrapper's values to libmpiwatch
 
@@ -123,22 +135,22 @@ class Shim:
 class FortranEntry:
     """The coverage status of one Fortran entry point (or missing one)."""
 
-    binding: str
+    binding: FortranBinding
     name: str
-    status: str        # wrapped, c-layer, no-pmpi, no-c-wrapper, unsupported,
-    detail: str        # not-in-standard, missing
+    status: FortranStatus
+    detail: str
 
 
-@dataclass
+@dataclass(frozen=True)
 class FortranResult:
     """Everything the Fortran templates need, and the coverage."""
 
-    shims: list[Shim] = field(default_factory=list)
-    coverage: list[FortranEntry] = field(default_factory=list)
-    layering: str = ""
-    strategy: dict[str, str] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
-    modules: tuple[str, ...] = ()      # the MPI's modules the compiler has
+    shims: tuple[Shim, ...]
+    coverage: tuple[FortranEntry, ...]
+    layering: str
+    strategy: Mapping[FortranBinding, Strategy]
+    notes: tuple[str, ...]
+    modules: tuple[str, ...]       # the MPI's modules the compiler has
 
     @property
     def calls(self) -> list[FortranCall]:
@@ -152,7 +164,7 @@ class FortranResult:
         found = [{"routine": "from_mpif_h", "use": "", "title": "mpif.h"}]
         if "mpi" in self.modules:
             found.append({"routine": "from_use_mpi", "use": "mpi", "title": "use mpi"})
-        if "mpi_f08" in self.modules or self.shims_of("f08"):
+        if "mpi_f08" in self.modules or self.shims_of(FortranBinding.F08):
             found.append({"routine": "from_use_mpi_f08", "use": "mpi_f08",
                           "title": "use mpi_f08"})
         return found
@@ -197,8 +209,8 @@ def _c_name(name: str, taken: set[str]) -> str:
     return name
 
 
-def _params_from_spec(fn: SpecFunction, binding: str, large: bool) -> tuple[ShimParam, ...]:
-    spec_binding = "f90" if binding == "mpif" else "f08"
+def _params_from_spec(fn: SpecFunction, binding: FortranBinding, large: bool) -> tuple[ShimParam, ...]:
+    spec_binding = "f90" if binding == MPIF else "f08"
     taken: set[str] = set()
     return tuple(ShimParam(_c_name(p.name, taken), p.kind in STRING_KINDS, p.name, p.kind)
                  for p in fn.params
@@ -212,14 +224,14 @@ def _params_from_module(proc: ModuleProcedure) -> tuple[ShimParam, ...]:
 
 
 def _plan(wrapper: Wrapper, entry: str, params: tuple[ShimParam, ...],
-          lifecycle: str | None) -> tuple[CallPlan | None, str]:
+          lifecycle: Lifecycle | None) -> tuple[CallPlan | None, str]:
     """How the entry point hands the C wrapper's values over, and a coverage remark."""
     call = FortranCall(wrapper)
     # use mpi_f08's TYPE(*), DIMENSION(..) choice buffers come as descriptors.
     descriptors = "_f08ts" in entry
     args = {p.spec_name: FortranArg(p.name, descriptors and p.kind == "BUFFER")
             for p in params if p.spec_name}
-    if lifecycle == "finalize" and (wrapper.before or wrapper.after):
+    if lifecycle is Lifecycle.FINALIZE and (wrapper.before or wrapper.after):
         # MPI_FINALIZE has no arguments to convert: only its hooks to run.
         ierror = args.get("ierror")
         return CallPlan(call, (), (), ierror.slot if ierror else None), ""
@@ -229,6 +241,9 @@ def _plan(wrapper: Wrapper, entry: str, params: tuple[ShimParam, ...],
     if isinstance(plan, str):
         return None, f"; bytes not measured: {plan}"
     return plan, ""
+
+
+MPIF, F08 = FortranBinding.MPIF, FortranBinding.F08
 
 
 def _pick(symbols: set[str], candidates: list[str]) -> str | None:
@@ -246,12 +261,14 @@ class _Builder:
         self.symbols = symbols
         self.modules = modules
         self.by_lower = {name.lower(): fn for name, fn in spec.functions.items()}
-        self.result = FortranResult()
+        self.shims: list[Shim] = []
+        self.coverage: list[FortranEntry] = []
 
-    def note(self, binding: str, name: str, status: str, detail: str) -> None:
-        self.result.coverage.append(FortranEntry(binding, name, status, detail))
+    def note(self, binding: FortranBinding, name: str, status: FortranStatus,
+             detail: str) -> None:
+        self.coverage.append(FortranEntry(binding, name, status, detail))
 
-    def _arguments(self, fn: SpecFunction, binding: str, proc_name: str,
+    def _arguments(self, fn: SpecFunction, binding: FortranBinding, proc_name: str,
                    large: bool) -> tuple[tuple[ShimParam, ...], str] | None:
         """The argument slots, from the module when it declares the procedure."""
         proc = self.modules.get(proc_name)
@@ -266,39 +283,39 @@ class _Builder:
         return from_module, (f"module {proc_name}: {len(from_module)} arguments, "
                              f"the standard {len(from_spec)}")
 
-    def add(self, binding: str, fn: SpecFunction, entry: str, symbols: tuple[str, ...],
+    def add(self, binding: FortranBinding, fn: SpecFunction, entry: str, symbols: tuple[str, ...],
             targets: list[str], function: str, proc_name: str, large: bool,
             variant: bool) -> None:
         target = _pick(self.symbols, targets)
         if target is None:
-            self.note(binding, entry, "no-pmpi",
+            self.note(binding, entry, FortranStatus.NO_PMPI,
                       f"the MPI has no profiling entry point ({' or '.join(targets)})")
             return
         wrapper = self.wrappers.get(function)
         if wrapper is None:
-            self.note(binding, entry, "no-c-wrapper", self._why_no_wrapper(fn, function))
+            self.note(binding, entry, FortranStatus.NO_C_WRAPPER, self._why_no_wrapper(fn, function))
             return
         found = self._arguments(fn, binding, proc_name, large)
         if found is None:
-            self.note(binding, entry, "unsupported",
+            self.note(binding, entry, FortranStatus.UNSUPPORTED,
                       "the module passes an argument by VALUE; not forwarded opaquely")
             return
         params, source = found
         return_type = "void" if fn.return_role == "error" else wrapper.return_type
         lifecycle = None if variant or large else wrapper.lifecycle
-        if (lifecycle == "pcontrol" and not params) or lifecycle == "query_thread":
+        if (lifecycle is Lifecycle.PCONTROL and not params) or lifecycle is Lifecycle.QUERY_THREAD:
             lifecycle = None   # the generic shim
         plan, remark = _plan(wrapper, entry, params, lifecycle)
         shim = Shim(binding, entry, function, symbols, target, params, return_type, lifecycle,
                     source, plan)
-        self.result.shims.append(shim)
-        self.note(binding, entry, "wrapped",
+        self.shims.append(shim)
+        self.note(binding, entry, FortranStatus.WRAPPED,
                   f"{function} -> {target} [{' '.join(symbols)}] ({source}){remark}")
 
     def _why_no_wrapper(self, fn: SpecFunction, function: str) -> str:
         if "c" not in fn.bindings:
             return f"{fn.name} is Fortran-only: no C function to count it as"
-        status, _detail = self.c_status.get(function, ("missing", ""))
+        status, _detail = self.c_status.get(function, (CoverageStatus.MISSING, ""))
         reason = {"macro": "a macro in mpi.h", "absent": "absent from the C library",
                   "missing": "not declared by mpi.h"}.get(status, status)
         return f"{function} is {reason}, so it has no C wrapper to count it as"
@@ -322,32 +339,32 @@ class _Builder:
                         count = sum(1 for s in self.symbols
                                     if s.startswith(_SIZEOF_PREFIX) and s.endswith("_")
                                     and not s.endswith("__"))
-                        self.note("mpif", _SIZEOF_PREFIX + "*", "no-c-wrapper",
+                        self.note(MPIF, _SIZEOF_PREFIX + "*", FortranStatus.NO_C_WRAPPER,
                                   f"{count} specific procedures of the generic MPI_SIZEOF, "
                                   "which is Fortran-only and calls nothing")
                     continue
                 found = True
                 matched.add(base + "_")
                 targets = ["p" + base + "_", "p" + base, "p" + base + "__", ("p" + base).upper()]
-                self.add("mpif", fn, base + "_", spellings, targets, name, base,
+                self.add(MPIF, fn, base + "_", spellings, targets, name, base,
                          large=False, variant=bool(suffix))
             if not found:
                 proc = self.modules.get(lower)
                 if proc is not None and proc.bind_c:
-                    self.note("mpif", lower + "_", "c-layer",
+                    self.note(MPIF, lower + "_", FortranStatus.C_LAYER,
                               f"the module binds it to the C function {proc.bind_c}: "
                               "counted by the C wrapper")
                 elif "c" not in fn.bindings:
-                    self.note("mpif", lower + "_", "missing",
+                    self.note(MPIF, lower + "_", FortranStatus.MISSING,
                               "Fortran-only, and the MPI defines no such entry point")
                 else:
-                    self.note("mpif", lower + "_", "missing",
+                    self.note(MPIF, lower + "_", FortranStatus.MISSING,
                               "the MPI's Fortran libraries define no such entry point")
         for symbol in sorted(self.symbols):
             match = _F77_RE.match(symbol)
             if (match and symbol not in matched and not symbol.endswith("__")
                     and not _F08_RE.match(symbol) and not symbol.startswith(_SIZEOF_PREFIX)):
-                self.note("mpif", symbol, "not-in-standard",
+                self.note(MPIF, symbol, FortranStatus.NOT_IN_STANDARD,
                           "not a procedure of the MPI 4.1 standard (removed, an extension "
                           "or a predefined callback): not wrapped")
 
@@ -362,13 +379,13 @@ class _Builder:
             stem = next((base[:-len(s)] for s in VARIANT_SUFFIXES if base.endswith(s)), base)
             fn = self.by_lower.get(stem)
             if match.group(1) or fn is None or "f08" not in fn.bindings:
-                self.note("f08", symbol, "not-in-standard",
+                self.note(F08, symbol, FortranStatus.NOT_IN_STANDARD,
                           "not a procedure of the MPI 4.1 standard's use mpi_f08: not wrapped")
                 continue
             seen.add(fn.name)
             function = fn.name + "_c" if large else fn.name
             targets = ["p" + symbol, "pmpir_" + symbol[len("mpi_"):]]
-            self.add("f08", fn, symbol, (symbol,), targets, function, symbol[:-1], large,
+            self.add(F08, fn, symbol, (symbol,), targets, function, symbol[:-1], large,
                      variant=stem != base)
         for name in sorted(self.spec.functions):
             fn = self.spec.functions[name]
@@ -377,126 +394,48 @@ class _Builder:
             lower = name.lower()
             proc = self.modules.get(lower + "_f08") or self.modules.get(lower + "_f08ts")
             if proc is not None and proc.bind_c:
-                self.note("f08", lower + "_f08", "c-layer",
+                self.note(F08, lower + "_f08", FortranStatus.C_LAYER,
                           f"the module binds it to the C function {proc.bind_c}: "
                           "counted by the C wrapper")
             else:
-                self.note("f08", lower + "_f08_", "missing",
+                self.note(F08, lower + "_f08_", FortranStatus.MISSING,
                           "the MPI's Fortran libraries define no such entry point")
 
 
-def reconcile_fortran(spec: Spec, reconciled: Reconciled, symbols: set[str],
+def _strategy(binding: FortranBinding, shims: list[Shim], layering: Layering) -> Strategy:
+    """How the binding's calls are counted."""
+    if any(s.binding == binding for s in shims):
+        return Strategy.FORWARD
+    word = layering.summary(binding)
+    if word == "MPI_X":
+        return Strategy.C_LAYER
+    if word == "absent":
+        return Strategy.ABSENT
+    return Strategy.NONE
+
+
+def reconcile_fortran(spec: Spec, reconciled: Reconciled, symbols: set[str] | frozenset[str],
                       modules: ModuleInterfaces, layering: str) -> FortranResult:
     """Decide, for every Fortran entry point, whether and how it is wrapped.
 
-    reconciled is the C side's result: a Fortran call is counted as the C
-    function of the same name, so only functions with a C wrapper qualify.
+    reconciled is the C side's result (with its hooks): a Fortran call is
+    counted as the C function of the same name, so only functions with a C
+    wrapper qualify. Everything else was probed before (fortran_probe.py).
     """
-    builder = _Builder(spec, reconciled, symbols, modules)
+    parsed = Layering.parse(layering)
+    builder = _Builder(spec, reconciled, set(symbols), modules)
     builder.mpif()
     builder.f08()
-    result = builder.result
-    result.layering = layering
-    result.notes = list(modules.notes)
-    result.modules = modules.found
-    calls = parse_layering(layering)
     c_names = set(builder.wrappers)
-    for shim in result.shims:
+    for shim in builder.shims:
         clash = [s for s in shim.symbols if s in c_names]
         if clash:
             raise GenError(f"the Fortran entry point {clash[0]} has the name of a C wrapper")
-    for binding in BINDINGS:
-        if result.shims_of(binding):
-            result.strategy[binding] = "forward"
-        elif summary(calls[binding]) == "MPI_X":
-            result.strategy[binding] = "c-layer"
-        elif summary(calls[binding]) == "absent":
-            result.strategy[binding] = "absent"
-        else:
-            result.strategy[binding] = "none"
-    result.shims.sort(key=lambda s: (s.binding, s.entry))
-    result.coverage.sort(key=lambda e: (e.binding, e.name))
-    return result
-
-
-# ------------------------------------------------------------------ command line
-
-
-def add_fortran_arguments(parser: argparse.ArgumentParser) -> None:
-    """The Fortran options of mpiwatch-gen."""
-    group = parser.add_argument_group("Fortran entry points (libmpiwatch_f)")
-    group.add_argument("--mpifc", metavar="FC",
-                       help="the MPI's Fortran compiler wrapper: also generate the Fortran "
-                            "entry points (fortran_*.c, fortran-coverage.txt)")
-    group.add_argument("--fortran-layering", metavar="TEXT",
-                       help="which layer the MPI's Fortran bindings call, as configure "
-                            "measured it (default: measure it now)")
-    group.add_argument("--fortran-symbols-file", metavar="FILE",
-                       help="take the MPI's Fortran entry points from FILE (one per line) "
-                            "instead of reading its Fortran libraries")
-    group.add_argument("--fortran-module", action="append", default=[], metavar="FILE",
-                       help="read argument lists from this gfortran module file instead of "
-                            "the MPI's mpi.mod and mpi_f08.mod (may be repeated)")
-
-
-def fortran_wanted(args: argparse.Namespace) -> bool:
-    return bool(getattr(args, "mpifc", None) or getattr(args, "fortran_symbols_file", None))
-
-
-def probe_fortran(args: argparse.Namespace) -> tuple[set[str], ModuleInterfaces]:
-    """The MPI's Fortran entry points and module interfaces (or those of the
-    given files). Needs nothing from the C side, so it may run beside it."""
-    from .symbols import fortran_library_symbols, symbols_from_file
-    if args.fortran_symbols_file:
-        symbols = symbols_from_file(args.fortran_symbols_file)
-    else:
-        symbols = fortran_library_symbols(args.mpifc)[0]
-    if args.fortran_module:
-        procedures: dict[str, ModuleProcedure] = {}
-        notes = []
-        for path in args.fortran_module:
-            try:
-                found = read_module(path)
-            except (OSError, ValueError, EOFError) as err:
-                raise GenError(f"cannot read the Fortran module: {err}", path) from None
-            notes.append(f"module {path}: {len(found)} interfaces")
-            for name, proc in found.items():
-                procedures.setdefault(name, proc)
-        found_names = tuple(os.path.basename(p).rsplit(".", 1)[0] for p in args.fortran_module)
-        modules = ModuleInterfaces(procedures, notes, found_names)
-    elif args.mpifc:
-        modules = read_mpi_modules(args.mpifc)
-    else:
-        modules = ModuleInterfaces({}, ["no modules read: the standard's parameter lists "
-                                        "are used"])
-    return symbols, modules
-
-
-def fortran_result(args: argparse.Namespace, spec: Spec, reconciled: Reconciled,
-                   header: HeaderInfo,
-                   probed: tuple[set[str], ModuleInterfaces] | None = None) -> FortranResult:
-    """Probe the MPI's Fortran side (unless probed already) and reconcile."""
-    symbols, modules = probed or probe_fortran(args)
-    layering = args.fortran_layering
-    if not layering:
-        if args.mpifc:
-            layering = probe_layering(args.mpicc, args.mpifc, header)[0]
-        else:
-            layering = "mpif:unknown;f08:unknown"
-    parse_layering(layering)
-    return reconcile_fortran(spec, reconciled, symbols, modules, layering)
-
-
-def fortran_output_files(result: FortranResult, render: Callable[..., str],
-                         env: jinja2.Environment, common: dict[str, object]) -> dict[str, str]:
-    """File name -> content of the Fortran outputs (render is render.render_template)."""
-    values = dict(common, layering=result.layering, layering_text=describe(result.layering),
-                  result=result, titles=BINDING_TITLES)
-    files = {COVERAGE_FILE: render(env, "fortran/coverage.txt.j2", **values),
-             CALLS_FILE: render(env, "fortran/calls.c.j2", calls=result.calls, **values),
-             SENTINELS_FILE: render(env, "fortran/sentinels.f90.j2",
-                                    bindings=result.sentinel_bindings, **values)}
-    for binding, name in OUTPUT_FILES.items():
-        files[name] = render(env, "fortran/shims.c.j2", binding=binding,
-                             shims=result.shims_of(binding), **values)
-    return files
+    return FortranResult(
+        shims=tuple(sorted(builder.shims, key=lambda s: (s.binding, s.entry))),
+        coverage=tuple(sorted(builder.coverage, key=lambda e: (e.binding, e.name))),
+        layering=layering,
+        strategy=MappingProxyType({b: _strategy(b, builder.shims, parsed)
+                                   for b in FortranBinding}),
+        notes=tuple(modules.notes),
+        modules=tuple(modules.found))
