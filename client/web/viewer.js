@@ -536,11 +536,11 @@
 
   /* How the state arrives: "stream" (/api/stream, Server-Sent Events: each
    * state as mpiwatch publishes it) or "poll" (/api/state every second) when
-   * the browser has no EventSource, the page was opened with ?poll, or the
-   * server refused the stream (503 when too many are open). */
+   * the browser has no EventSource or the server refused the stream (503
+   * when too many are open). */
   var transport = "", events = 0, polls = 0, failures = 0, firstCalls = -1;
   function stream() {
-    if (!window.EventSource || /[?&]poll(=|&|$)/.test(window.location.search)) { poll(); return; }
+    if (!window.EventSource) { poll(); return; }
     transport = "stream";
     var es = new window.EventSource("api/stream");
     es.onmessage = function (ev) {
