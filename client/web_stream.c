@@ -5,11 +5,12 @@
 #include <string.h>
 #include <sys/types.h>
 
-/* Seconds without a new state before a comment line: under the server's
- * connection timeout (10 s), so that a quiet stream (the job is over) stays
- * open, and often enough that a browser gone away is noticed and its slot
- * freed (a write to a closed connection fails). */
-#define HEARTBEAT 5.0
+/* Seconds without a new state before a comment line: well under the
+ * server's connection timeout (10 s), so that a quiet stream (the job is
+ * over) stays open, and often enough that a browser gone away is noticed
+ * within about two of them (the second write to a closed connection fails)
+ * and its slot freed. */
+#define HEARTBEAT 1.0
 
 /* First, how soon the browser should reconnect if the stream drops. */
 static const char hello[] = "retry: 2000\n\n";

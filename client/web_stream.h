@@ -1,7 +1,7 @@
 /* GET /api/stream (mpiwatch --web): the job's state as Server-Sent Events,
  * one event with the whole state (the JSON of /api/state on one data line)
- * each time the watch loop publishes one, a comment line when there is
- * nothing new for a while. Each stream has its own server thread
+ * each time the watch loop publishes one, a comment line after a second
+ * with nothing new. Each stream has its own server thread
  * (libmicrohttpd's thread-per-connection mode), which sleeps in the content
  * reader until the hub (web_hub.h) has a newer state: libmicrohttpd's manual
  * ("Flow control") allows blocking there in that mode and only there, where

@@ -146,7 +146,23 @@ def cmd_stream(url: str, n: int) -> int:
     return 0
 
 
+def wait_for_slot(url: str, seconds: float) -> int:
+    """Until a stream gets 200 and an event (streams closed before are noticed at their
+    next writes, within about 2 s): its status."""
+    end = time.time() + seconds
+    while True:
+        r = open_stream(url)
+        ok = r.status == 200 and next_event(r)
+        r.close()
+        if ok or time.time() > end:
+            return r.status if not ok else 200
+        time.sleep(0.5)
+
+
 def cmd_streams(url: str, limit: int) -> int:
+    if wait_for_slot(url, 15) != 200:
+        print("web_probe: no stream slot came free within 15 s", file=sys.stderr)
+        return 1
     held = []
     for i in range(limit):
         r = open_stream(url)
@@ -167,18 +183,13 @@ def cmd_streams(url: str, limit: int) -> int:
             return 1
     for r in held:
         r.close()
-    end = time.time() + 15      # each closed stream is noticed at its next write
-    while True:
-        r = open_stream(url)
-        if r.status == 200 and next_event(r):
-            r.close()
-            break
-        r.close()
-        if time.time() > end:
-            print(f"web_probe: after closing the streams a new one still answers {r.status}",
-                  file=sys.stderr)
-            return 1
-        time.sleep(0.5)
+    t0 = time.time()
+    status = wait_for_slot(url, 10)
+    if status != 200:
+        print(f"web_probe: 10 s after closing the streams a new one still answers {status}",
+              file=sys.stderr)
+        return 1
+    freed = time.time() - t0
     u = urlsplit(url)
     for _ in range(50):         # opened and dropped before reading anything
         s = socket.create_connection((u.hostname, u.port), timeout=10)
@@ -188,8 +199,13 @@ def cmd_streams(url: str, limit: int) -> int:
     if status != 200:
         print(f"web_probe: after 50 dropped streams /api/state answered {status}", file=sys.stderr)
         return 1
+    t0 = time.time()
+    if wait_for_slot(url, 10) != 200:
+        print("web_probe: 10 s after 50 dropped streams no stream slot is free", file=sys.stderr)
+        return 1
     print(f"{limit} streams open: 200 each, one more 503 (Retry-After), / and /api/state still 200; "
-          "closed, their slots come back; 50 streams dropped unread: the server still answers")
+          f"closed, their slots came back within {freed:.1f} s; 50 streams dropped unread: "
+          f"the server still answers, slots back within {time.time() - t0:.1f} s")
     return 0
 
 
