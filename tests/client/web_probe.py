@@ -159,17 +159,32 @@ def wait_for_slot(url: str, seconds: float) -> int:
         time.sleep(0.5)
 
 
+def open_all(url: str, limit: int, seconds: float) -> list[http.client.HTTPResponse]:
+    """limit streams at once, all answered 200; tried again (the streams of earlier
+    checks may hold slots for about 2 s more) until seconds have passed: [] then."""
+    end = time.time() + seconds
+    while True:
+        held = []
+        for _ in range(limit):
+            r = open_stream(url)
+            held.append(r)
+            if r.status != 200:
+                break
+        if all(r.status == 200 for r in held):
+            return held
+        for r in held:
+            r.close()
+        if time.time() > end:
+            print(f"web_probe: stream {len(held)} of {limit} answered {held[-1].status} "
+                  f"for {seconds} s", file=sys.stderr)
+            return []
+        time.sleep(1)
+
+
 def cmd_streams(url: str, limit: int) -> int:
-    if wait_for_slot(url, 15) != 200:
-        print("web_probe: no stream slot came free within 15 s", file=sys.stderr)
+    held = open_all(url, limit, 15)
+    if not held:
         return 1
-    held = []
-    for i in range(limit):
-        r = open_stream(url)
-        if r.status != 200:
-            print(f"web_probe: stream {i + 1} of {limit} answered {r.status}", file=sys.stderr)
-            return 1
-        held.append(r)
     extra = open_stream(url)
     if extra.status != 503 or not extra.getheader("Retry-After"):
         print(f"web_probe: stream {limit + 1} answered {extra.status}, expected 503 with Retry-After",
