@@ -223,23 +223,24 @@ else
         fi
     fi
     [ -s "$shots/web-live-ring.png" ] && pass "live: screenshot kept as $shots/web-live-ring.png"
-    # Every stream slot taken: the page asks /api/state instead.
-    hogs=()
-    for _ in $(seq 16); do
-        curl -s -N -m 60 -o /dev/null "${url}api/stream" &
-        hogs+=($!)
+    # Every stream slot taken (once the page's own stream above has freed
+    # its slot): the page asks /api/state instead.
+    "$PYTHON" "$probe" hold "$url" 16 "$dir/held" 2>"$dir/hold.err" &
+    hold=$!
+    for _ in $(seq 200); do
+        [ -s "$dir/held" ] && break
+        sleep 0.1
     done
-    sleep 1
     live_page "$url" "$dir/page2.dom" "($sel.getAttribute('data-mw-live-polls')|0) >= 2"
-    kill "${hogs[@]}" 2>/dev/null
-    wait "${hogs[@]}" 2>/dev/null
+    kill "$hold" 2>/dev/null
+    wait "$hold" 2>/dev/null
     dom="$dir/page2.dom"
     k2=$(lattr "$dom" calls)
     if [ "$(lattr "$dom" transport)" = poll ] && [ "$(lattr "$dom" polls)" -ge 2 ] && [ ! -s "$dom.err" ] &&
        [ "${k2:-0}" -gt "${k1:-0}" ]; then
         pass "live: with every stream slot taken the page falls back to /api/state: transport 'poll', $(lattr "$dom" polls) polls, $k2 calls (after $k1)"
     else
-        fail "live: fallback" "transport '$(lattr "$dom" transport)', $(lattr "$dom" polls) polls, calls '$k1' then '$k2'" "$dom.err" "$dom.log"
+        fail "live: fallback" "transport '$(lattr "$dom" transport)', $(lattr "$dom" polls) polls, calls '$k1' then '$k2'" "$dom.err" "$dom.log" "$dir/hold.err"
     fi
 fi
 if "$PYTHON" "$probe" streams "$url" 16 >"$dir/streams.log" 2>&1; then

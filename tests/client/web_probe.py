@@ -13,6 +13,8 @@
   web_probe.py streams URL LIMIT     LIMIT streams open at once get 200, one more 503, while
                                      / and /api/state still answer; once they are closed a new
                                      one gets 200 again; 50 streams dropped at once do no harm
+  web_probe.py hold URL N FILE       holds N streams (all 200, retried for 15 s), says so in
+                                     FILE, then keeps them until killed
   web_probe.py bad URL               bad requests get an HTTP error and the server lives on
 Exit status 0, or 1 with the reason on stderr.
 """
@@ -181,6 +183,16 @@ def open_all(url: str, limit: int, seconds: float) -> list[http.client.HTTPRespo
         time.sleep(1)
 
 
+def cmd_hold(url: str, n: int, ready: str) -> int:
+    held = open_all(url, n, 15)
+    if not held:
+        return 1
+    with open(ready, "w", encoding="utf-8") as f:
+        f.write("held %d streams\n" % n)
+    time.sleep(120)             # until killed
+    return 0
+
+
 def cmd_streams(url: str, limit: int) -> int:
     held = open_all(url, limit, 15)
     if not held:
@@ -261,6 +273,8 @@ def main(argv: list[str]) -> int:
         return cmd_hammer(argv[1], int(argv[2]))
     if len(argv) == 3 and argv[0] == "stream":
         return cmd_stream(argv[1], int(argv[2]))
+    if len(argv) == 4 and argv[0] == "hold":
+        return cmd_hold(argv[1], int(argv[2]), argv[3])
     if len(argv) == 3 and argv[0] == "streams":
         return cmd_streams(argv[1], int(argv[2]))
     if len(argv) == 2 and argv[0] == "bad":
