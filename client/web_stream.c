@@ -1,4 +1,6 @@
-/* The state as Server-Sent Events (web_stream.h). */
+/* The state as Server-Sent Events (web_stream.h); nothing without
+ * libmicrohttpd, whose absence web_server.c reports. */
+#ifdef MW_HAVE_MICROHTTPD
 #include "web_stream.h"
 
 #include <stdlib.h>
@@ -81,3 +83,7 @@ struct MHD_Response *mwc_web_stream_response(mwc_web_hub *h, int *full)
         done(s);
     return r;
 }
+
+#else
+typedef int mwc_web_stream_unused;   /* ISO C wants something in a file */
+#endif
