@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "web_addr.h"
+
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "unknown"
 #endif
@@ -49,10 +51,13 @@ static const char usage[] =
     "                         events), lower its CPU priority by N, 0 to 19 (default\n"
     "                         19), so that, run on the job's nodes, it takes little\n"
     "                         CPU time from the ranks; 0 keeps the priority\n"
-    "      --web [ADDR:]PORT  also serve the live page over HTTP on ADDR (default\n"
-    "                         127.0.0.1; reach it with ssh -L): / is the page,\n"
-    "                         /api/state the job's state as JSON; after the job it\n"
-    "                         keeps the last state until mpiwatch is interrupted\n"
+    "      --web [ADDR:]PORT  also serve the live page over HTTP on ADDR, an IPv4\n"
+    "                         address or an IPv6 one in brackets ([::1]:8080;\n"
+    "                         default 127.0.0.1; reach it with ssh -L): / is the\n"
+    "                         page, /api/state the job's state as JSON, /api/stream\n"
+    "                         the same as Server-Sent Events (the page's source);\n"
+    "                         after the job it keeps the last state until\n"
+    "                         mpiwatch is interrupted\n"
     "      --report FILE      with --html: a JSON report written by mpiwatch\n"
     "      --html OUT         write the report (or, with --replay, the recording's\n"
     "                         last state) as one self-contained HTML page to OUT\n"
@@ -162,7 +167,14 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
         }
         case O_REPORT: o->report = optarg; break;
         case O_HTML: o->html = optarg; break;
-        case O_WEB: o->web = optarg; break;
+        case O_WEB: {
+            mwc_web_addr a;
+            char err[300];
+            if (mwc_web_addr_parse(optarg, &a, err, sizeof err) != 0)
+                return bad("%s", err);
+            o->web = optarg;
+            break;
+        }
         case 'q': o->quiet = 1; break;
         case 'h': fputs(usage, stdout); return 1;
         case O_VERSION: puts("mpiwatch " PACKAGE_VERSION " (monitor protocol 1)"); return 1;

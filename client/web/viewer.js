@@ -1,5 +1,6 @@
 /* mpiwatch's viewer: draws a report (docs/report-format.md, schema
- * mpiwatch-report/1) read from the page's own <script id="mw-data">.
+ * mpiwatch-report/1) read from the page's own <script id="mw-data">, or, on
+ * the live page (mpiwatch --web), each state as mpiwatch streams it.
  * Every string that comes from the report is hostile: it only ever reaches
  * the page as textContent or a chart label, never as HTML.
  * What the page drew is also written into data-mw-* attributes and
@@ -472,7 +473,7 @@
   }
 
   /* ---------------------------------------------------------------- live */
-  var history = [];          /* [{t, calls, share, sent}] of the polls so far */
+  var history = [];          /* [{t, calls, share, sent}] of the states received so far */
   var MAX_HISTORY = 600;
 
   function liveSection(R) {
@@ -492,7 +493,13 @@
       fmtCount(totalCalls) + " MPI calls so far; now " + fmtCount(Math.round(num(rates.calls))) + " calls/s, " +
       fmtBytes(num(rates.sent)) + "/s sent.";
     section.setAttribute("data-mw-live-elapsed", t.toFixed(3));
+    if (firstCalls < 0) firstCalls = totalCalls;
+    if (transport) $("mw-live-status").textContent += transport === "stream" ?
+      " Updated by mpiwatch's stream as it publishes." : " Asked for every second (no stream).";
     section.setAttribute("data-mw-live-calls", String(totalCalls));
+    section.setAttribute("data-mw-live-calls-first", String(firstCalls));
+    section.setAttribute("data-mw-live-transport", transport);
+    section.setAttribute("data-mw-live-events", String(events));
     section.setAttribute("data-mw-live-polls", String(polls));
     if (chartOk()) newChart($("mw-live-chart"), {
       type: "line",
@@ -527,8 +534,35 @@
     });
   }
 
-  var polls = 0, failures = 0;
+  /* How the state arrives: "stream" (/api/stream, Server-Sent Events: each
+   * state as mpiwatch publishes it) or "poll" (/api/state every second) when
+   * the browser has no EventSource or the server refused the stream (503
+   * when too many are open). */
+  var transport = "", events = 0, polls = 0, failures = 0, firstCalls = -1;
+  function stream() {
+    if (!window.EventSource) { poll(); return; }
+    transport = "stream";
+    var es = new window.EventSource("api/stream");
+    es.onmessage = function (ev) {
+      var R;
+      try { R = JSON.parse(ev.data); } catch (e) { fail("the stream sent a state that is not JSON: " + e.message); return; }
+      events++;
+      render(R);
+    };
+    es.onerror = function () {
+      if (es.readyState === window.EventSource.CLOSED) {
+        /* refused, not merely broken (the browser reconnects by itself then) */
+        es.close();
+        poll();
+        return;
+      }
+      $("mw-live-status").textContent = "the stream from mpiwatch broke (it has probably ended): " +
+        "showing the last state; reconnecting.";
+    };
+  }
+
   function poll() {
+    transport = "poll";
     if (!window.fetch) { fail("this browser has no fetch(): the live page cannot ask for the state"); return; }
     window.fetch("api/state", { cache: "no-store" }).then(function (r) {
       if (!r.ok) throw new Error("HTTP " + r.status);
@@ -580,7 +614,7 @@
     document.documentElement.setAttribute("data-mw-live", "1");
     $("mw-live-section").hidden = false;
     $("mw-live-status").textContent = "asking mpiwatch for the job's state...";
-    poll();
+    stream();
   } else {
     fail("this page holds no report");
   }

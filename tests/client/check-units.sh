@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The client's C unit tests (decoder and model, endpoints, recordings, JSON,
 # the wait-for graph, rates and the communication matrix, the JSON check of
-# --report)
+# --report, the --web address parser and the live page's state hub)
 # and the fuzz seed corpus replayed through the fuzz target, built by make
 # check in the build tree. Each program is one TAP case; its checks' count
 # ("NAME: N checks, M failed") is in the case's name, and a failed check's
@@ -22,7 +22,8 @@ unit() {
         fail "$case" "status $rc${summary:+ ($summary)}" "$work/$case.out"
     fi
 }
-for t in test_decoder test_endpoints test_record test_json test_waitfor test_rates test_json_check; do
+for t in test_decoder test_endpoints test_record test_json test_waitfor test_rates test_json_check \
+         test_web_addr test_web_hub; do
     unit "$t" "$b/$t"
 done
 unit "fuzz corpus" "$b/fuzz_corpus" "$s"/corpus/*

@@ -1,19 +1,30 @@
 #!/usr/bin/env bash
 # The live page (mpiwatch --web, docs/client.md "The live page") on real jobs:
 #
+# - --web's values: PORT, IPV4:PORT and [IPV6]:PORT are taken, bad ones are
+#   usage errors (status 2) that name the mistake; the server is bound on
+#   [::1] when this host has IPv6 loopback (checked below, with the recording);
 # - live: tests/monitor/ring.c, linked, on 4 ranks (a long run: 15000
 #   iterations, 2 ms apart; 5000 with MPICH), watched with `mpiwatch --json --no-events --web
 #   127.0.0.1:0`: the client names its URL; /api/state's calls grow between two
-#   requests 1.5 s apart; headless Chromium on the page while the job runs: no
-#   script error, the page polled the state, 4 bars for 4 ranks, a 4 x 4 matrix
-#   whose non-zero cells are exactly the ring's pairs (r -> r+1 mod 4), and the
-#   number of calls it shows grows from one load to the next (a screenshot is
-#   kept beside the log: tests/client/web-live-ring.png); bad requests get 404 or
-#   405 (garbage is answered or closed) and the server lives on; the job's
-#   output and status are the bare run's; after the job the client keeps
-#   serving until SIGINT, then exits 0; the recording it made meanwhile
-#   (--record) gives a page with `mpiwatch --replay FILE --html OUT` (4 bars,
-#   the ring's matrix);
+#   requests 1.5 s apart; /api/stream (Server-Sent Events) sends whole states
+#   whose calls change from one event to the next; headless Chromium, driven
+#   over the DevTools protocol in real time (cdp_page.py: an open stream stalls
+#   --virtual-time-budget), on the page while the job runs: no script error,
+#   the page took its states from the stream (it says so: transport "stream",
+#   at least 3 events), and the calls it shows grew between its first and its
+#   last event; 4 bars for 4 ranks, a 4 x 4 matrix whose non-zero cells are
+#   exactly the ring's pairs (r -> r+1 mod 4) (a screenshot is kept beside the
+#   log: tests/client/web-live-ring.png); with every stream slot taken, the
+#   page falls back to asking /api/state (transport "poll") and still grows;
+#   16 streams at once get 200, a 17th 503, / and /api/state answer beside
+#   them, closed streams free their slots, 50 dropped streams do no harm; bad
+#   requests get 404 or 405 (garbage is answered or closed) and the server
+#   lives on; the job's output and status are the bare run's; after the job
+#   the client keeps serving until SIGINT, then exits 0; the recording it made
+#   meanwhile (--record) gives a page with `mpiwatch --replay FILE --html OUT`
+#   (4 bars, the ring's matrix), and, replayed with --web [::1]:0, is served
+#   over IPv6 (state and stream), not on 127.0.0.1;
 # - many: 64 ranks (oversubscribed): 1,000 requests of /api/state in a loop
 #   while the job runs (at least 500 of them); the median answer is under 50 ms
 #   (500 ms with MPICH on fewer cores than ranks: its waiting ranks spin); the job's output and
@@ -35,7 +46,9 @@ if [ ! -x "$client" ]; then
     echo "ERROR $name: the client $client is not built" >&2
     exit 99
 fi
-why=$("$client" --web 127.0.0.1:99999 --replay /dev/null 2>&1 | grep -E 'built without (libmicrohttpd|Chart.js)')
+# 192.0.2.1 (TEST-NET-1) is no address of this host: a build with the server
+# fails to listen there at once; one without says what to install.
+why=$("$client" --web 192.0.2.1:0 --replay /dev/null 2>&1 | grep -E 'built without (libmicrohttpd|Chart.js)')
 if [ -n "$why" ]; then
     skip_all "$name: ${why#mpiwatch: }"
 fi
@@ -44,6 +57,49 @@ chrome=${CHROMIUM:-}
 [ -n "$chrome" ] || for c in chromium chromium-browser google-chrome; do
     if command -v "$c" >/dev/null 2>&1; then chrome=$c; break; fi
 done
+
+cdp="$top_srcdir/tests/client/cdp_page.py"
+
+# --web's values, before any job, in a command line that is wrong later
+# (--report with --web) so that no server starts: an accepted value gets that
+# later complaint, a bad one its own, both usage errors (status 2).
+web_value() {   # web_value VALUE MESSAGE
+    local out rc=0
+    out=$("$client" --web "$1" --report "$work/r.json" --html "$work/r.html" 2>&1) || rc=$?
+    if [ "$rc" -eq 2 ] && [[ "$out" == *"$2"* ]]; then return 0; fi
+    echo "--web '$1': status $rc, said: $out (expected status 2 and: $2)"
+    return 1
+}
+bad_values=0
+for v in 0 8080 127.0.0.1:0 localhost:0 '[::1]:0' '[::]:65535'; do
+    web_value "$v" "no --json, --record, --rank, --matrix or --web" >>"$work/values.log" || bad_values=1
+done
+web_value '::1:8080' "put an IPv6 address in brackets: [::1]:8080" >>"$work/values.log" || bad_values=1
+web_value '[::1]' "no port after the address" >>"$work/values.log" || bad_values=1
+web_value '[::1:80' "no ']' after the IPv6 address" >>"$work/values.log" || bad_values=1
+web_value '[1.2.3.4]:80' "'1.2.3.4' is not an IPv6 address" >>"$work/values.log" || bad_values=1
+web_value 'example.org:80' "'example.org' is not an IPv4 address" >>"$work/values.log" || bad_values=1
+web_value '127.0.0.1:65536' "the port must be a number from 0 to 65535" >>"$work/values.log" || bad_values=1
+if [ "$bad_values" -eq 0 ]; then
+    pass "--web values: PORT, IPV4:PORT, localhost:PORT, [::1]:PORT and [::]:PORT taken; unbracketed IPv6, a missing port or ']', a bad address or port: status 2, the mistake named"
+else
+    fail "--web values" "see below" "$work/values.log"
+fi
+have_ipv6=0
+"$PYTHON" -c 'import socket; s = socket.socket(socket.AF_INET6); s.bind(("::1", 0))' 2>/dev/null && have_ipv6=1
+
+# live_page URL OUT UNTIL [ARGS]: the page in headless Chromium, in real
+# time, until the JavaScript UNTIL holds (30 s at most); its DOM into OUT,
+# its script errors into OUT.err.
+live_page() {
+    local url=$1 out=$2 until=$3
+    shift 3
+    "$PYTHON" "$cdp" "$chrome" "$url" "$out" --until "$until" --seconds 30 "$@" 2>"$out.log"
+}
+# lattr DOM KEY: data-mw-live-KEY of the live section.
+lattr() {
+    attr "$1" "data-mw-live-$2"
+}
 
 # browse URL OUT [ARGS]: headless Chromium, with 3 s of virtual time for the
 # page to poll the state, its DOM into OUT (or a screenshot).
@@ -136,19 +192,27 @@ if [ "${c2:-0}" -gt "${c1:-0}" ] && [ "$(echo "$s2" | cut -d' ' -f3)" -eq "$NP" 
 else
     fail "live: /api/state" "calls did not grow while 4 ranks were attached: '$s1', then '$s2'" "$dir/client.err"
 fi
+if "$PYTHON" "$probe" stream "$url" 4 >"$dir/stream.log" 2>&1; then
+    pass "live: /api/stream sends each new state: $(cat "$dir/stream.log")"
+else
+    fail "live: /api/stream" "$(cat "$dir/stream.log")"
+fi
 if [ -z "$chrome" ]; then
     skip "live: browser" "no chromium: install it (tools/install-deps.sh)"
 else
-    browse "$url" "$dir/page1.dom" --dump-dom
-    browse "$url" "$dir/page2.dom" --dump-dom
-    browse "$url" "$dir/page.shot" --screenshot="$shots/web-live-ring.png"
+    sel="document.getElementById('mw-live-section')"
+    streamed="($sel.getAttribute('data-mw-live-events')|0) >= 3 && ($sel.getAttribute('data-mw-live-calls')|0) > ($sel.getAttribute('data-mw-live-calls-first')|0)"
+    live_page "$url" "$dir/page1.dom" "$streamed" --screenshot "$shots/web-live-ring.png"
     dom="$dir/page1.dom"
     err=$(grep -o 'data-mw-error="[^"]*"' "$dom" | head -n 1)
-    polls=$(attr "$dom" data-mw-live-polls)
-    if [ -n "$err" ] || [ "$(attr "$dom" data-mw-status)" != ok ] || [ "${polls:-0}" -lt 1 ]; then
-        fail "live: page" "error '${err}', status '$(attr "$dom" data-mw-status)', ${polls:-0} polls" "$dom.err"
+    transport=$(lattr "$dom" transport) events=$(lattr "$dom" events)
+    k0=$(lattr "$dom" calls-first) k1=$(lattr "$dom" calls)
+    if [ -n "$err" ] || [ -s "$dom.err" ] || [ "$(attr "$dom" data-mw-status)" != ok ]; then
+        fail "live: page" "error '${err}', status '$(attr "$dom" data-mw-status)'" "$dom.err" "$dom.log"
+    elif [ "$transport" != stream ] || [ "${events:-0}" -lt 3 ] || [ "${k1:-0}" -le "${k0:-0}" ]; then
+        fail "live: page" "transport '$transport', ${events:-0} events, calls '$k0' then '$k1': not a growing stream" "$dom.log"
     else
-        pass "live: the page polled the state ${polls} times in 3 s of virtual time, without a script error"
+        pass "live: the page's numbers change as the job runs, from the stream: transport '$transport', $events events, $k0 calls at the first, $k1 at the last; no script error"
         bars=$(attr "$dom" data-mw-bars) size=$(attr "$dom" data-mw-matrix)
         cells=$(sed -n '/<pre id="mw-matrix-cells"/,/<\/pre>/p' "$dom" | sed -e 's/<pre[^>]*>//' -e 's/<\/pre>//' |
                 awk 'NF >= 2 { print $1 " " $2 }' | sort | tr '\n' ';')
@@ -157,14 +221,32 @@ else
         else
             fail "live: page" "$bars bars, a $size matrix with cells '$cells'"
         fi
-        k1=$(attr "$dir/page1.dom" data-mw-live-calls) k2=$(attr "$dir/page2.dom" data-mw-live-calls)
-        if [ "${k2:-0}" -gt "${k1:-0}" ]; then
-            pass "live: the page's numbers change as the job runs ($k1 calls, then $k2)"
-        else
-            fail "live: page" "the calls shown did not grow: '$k1', then '$k2'"
-        fi
     fi
     [ -s "$shots/web-live-ring.png" ] && pass "live: screenshot kept as $shots/web-live-ring.png"
+    # Every stream slot taken (once the page's own stream above has freed
+    # its slot): the page asks /api/state instead.
+    "$PYTHON" "$probe" hold "$url" 16 "$dir/held" 2>"$dir/hold.err" &
+    hold=$!
+    for _ in $(seq 200); do
+        [ -s "$dir/held" ] && break
+        sleep 0.1
+    done
+    live_page "$url" "$dir/page2.dom" "($sel.getAttribute('data-mw-live-polls')|0) >= 2"
+    kill "$hold" 2>/dev/null
+    wait "$hold" 2>/dev/null
+    dom="$dir/page2.dom"
+    k2=$(lattr "$dom" calls)
+    if [ "$(lattr "$dom" transport)" = poll ] && [ "$(lattr "$dom" polls)" -ge 2 ] && [ ! -s "$dom.err" ] &&
+       [ "${k2:-0}" -gt "${k1:-0}" ]; then
+        pass "live: with every stream slot taken the page falls back to /api/state: transport 'poll', $(lattr "$dom" polls) polls, $k2 calls (after $k1)"
+    else
+        fail "live: fallback" "transport '$(lattr "$dom" transport)', $(lattr "$dom" polls) polls, calls '$k1' then '$k2'" "$dom.err" "$dom.log" "$dir/hold.err"
+    fi
+fi
+if "$PYTHON" "$probe" streams "$url" 16 >"$dir/streams.log" 2>&1; then
+    pass "live: $(cat "$dir/streams.log")"
+else
+    fail "live: stream limit" "$(cat "$dir/streams.log")"
 fi
 if "$PYTHON" "$probe" bad "$url" >"$dir/bad.log" 2>&1; then
     pass "live: $(cat "$dir/bad.log")"
@@ -188,6 +270,27 @@ elif [ -n "$chrome" ]; then
     else
         fail "replay --html" "status '$(attr "$dom" data-mw-status)', $(attr "$dom" data-mw-bars) bars, cells '$cells'" "$dom.err"
     fi
+fi
+
+# The same recording served over IPv6 only.
+if [ "$have_ipv6" -eq 1 ]; then
+    "$client" --json --no-events --replay "$dir/run.mwrec" --web '[::1]:0' >"$dir/v6.jsonl" 2>"$dir/v6.err" &
+    cpid=$!
+    url=$("$PYTHON" "$probe" url "$dir/v6.err" 20)
+    state=$("$PYTHON" "$probe" state "$url" 2>&1)
+    one=$("$PYTHON" "$probe" stream "$url" 1 2>&1)
+    port=${url##*:}; port=${port%/}
+    v4=$(curl -s -m 5 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/api/state" || true)
+    kill -INT "$cpid"
+    rc=0; wait "$cpid" || rc=$?
+    if [[ "$url" == "http://[::1]:"* ]] && [ "$(echo "$state" | cut -d' ' -f4)" = "$NP" ] &&
+       [[ "$one" == events=1* ]] && [ "$v4" = 000 ] && [ "$rc" -eq 0 ]; then
+        pass "ipv6: --web [::1]:0 serves $url: /api/state (the recording's $NP finished ranks) and /api/stream ($one) over IPv6, nothing on 127.0.0.1:$port; SIGINT, status 0"
+    else
+        fail "ipv6" "url '$url', state '$state', stream '$one', 127.0.0.1 answered '$v4', status $rc" "$dir/v6.err"
+    fi
+else
+    echo "note: this host cannot bind ::1: --web [::1]:PORT was checked by its parser only (above and in test_web_addr)"
 fi
 
 # ---------------------------------------------------------------- many ranks

@@ -7,6 +7,14 @@
                                      loop, on one connection:
                                      "n=N median_ms=.. p95_ms=.. max_ms=.. during_job=K"
                                      (K answered while some rank was still attached)
+  web_probe.py stream URL N          N events of /api/stream (Server-Sent Events), each a whole
+                                     state: "events=N calls=A,B,.. seconds=S"; for N >= 2,
+                                     fails unless the calls change from one event to another
+  web_probe.py streams URL LIMIT     LIMIT streams open at once get 200, one more 503, while
+                                     / and /api/state still answer; once they are closed a new
+                                     one gets 200 again; 50 streams dropped at once do no harm
+  web_probe.py hold URL N FILE       holds N streams (all 200, retried for 15 s), says so in
+                                     FILE, then keeps them until killed
   web_probe.py bad URL               bad requests get an HTTP error and the server lives on
 Exit status 0, or 1 with the reason on stderr.
 """
@@ -43,7 +51,7 @@ def cmd_url(path: str, seconds: float) -> int:
     end = time.time() + seconds
     while time.time() < end:
         try:
-            m = re.search(r"http://[0-9.]+:[0-9]+/", open(path, encoding="utf-8", errors="replace").read())
+            m = re.search(r"http://([0-9.]+|\[[0-9a-fA-F:.]+\]):[0-9]+/", open(path, encoding="utf-8", errors="replace").read())
         except OSError:
             m = None
         if m:
@@ -88,10 +96,152 @@ def cmd_hammer(url: str, n: int) -> int:
     return 0
 
 
+def open_stream(url: str, timeout: float = 10) -> http.client.HTTPResponse:
+    conn = connect(url)
+    conn.timeout = timeout
+    conn.request("GET", "/api/stream", headers={"Accept": "text/event-stream"})
+    return conn.getresponse()
+
+
+def next_event(r: http.client.HTTPResponse) -> dict[str, str]:
+    """The fields of the next event (comments skipped); {} at the end of the stream."""
+    fields: dict[str, str] = {}
+    while True:
+        line = r.readline()
+        if not line:
+            return {}
+        line = line.decode("utf-8").rstrip("\r\n")
+        if line == "":
+            if "data" in fields:
+                return fields
+            fields = {}
+            continue
+        if line.startswith(":"):
+            continue
+        key, _, value = line.partition(":")
+        fields[key] = fields.get(key, "") + value[1:] if value.startswith(" ") else value
+
+
+def cmd_stream(url: str, n: int) -> int:
+    t0 = time.time()
+    r = open_stream(url)
+    kind = r.getheader("Content-Type", "")
+    if r.status != 200 or not kind.startswith("text/event-stream"):
+        print(f"web_probe: /api/stream answered {r.status} {kind}", file=sys.stderr)
+        return 1
+    calls, ids = [], []
+    for _ in range(n):
+        ev = next_event(r)
+        if not ev:
+            print(f"web_probe: the stream ended after {len(calls)} events", file=sys.stderr)
+            return 1
+        calls.append(summary(ev["data"].encode())[1])   # each event is a whole JSON state
+        ids.append(int(ev.get("id", "0")))
+    r.close()
+    if ids != sorted(set(ids)):
+        print(f"web_probe: event ids not increasing: {ids}", file=sys.stderr)
+        return 1
+    if n >= 2 and len(set(calls)) < 2:
+        print(f"web_probe: the calls did not change over {n} events: {calls}", file=sys.stderr)
+        return 1
+    print("events=%d calls=%s seconds=%.1f" % (n, ",".join(map(str, calls)), time.time() - t0))
+    return 0
+
+
+def wait_for_slot(url: str, seconds: float) -> int:
+    """Until a stream gets 200 and an event (streams closed before are noticed at their
+    next writes, within about 2 s): its status."""
+    end = time.time() + seconds
+    while True:
+        r = open_stream(url)
+        ok = r.status == 200 and next_event(r)
+        r.close()
+        if ok or time.time() > end:
+            return r.status if not ok else 200
+        time.sleep(0.5)
+
+
+def open_all(url: str, limit: int, seconds: float) -> list[http.client.HTTPResponse]:
+    """limit streams at once, all answered 200; tried again (the streams of earlier
+    checks may hold slots for about 2 s more) until seconds have passed: [] then."""
+    end = time.time() + seconds
+    while True:
+        held = []
+        for _ in range(limit):
+            r = open_stream(url)
+            held.append(r)
+            if r.status != 200:
+                break
+        if all(r.status == 200 for r in held):
+            return held
+        for r in held:
+            r.close()
+        if time.time() > end:
+            print(f"web_probe: stream {len(held)} of {limit} answered {held[-1].status} "
+                  f"for {seconds} s", file=sys.stderr)
+            return []
+        time.sleep(1)
+
+
+def cmd_hold(url: str, n: int, ready: str) -> int:
+    held = open_all(url, n, 15)
+    if not held:
+        return 1
+    with open(ready, "w", encoding="utf-8") as f:
+        f.write("held %d streams\n" % n)
+    time.sleep(120)             # until killed
+    return 0
+
+
+def cmd_streams(url: str, limit: int) -> int:
+    held = open_all(url, limit, 15)
+    if not held:
+        return 1
+    extra = open_stream(url)
+    if extra.status != 503 or not extra.getheader("Retry-After"):
+        print(f"web_probe: stream {limit + 1} answered {extra.status}, expected 503 with Retry-After",
+              file=sys.stderr)
+        return 1
+    extra.read()
+    for path in ("/", "/api/state"):
+        status, _ = get(connect(url), path)
+        if status != 200:
+            print(f"web_probe: with {limit} streams open {path} answered {status}", file=sys.stderr)
+            return 1
+    for r in held:
+        r.close()
+    t0 = time.time()
+    status = wait_for_slot(url, 10)
+    if status != 200:
+        print(f"web_probe: 10 s after closing the streams a new one still answers {status}",
+              file=sys.stderr)
+        return 1
+    freed = time.time() - t0
+    u = urlsplit(url)
+    for _ in range(50):         # opened and dropped before reading anything
+        s = socket.create_connection((u.hostname, u.port), timeout=10)
+        s.sendall(b"GET /api/stream HTTP/1.1\r\nHost: x\r\n\r\n")
+        s.close()
+    status, _ = get(connect(url), "/api/state")
+    if status != 200:
+        print(f"web_probe: after 50 dropped streams /api/state answered {status}", file=sys.stderr)
+        return 1
+    t0 = time.time()
+    if wait_for_slot(url, 10) != 200:
+        print("web_probe: 10 s after 50 dropped streams no stream slot is free", file=sys.stderr)
+        return 1
+    print(f"{limit} streams open: 200 each, one more 503 (Retry-After), / and /api/state still 200; "
+          f"closed, their slots came back within {freed:.1f} s; 50 streams dropped unread: "
+          f"the server still answers, slots back within {time.time() - t0:.1f} s")
+    return 0
+
+
 def cmd_bad(url: str) -> int:
     conn = connect(url)
     want = [("GET", "/nothing-here", 404), ("POST", "/api/state", 405), ("DELETE", "/", 405),
-            ("GET", "/../../etc/passwd", 404), ("GET", "/api/state?x=" + "A" * 2000, 200)]
+            ("GET", "/../../etc/passwd", 404), ("GET", "/api/state?x=" + "A" * 2000, 200),
+            ("POST", "/api/stream", 405), ("PUT", "/api/stream", 405), ("GET", "/api/stream/x", 404),
+            ("GET", "/api/streams", 404), ("HEAD", "/api/stream", 200)]
     for method, path, code in want:
         status, _ = get(conn, path, method)
         if status != code:
@@ -109,7 +259,7 @@ def cmd_bad(url: str) -> int:
     if status != 200:
         print(f"web_probe: after the bad requests /api/state answered {status}", file=sys.stderr)
         return 1
-    print("bad requests: 404, 405, 405, 404; garbage and an overlong request line answered or closed; "
+    print("bad requests: 404, 405, 405, 404; /api/stream: POST and PUT 405, longer paths 404, HEAD 200; garbage and an overlong request line answered or closed; "
           "the server still answers")
     return 0
 
@@ -121,6 +271,12 @@ def main(argv: list[str]) -> int:
         return cmd_state(argv[1])
     if len(argv) == 3 and argv[0] == "hammer":
         return cmd_hammer(argv[1], int(argv[2]))
+    if len(argv) == 3 and argv[0] == "stream":
+        return cmd_stream(argv[1], int(argv[2]))
+    if len(argv) == 4 and argv[0] == "hold":
+        return cmd_hold(argv[1], int(argv[2]), argv[3])
+    if len(argv) == 3 and argv[0] == "streams":
+        return cmd_streams(argv[1], int(argv[2]))
     if len(argv) == 2 and argv[0] == "bad":
         return cmd_bad(argv[1])
     print(__doc__, file=sys.stderr)
