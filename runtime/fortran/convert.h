@@ -1,5 +1,6 @@
 /* Converting a Fortran call's arguments into the C values that libmpiwatch
- * accounts with (part of libmpiwatch_f, used by the generated entry points).
+ * accounts with (in both libraries: libmpiwatch_f's slow bodies and
+ * libmpiwatch's fast ones, see fortran/bridge.h).
  *
  * The MPI's own Fortran binding still receives the arguments untouched: the
  * conversion happens only for the report, only while profiling is on (and
