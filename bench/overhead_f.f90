@@ -5,6 +5,11 @@
 !
 ! LOOP: comm_rank      MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)
 !       sendrecv_self  0-byte MPI_SENDRECV to oneself (a call that moves data)
+!       isend_irecv    8-byte MPI_IRECV and MPI_ISEND to oneself, MPI_WAITALL
+!       send_recv      MPI_IRECV, MPI_SEND, MPI_ISEND, MPI_RECV (8 bytes, to
+!                      oneself, none blocks), MPI_WAITALL
+!       allreduce      a 1-integer MPI_ALLREDUCE
+! as overhead.c's loops of the same names (calls per iteration: 1, 1, 3, 5, 1).
 ! Each loop is its own procedure with a C name (bench_loop_LOOP_f), so that
 ! callgrind's --toggle-collect counts its instructions alone.
 module bench_loops
@@ -34,6 +39,53 @@ contains
         end do
         sink = sink + rbuf(1)
     end subroutine
+
+    subroutine loop_isend_irecv(n) bind(C, name="bench_loop_isend_irecv_f")
+        integer, value :: n
+        integer :: i, me, ierr, reqs(2)
+        double precision :: out, in
+        call MPI_COMM_RANK(MPI_COMM_WORLD, me, ierr)
+        out = 1.0d0
+        in = 0.0d0
+        do i = 1, n
+            call MPI_IRECV(in, 1, MPI_DOUBLE_PRECISION, me, 17, MPI_COMM_WORLD, reqs(1), ierr)
+            call MPI_ISEND(out, 1, MPI_DOUBLE_PRECISION, me, 17, MPI_COMM_WORLD, reqs(2), ierr)
+            call MPI_WAITALL(2, reqs, MPI_STATUSES_IGNORE, ierr)
+        end do
+        sink = sink + int(in)
+    end subroutine
+
+    subroutine loop_send_recv(n) bind(C, name="bench_loop_send_recv_f")
+        integer, value :: n
+        integer :: i, me, ierr, reqs(2)
+        double precision :: out, in, in2
+        call MPI_COMM_RANK(MPI_COMM_WORLD, me, ierr)
+        out = 1.0d0
+        in = 0.0d0
+        in2 = 0.0d0
+        do i = 1, n
+            call MPI_IRECV(in, 1, MPI_DOUBLE_PRECISION, me, 17, MPI_COMM_WORLD, reqs(1), ierr)
+            call MPI_SEND(out, 1, MPI_DOUBLE_PRECISION, me, 17, MPI_COMM_WORLD, ierr)
+            call MPI_ISEND(out, 1, MPI_DOUBLE_PRECISION, me, 18, MPI_COMM_WORLD, reqs(2), ierr)
+            call MPI_RECV(in2, 1, MPI_DOUBLE_PRECISION, me, 18, MPI_COMM_WORLD, &
+                          MPI_STATUS_IGNORE, ierr)
+            call MPI_WAITALL(2, reqs, MPI_STATUSES_IGNORE, ierr)
+        end do
+        sink = sink + int(in + in2)
+    end subroutine
+
+    subroutine loop_allreduce(n) bind(C, name="bench_loop_allreduce_f")
+        integer, value :: n
+        integer :: i, ierr, in, out, acc
+        in = 1
+        out = 0
+        acc = 0
+        do i = 1, n
+            call MPI_ALLREDUCE(in, out, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+            acc = acc + out
+        end do
+        sink = acc
+    end subroutine
 end module
 
 program overhead_f
@@ -46,7 +98,7 @@ program overhead_f
     call get_command_argument(2, arg)
     read (arg, *, iostat=stat) n
     if (stat /= 0 .or. n < 1) then
-        write (0, '(a)') 'usage: overhead_f comm_rank|sendrecv_self N'
+        write (0, '(a)') 'usage: overhead_f comm_rank|sendrecv_self|isend_irecv|send_recv|allreduce N'
         stop 2
     end if
     call MPI_INIT(ierr)
@@ -55,6 +107,12 @@ program overhead_f
         call loop_comm_rank(n)
     case ('sendrecv_self')
         call loop_sendrecv_self(n)
+    case ('isend_irecv')
+        call loop_isend_irecv(n)
+    case ('send_recv')
+        call loop_send_recv(n)
+    case ('allreduce')
+        call loop_allreduce(n)
     case default
         write (0, '(a)') 'overhead_f: unknown loop ' // trim(loop)
         stop 2

@@ -9,6 +9,11 @@
 static pthread_mutex_t mode_lock = PTHREAD_MUTEX_INITIALIZER;
 static int monitor_on;
 
+/* Profiling is on at load (mw_level starts at 1): the slow way is right in
+ * every case, as the slots' starting point. */
+int mpiwatch_fortran_mode = MW_FMODE_SLOW;
+int mw_mode_fortran_slow_only;
+
 static void apply_locked(void)
 {
     int level = __atomic_load_n(&mw_level, __ATOMIC_RELAXED);
@@ -21,6 +26,12 @@ static void apply_locked(void)
         mw_fn to = !level ? f->quiet : !tsc ? f->slow : monitor_on ? f->watched : f->fast;
         __atomic_store_n(f->slot, to, __ATOMIC_RELAXED);
     }
+    int fortran = !level ? MW_FMODE_OFF
+                  : tsc && !monitor_on && !mw_mode_fortran_slow_only && mw_state.started &&
+                            !mw_state.finished
+                      ? MW_FMODE_FAST
+                      : MW_FMODE_SLOW;
+    __atomic_store_n(&mpiwatch_fortran_mode, fortran, __ATOMIC_RELAXED);
 }
 
 void mw_mode_update(void)

@@ -30,6 +30,18 @@ MW_HIDDEN void mw_mode_update(void);
  * set that before switching on, clear it after off. */
 MW_HIDDEN void mw_mode_set_monitor(int on);
 
+/* The Fortran library's gates (fortran/gate.h) read this word instead of
+ * slots: MW_FMODE_OFF while profiling is off, MW_FMODE_FAST while the C slots
+ * point at their fast bodies (the TSC, no monitor) and MPI is between
+ * MPI_Init and the report (Fortran handles can be converted), MW_FMODE_SLOW
+ * otherwise. Set with the slots; mw_on_init and mw_on_finalize update it. */
+enum { MW_FMODE_OFF, MW_FMODE_SLOW, MW_FMODE_FAST };
+extern MW_EXPORT int mpiwatch_fortran_mode;
+
+/* Set (before any call) when an attached Fortran library cannot use the
+ * fast bodies (fortran/bridge.c): the word never says MW_FMODE_FAST. */
+extern MW_HIDDEN int mw_mode_fortran_slow_only;
+
 /* Any thread may switch modes while others call: relaxed atomics (plain
  * moves on x86) keep that free of data races. */
 static inline mw_fn mw_slot_load(mw_fn *slot)

@@ -5,8 +5,10 @@
 
 #include "fortran/bridge.h"
 #include "fortran/calls.h"
+#include "fortran/convert.h"
 #include "mw_functions.h"
 #include "core/handles.h"
+#include "core/mode.h"
 #include "core/state.h"
 #include "core/warn.h"
 #include "mw_wrap.h"
@@ -27,6 +29,8 @@ int mpiwatch_fortran_attach(int fn_count, const char *mpi, const char *layering)
                     "this libmpiwatch has %d, %s): Fortran calls are not profiled",
                     fn_count, mpi ? mpi : "?", MW_FN_COUNT, mw_mpi_description);
         mw_fortran_refused = 1;
+        mw_mode_fortran_slow_only = 1;   /* the fast bodies do not check */
+        mw_mode_update();
         return 0;
     }
     mw_fortran_layers = layering;
@@ -130,3 +134,44 @@ void mpiwatch_fortran_pcontrol(int level)
 {
     mw_on_pcontrol(level);
 }
+
+void mpiwatch_fortran_note_sentinel(int kind, intptr_t address)
+{
+    mw_f_note_sentinel(kind, address);
+}
+
+void mw_fortran_targets_mismatch(const char *binding, int count, int expected)
+{
+    mw_warn("the Fortran library's %s binding has %d fast entry points, this libmpiwatch "
+            "%d: its calls are profiled the slow way", binding, count, expected);
+    mw_mode_fortran_slow_only = 1;
+    mw_mode_update();
+}
+
+_Thread_local mw_f_cache mw_fcache MW_TLS_MODEL;
+
+void mw_f_cache_refresh(void)
+{
+    memset(&mw_fcache, 0, sizeof mw_fcache);
+    mw_fcache.gen = __atomic_load_n(&mw_handle_gen, __ATOMIC_RELAXED);
+}
+
+#ifndef PMPI_Comm_f2c
+MPI_Comm mw_f_comm_miss(MPI_Fint f)
+{
+    MPI_Comm c = PMPI_Comm_f2c(f);
+    if ((unsigned)f < MW_F_CACHE && c != MPI_COMM_NULL)
+        mw_fcache.comm[f] = c;
+    return c;
+}
+#endif
+
+#ifndef PMPI_Type_f2c
+MPI_Datatype mw_f_type_miss(MPI_Fint f)
+{
+    MPI_Datatype t = PMPI_Type_f2c(f);
+    if ((unsigned)f < MW_F_CACHE && t != MPI_DATATYPE_NULL)
+        mw_fcache.type[f] = t;
+    return t;
+}
+#endif

@@ -21,15 +21,17 @@
 #ifndef MW_FORTRAN_H
 #define MW_FORTRAN_H
 
+#include <stdint.h>
+
 #include <mpi.h>
 
 #include "core/compiler.h"
 
-/* The profiling level (MPI_Pcontrol, MPIWATCH_LEVEL): libmpiwatch's own word,
- * exported. An entry point that reads 0 forwards the call at once, for the
- * cost of one load and a test (the jump through the slot of the C wrappers
- * costs one instruction); any other value goes through the calls below. */
-extern MW_EXPORT int mpiwatch_fortran_level;
+/* An entry point's gate (fortran/gate.h) reads mpiwatch_fortran_mode
+ * (core/mode.h), libmpiwatch's word: while profiling is off it forwards the
+ * call at once, for the cost of one load and a test (the jump through the
+ * slot of the C wrappers costs one instruction); otherwise the call goes to
+ * the entry point's fast body or through the calls below. */
 
 /* Called by libmpiwatch_f when it is loaded (or first linked in): fn_count is
  * its MW_FN_COUNT and mpi its MPI description; layering says which layer the
@@ -82,5 +84,24 @@ MW_EXPORT int mpiwatch_fortran_comm_peers(MPI_Comm comm);
 
 /* MPI_PCONTROL's level (0 off, 1 on, 2 on and flush). */
 MW_EXPORT void mpiwatch_fortran_pcontrol(int level);
+
+/* The Fortran sentinels that libmpiwatch_f learned at load time, handed over
+ * one by one (fortran/convert.h): libmpiwatch's fast bodies convert too. */
+MW_EXPORT void mpiwatch_fortran_note_sentinel(int kind, intptr_t address);
+
+/* The fast bodies. While mpiwatch_fortran_mode (core/mode.h) says
+ * MW_FMODE_FAST, the gate of an entry point that moves data or is only
+ * counted jumps to its fast body in libmpiwatch,
+ * mpiwatch_fortran_fast_<impl> (generated/fortran_calls.c), which does what
+ * the C wrapper's fast body does (the guard and the time in one pair of
+ * stores, the C wrapper's own notes inline, the call site from its return
+ * address) around the MPI's Fortran profiling entry point, plus the
+ * conversions. libmpiwatch cannot link to the MPI's Fortran library, so each
+ * binding hands it, at load time, the addresses of the entry points' targets
+ * (pmpi_x_), in the order of the generated code:
+ * mpiwatch_fortran_fast_targets_<binding>(targets, count) (count is checked;
+ * on a mismatch no Fortran call takes the fast way). Other entry points, and
+ * every entry point in the other modes, take their slow body in libmpiwatch_f
+ * (the calls above). */
 
 #endif

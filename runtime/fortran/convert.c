@@ -1,12 +1,11 @@
-/* Argument conversion for libmpiwatch_f's entry points (see convert.h). */
+/* Argument conversion for the Fortran entry points (see convert.h): compiled
+ * into both libraries, each with its own copy (libmpiwatch_f's slow bodies,
+ * libmpiwatch's fast ones). */
 #include <stdlib.h>
 
 #include "fortran/convert.h"
 
-/* At most one address per binding (mpif.h, use mpi, use mpi_f08). */
-#define MW_F_MAX_BINDINGS 4
-
-static const void *mw_f_sentinel_addresses[MW_F_SENTINEL_KINDS][MW_F_MAX_BINDINGS];
+const void *mw_f_sentinel_addresses[MW_F_SENTINEL_KINDS][MW_F_MAX_BINDINGS];
 
 void mw_f_note_sentinel(int kind, intptr_t address)
 {
@@ -21,23 +20,6 @@ void mw_f_note_sentinel(int kind, intptr_t address)
             return;
         }
     }
-}
-
-/* generated/fortran_sentinels.f90: calls mw_f_note_sentinel for each. */
-extern void mw_f_sentinels(void);
-
-__attribute__((constructor)) static void mw_f_learn_sentinels(void)
-{
-    mw_f_sentinels();
-}
-
-int mw_f_is_sentinel(int kind, const void *address)
-{
-    const void *const *slots = mw_f_sentinel_addresses[kind];
-    for (int i = 0; i < MW_F_MAX_BINDINGS && slots[i]; i++)
-        if (slots[i] == address)
-            return 1;
-    return 0;
 }
 
 /* Per-thread scratch arrays, grown as needed and kept for the thread's life. */

@@ -1,5 +1,6 @@
 /* Converting a Fortran call's arguments into the C values that libmpiwatch
- * accounts with (part of libmpiwatch_f, used by the generated entry points).
+ * accounts with (in both libraries: libmpiwatch_f's slow bodies and
+ * libmpiwatch's fast ones, see fortran/bridge.h).
  *
  * The MPI's own Fortran binding still receives the arguments untouched: the
  * conversion happens only for the report, only while profiling is on (and
@@ -27,10 +28,28 @@
 /* What each sentinel is, as mw_f_note_sentinel is told. */
 enum { MW_F_IN_PLACE, MW_F_STATUS_IGNORE, MW_F_STATUSES_IGNORE, MW_F_SENTINEL_KINDS };
 
+/* At most one address per binding (mpif.h, use mpi, use mpi_f08). */
+#define MW_F_MAX_BINDINGS 4
+
+/* The sentinels' addresses, as learned (NULL: none more). Both libraries
+ * have a copy: libmpiwatch_f learns them (generated/fortran_sentinels.f90
+ * calls mw_f_note_sentinel) and hands each to libmpiwatch, whose Fortran
+ * entry points' fast bodies convert arguments too (fortran/bridge.h). */
+extern MW_HIDDEN const void *mw_f_sentinel_addresses[MW_F_SENTINEL_KINDS][MW_F_MAX_BINDINGS];
+
 /* Called by the generated Fortran routine, once per binding and sentinel. */
 MW_HIDDEN void mw_f_note_sentinel(int kind, intptr_t address);
 
-MW_HIDDEN int mw_f_is_sentinel(int kind, const void *address);
+static inline int mw_f_is_sentinel(int kind, const void *address)
+{
+    const void *const *slots = mw_f_sentinel_addresses[kind];
+    if (MW_LIKELY(slots[0] == address))   /* mpif.h's (use mpi's, mostly, the same) */
+        return 1;
+    for (int i = 1; i < MW_F_MAX_BINDINGS && slots[i]; i++)
+        if (slots[i] == address)
+            return 1;
+    return 0;
+}
 
 /* A choice buffer as the C accounting sees it. descriptor is nonzero when the
  * binding passes an array descriptor (use mpi_f08's TYPE(*), DIMENSION(..)),

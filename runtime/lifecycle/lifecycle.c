@@ -101,6 +101,7 @@ void mw_on_init(void)
     atexit(warn_if_unfinished);
     mw_monitor_start();   /* the live monitor, if asked for (may wait for a client) */
     mw_state.app_start_ticks = mw_now();   /* so MPI_Init and the wait are not application time */
+    mw_mode_update();   /* Fortran handles convert from now on (core/mode.h) */
 }
 
 void mw_on_finalize(void)
@@ -112,6 +113,7 @@ void mw_on_finalize(void)
     if (mw_state.finished)
         return;
     mw_state.finished = 1;
+    mw_mode_update();   /* no more Fortran handle conversions (core/mode.h) */
     mw_handles_forget();   /* the caches' facts do not outlive MPI: later look-ups miss */
     if (!mw_state.started && PMPI_Initialized(&initialized) == MPI_SUCCESS && initialized)
         mw_on_init();   /* MPI was initialised behind our back (e.g. from Fortran) */
