@@ -44,8 +44,8 @@ void mw_handles_refresh(mw_thread *t)
 {
     t->handles_gen = current_gen();
     for (int i = 0; i < MW_TYPE_CACHE; i++) {
-        t->types[i].type = MPI_DATATYPE_NULL;
-        t->types[i].size = 0;
+        t->type_key[i] = MPI_DATATYPE_NULL;
+        t->type_size[i] = 0;
     }
     for (int i = 0; i < MW_GROUP_CACHE; i++) {
         mw_group_slot *slot = &t->groups[i];
@@ -64,9 +64,9 @@ int64_t mw_type_size_miss(mw_thread *t, MPI_Datatype type)
     MPI_Count size = 0;
     if (PMPI_Type_size_x(type, &size) != MPI_SUCCESS || size == MPI_UNDEFINED || size < 0)
         size = 0;
-    mw_type_slot *slot = &t->types[mw_handle_slot((uintptr_t)type, MW_TYPE_BITS)];
-    slot->type = type;
-    slot->size = (int64_t)size;
+    unsigned i = mw_handle_slot((uintptr_t)type, MW_TYPE_BITS);
+    t->type_key[i] = type;
+    t->type_size[i] = (int64_t)size;
     return (int64_t)size;
 }
 

@@ -49,9 +49,9 @@ MW_HIDDEN MW_NOINLINE int64_t mw_type_size_miss(mw_thread *t, MPI_Datatype type)
 /* Bytes in one element of type, from t's cache (after mw_handles_check). */
 static MW_ALWAYS_INLINE int64_t mw_type_size_cached(mw_thread *t, MPI_Datatype type)
 {
-    const mw_type_slot *s = &t->types[mw_handle_slot((uintptr_t)type, MW_TYPE_BITS)];
-    if (MW_LIKELY(s->type == type))
-        return s->size;
+    unsigned i = mw_handle_slot((uintptr_t)type, MW_TYPE_BITS);
+    if (MW_LIKELY(t->type_key[i] == type))
+        return t->type_size[i];
     return mw_type_size_miss(t, type);
 }
 

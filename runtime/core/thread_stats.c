@@ -38,7 +38,7 @@ mw_thread *mw_thread_attach(void)
     mw_thread *t = NULL;
     /* Every function's histogram in one zeroed block: calloc maps it fresh,
      * so only the pages of functions that move data are ever touched. */
-    uint64_t *hist = calloc((size_t)MW_FN_COUNT * MW_HIST_BUCKETS, sizeof *hist);
+    uint64_t *hist = calloc((size_t)MW_FN_COUNT * MW_HIST_SLOTS, sizeof *hist);
     if (hist != NULL && posix_memalign((void **)&t, 64, size) == 0)
         memset(t, 0, size);
     else
@@ -51,7 +51,7 @@ mw_thread *mw_thread_attach(void)
     }
     for (int i = 0; i < MW_FN_COUNT; i++) {
         t->fn[i].min_ticks = UINT64_MAX;
-        t->hist[i] = hist + (size_t)i * MW_HIST_BUCKETS;
+        t->hist[i] = hist + (size_t)i * MW_HIST_SLOTS;
     }
     mw_handles_refresh(t);
     mw_pairs_attach(t);
@@ -144,7 +144,7 @@ void mw_stats_merge_one(mw_fn_stats *out, const mw_fn_stats *s)
     out->ticks += LOAD(s->ticks);
     out->sent += LOAD(s->sent);
     out->recv += LOAD(s->recv);
-    out->sizes |= LOAD(s->sizes);
+    out->sizes |= mw_sizes_fold(LOAD(s->sizes));
     if (max > out->max_ticks)
         out->max_ticks = max;
     if (min < out->min_ticks)

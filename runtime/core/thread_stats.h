@@ -15,8 +15,14 @@
 #include "mw_functions.h"
 #include "core/tls.h"
 
-/* Histogram bucket b >= 1 holds messages of [2^(b-1), 2^b) bytes; 0 holds empty ones. */
+/* Histogram bucket b >= 1 holds messages of [2^(b-1), 2^b) bytes; 0 holds empty ones;
+ * the last one also holds every larger message. */
 #define MW_HIST_BUCKETS 48
+/* A thread counts into one bucket per bit of a size, so that the call path
+ * finds the bucket with one bsr and no clamp (mw_size_bucket); the buckets
+ * from MW_HIST_BUCKETS - 1 up are merged into the last when read
+ * (mw_hist_bucket_of, mw_sizes_fold). */
+#define MW_HIST_SLOTS 64
 #define MW_TYPE_BITS 6
 #define MW_TYPE_CACHE (1 << MW_TYPE_BITS)     /* datatype sizes, per thread, direct-mapped */
 #define MW_GROUP_BITS 4
@@ -29,8 +35,22 @@ typedef struct mw_fn_stats {
     uint64_t min_ticks;  /* UINT64_MAX before the first call (set when the table is made) */
     uint64_t sent;       /* bytes sent (or written) */
     uint64_t recv;       /* bytes received (or read) */
-    uint64_t sizes;      /* bit b set: a message of histogram bucket b (a call site's sizes) */
+    uint64_t sizes;      /* bit b set: a message of histogram slot b (a call site's sizes;
+                          * read through mw_sizes_fold) */
 } mw_fn_stats;
+
+/* The report's bucket of a thread's histogram slot. */
+static inline int mw_hist_bucket_of(int slot)
+{
+    return slot < MW_HIST_BUCKETS ? slot : MW_HIST_BUCKETS - 1;
+}
+
+/* A sizes mask of slots as a mask of the report's buckets. */
+static inline uint64_t mw_sizes_fold(uint64_t sizes)
+{
+    const uint64_t last = 1ull << (MW_HIST_BUCKETS - 1);
+    return sizes >= last ? (sizes & (last - 1)) | last : sizes;
+}
 
 /* Call sites: the statistics of each (function, return address into the
  * caller) pair, in a per-thread open-addressing table. A call whose site
@@ -49,10 +69,6 @@ _Static_assert(sizeof(mw_site) == 64, "a call site fills one cache line");
 
 /* Cached entries are valid for the mw_handle_gen in mw_thread.handles_gen
  * (core/handles.h): a thread that finds it changed empties its caches first. */
-typedef struct mw_type_slot {
-    MPI_Datatype type;   /* MPI_DATATYPE_NULL (size 0) when empty */
-    int64_t size;
-} mw_type_slot;
 
 typedef struct mw_group_slot {
     uintptr_t key;       /* the handle (tagged by kind); 0 = empty */
@@ -72,14 +88,18 @@ typedef struct mw_thread {
     struct mw_tls_block *tls;
     uint32_t number;     /* threads numbered in the order of their first MPI call */
     unsigned handles_gen;          /* mw_handle_gen the caches below are valid for */
-    mw_type_slot types[MW_TYPE_CACHE];
+    /* Datatype sizes: slot i holds type_key[i] (MPI_DATATYPE_NULL when empty)
+     * and its size type_size[i], in two arrays so that one scaled index
+     * reaches both. */
+    MPI_Datatype type_key[MW_TYPE_CACHE];
+    int64_t type_size[MW_TYPE_CACHE];
     mw_group_slot groups[MW_GROUP_CACHE];
     /* Bytes and messages sent to each world rank d: pairs[2d] and pairs[2d + 1]
      * (one base for both). Allocated when the thread attaches after MPI_Init,
      * else at its first message to a peer; NULL (world_size 0) before. */
     uint64_t *pairs;
     int world_size;      /* pairs holds 2 x world_size counters */
-    /* Per function, its message-size histogram: all allocated when the thread
+    /* Per function, its message-size histogram (MW_HIST_SLOTS counts): all allocated when the thread
      * attaches (one zeroed block, its pages touched only when used), so that
      * the call path never tests them. */
     uint64_t *hist[MW_FN_COUNT];

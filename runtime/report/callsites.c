@@ -43,7 +43,7 @@ static void collect(mw_thread *t, void *arg)
         r->calls += e->s.calls;
         r->sent += e->s.sent;
         r->recv += e->s.recv;
-        r->sizes |= e->s.sizes;
+        r->sizes |= mw_sizes_fold(e->s.sizes);
         r->time += mw_clock_seconds(e->s.ticks);
         r->min = r->min < 0 || min < r->min ? min : r->min;
         r->max = max > r->max ? max : r->max;

@@ -18,8 +18,8 @@ static void merge_hist(mw_thread *t, void *arg)
     uint64_t *hist = arg;
     for (int i = 0; i < N; i++)
         if (t->hist[i] != NULL)
-            for (int b = 0; b < MW_HIST_BUCKETS; b++)
-                hist[(size_t)i * MW_HIST_BUCKETS + b] += t->hist[i][b];
+            for (int b = 0; b < MW_HIST_SLOTS; b++)
+                hist[(size_t)i * MW_HIST_BUCKETS + mw_hist_bucket_of(b)] += t->hist[i][b];
 }
 
 /* Every thread's bytes per destination summed: 2 x world_size. */

@@ -17,7 +17,10 @@ static MW_ALWAYS_INLINE void mw_note_send(mw_call *c, MPI_Count count, MPI_Datat
                                           int dest, int tag, MPI_Comm comm)
 {
     if (MW_UNLIKELY(dest == MPI_PROC_NULL)) {
+        /* Nothing sent: no communicator named, which mw_account reads as no
+         * message, so that messages is 1 on every path (a constant there). */
         mw_note_nothing(c);
+        c->messages = 1;
         return;
     }
     mw_thread *t = mw_self;
@@ -108,11 +111,20 @@ static MW_ALWAYS_INLINE void mw_note_allreduce(mw_call *c, MPI_Count count, MPI_
     c->messages = 0;
 }
 
-/* Bucket of a message size: 0 for empty, else 1 + floor(log2(bytes)). */
-static MW_ALWAYS_INLINE int mw_size_bucket(uint64_t bytes)
+/* Histogram slot of a message size: 0 for empty, else 1 + floor(log2(bytes)),
+ * which is the index of the highest bit of 2 * bytes + 1: one bsr, and no
+ * clamp, since a thread has a slot per bit (MW_HIST_SLOTS). */
+static MW_ALWAYS_INLINE size_t mw_size_bucket(uint64_t bytes)
 {
-    int b = bytes ? 64 - __builtin_clzll(bytes) : 0;
-    return b < MW_HIST_BUCKETS ? b : MW_HIST_BUCKETS - 1;
+#if defined(__x86_64__)
+    /* Spelled out: from __builtin_clzll GCC tests for 0 to skip the bsr,
+     * and widens its int result, which costs more than the bsr. */
+    size_t b;
+    __asm__("bsr %1, %0" : "=r"(b) : "r"(bytes << 1 | 1) : "cc");
+    return b;
+#else
+    return (size_t)(63 ^ __builtin_clzll(bytes << 1 | 1));
+#endif
 }
 
 /* Messages and bytes to world rank dest, into t's row per destination. */
@@ -121,6 +133,9 @@ static MW_ALWAYS_INLINE void mw_count_pair_in(mw_thread *t, int dest, int64_t by
     if (MW_LIKELY((unsigned)dest < (unsigned)t->world_size)) {
         uint64_t *p = t->pairs + 2 * (size_t)(unsigned)dest;
         MW_OWN_STORE(p[0], MW_OWN_LOAD(p[0]) + (uint64_t)bytes);
+        /* Two adds to memory: kept apart, or GCC pairs them into four vector
+         * instructions and a load of the constant. */
+        __asm__("" : "+r"(p));
         MW_OWN_STORE(p[1], MW_OWN_LOAD(p[1]) + (uint64_t)messages);
     } else {
         mw_count_pair_miss(t, dest, bytes, messages);
@@ -133,6 +148,7 @@ static MW_ALWAYS_INLINE void mw_count_pair_in(mw_thread *t, int dest, int64_t by
  * the guard, where mw_self is set. */
 /* Not a known zero (a send's received bytes): the add is needed. */
 #define MW_MAYBE_NONZERO(x) (!__builtin_constant_p(x) || (x) != 0)
+#define MW_KNOWN_ZERO(x) (!MW_MAYBE_NONZERO(x))
 
 static MW_ALWAYS_INLINE void mw_account(int id, const mw_call *c, mw_fn_stats *s)
 {
@@ -144,9 +160,12 @@ static MW_ALWAYS_INLINE void mw_account(int id, const mw_call *c, mw_fn_stats *s
     /* Histograms and pairs are about messages: a call that moved nothing
      * and had no peer (a barrier, a send to MPI_PROC_NULL) is not one. The
      * peer first: most messages have one. */
-    if (c->peer < 0 && (c->sent | c->recv) == 0 && !c->messages)
+    if (c->peer < 0 && (c->sent | c->recv) == 0 &&
+        (!c->messages || c->comm == MPI_COMM_NULL))   /* mw_note_send to MPI_PROC_NULL */
         return;
-    int b = mw_size_bucket((uint64_t)(c->sent ? c->sent : c->recv));
+    /* The size of the message: what was sent, else what was received. */
+    int64_t size = MW_KNOWN_ZERO(c->recv) ? c->sent : c->sent ? c->sent : c->recv;
+    size_t b = mw_size_bucket((uint64_t)size);
     uint64_t *h = &t->hist[id][b];
     MW_OWN_STORE(*h, MW_OWN_LOAD(*h) + 1);
     MW_OWN_STORE(s->sizes, MW_OWN_LOAD(s->sizes) | 1ull << b);   /* the site's size ranges */

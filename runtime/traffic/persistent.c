@@ -120,7 +120,8 @@ void mw_note_startall(mw_call *c, int count, const MPI_Request *requests)
     mw_note_nothing(c);
     for (int i = 0; i < count; i++) {
         mw_note_start(&one, requests[i]);
-        if (!one.sent && !one.recv && !one.messages)
+        /* Nothing moved (a send to MPI_PROC_NULL names no communicator). */
+        if (!one.sent && !one.recv && (!one.messages || one.comm == MPI_COMM_NULL))
             continue;
         /* Peers may differ: count each send's destination here. */
         if (one.messages && one.peer >= 0)
