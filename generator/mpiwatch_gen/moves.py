@@ -225,6 +225,18 @@ class Moves:
         return self.persistent_request is not None
 
     @property
+    def noted_before_call(self) -> bool:
+        """The notes read only the call's arguments and cached facts (a send, a
+        reduction to all, a receive without a status), so the wrapper can take
+        them before the call: fewer values kept across it, outside the timed
+        span."""
+        if self.persistent_request is not None:
+            return False
+        if self.note in ("mw_note_send", "mw_note_allreduce"):
+            return True
+        return self.note == "mw_note_recv" and self.arguments[-1:] == ("NULL",)
+
+    @property
     def transfers(self) -> bool:
         """True when the wrapper leaves with mw_exit_xfer."""
         return self.kind is not Kind.NONE

@@ -78,6 +78,12 @@ class PointToPointTest(unittest.TestCase):
         self.assertEqual(got.notes, ("mw_note_send(&call, c_count, c_datatype, c_dest, c_tag, "
                                      "c_comm);",))
 
+    def test_notes_taken_before_the_call_read_no_status(self):
+        for name in ("MPI_Send", "MPI_Isend", "MPI_Allreduce", "MPI_Irecv"):
+            self.assertTrue(moves(name).noted_before_call, name)
+        for name in ("MPI_Recv", "MPI_Sendrecv", "MPI_Send_init", "MPI_Bcast", "MPI_Comm_rank"):
+            self.assertFalse(moves(name).noted_before_call, name)
+
     def test_partitioned_send_by_the_partition_kind(self):
         self.assertEqual(moves("MPI_Psend_init").notes[0],
                          "mw_note_psend(&call, c_partitions, c_count, c_datatype, c_dest, "
