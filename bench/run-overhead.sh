@@ -158,7 +158,7 @@ snapshot_lib() {
             sleep 1
             s2=$(stat -Lc %s:%Y "$LIB" 2>/dev/null || true)
             if [[ -n "$s1" && "$s1" == "$s2" ]] && cp -L "$LIB" "$TMP/libmpiwatch.so" 2>/dev/null &&
-                nm -D --defined-only "$TMP/libmpiwatch.so" 2>/dev/null | grep -q ' MPI_Comm_rank$'; then
+                grep -q ' MPI_Comm_rank$' <<<"$(nm -D --defined-only "$TMP/libmpiwatch.so" 2>/dev/null)"; then
                 return 0
             fi
         fi

@@ -52,6 +52,7 @@
 #include "monitor/inflight.h"
 #include "monitor/monitor.h"
 #include "mw_functions.h"
+#include "traffic/memo.h"
 #include "traffic/traffic.h"
 
 /* The instances of a wrapper's body (above). */

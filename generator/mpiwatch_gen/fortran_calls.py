@@ -181,6 +181,57 @@ class FortranCall:
 
 
 @dataclass(frozen=True)
+class FortranMemo:
+    """The call site's memo of a fast Fortran body (runtime/traffic/memo.h):
+    keyed by the Fortran handles as they are, so that a call that hits it
+    converts nothing. C expressions over the entry point's arguments."""
+
+    kind: str                      # the C wrapper's MW_MEMO_*, marked Fortran
+    end: str
+    datatype: str
+    comm: str
+    count: str
+    peer: str
+    count2: str | None = None
+    peer2: str | None = None
+    datatype2: str | None = None
+    # A receive from MPI_ANY_SOURCE (or MPI_PROC_NULL) takes the general way,
+    # which reads the matched source from the converted status.
+    known_source: bool = False
+
+
+def plan_memo(call: FortranCall, args: dict[str, FortranArg]) -> FortranMemo | None:
+    """The memo of a fast body, when its wrapper has one and no hooks."""
+    wrapper = call.wrapper
+    memo = wrapper.traffic.memo
+    if memo is None or wrapper.before or wrapper.after:
+        return None
+    by_name = {p.name: p for p in wrapper.params}
+
+    def raw(expression: str | None) -> str | None:
+        param = by_name.get(expression or "")
+        if param is None or param.spec is None or param.spec.name not in args:
+            return None
+        ctype = c_type(param)
+        slot = args[param.spec.name].slot
+        if ctype is None or ctype.pointers != 0:
+            return None
+        if ctype.base in ("MPI_Datatype", "MPI_Comm"):
+            return f"(uintptr_t)(unsigned)*(const MPI_Fint *){slot}"
+        return f"*(const {ctype.base} *){slot}" if ctype.base in _INTEGERS else None
+
+    keys = [raw(memo.datatype), raw(memo.comm), raw(memo.count)]
+    peer = "0" if memo.peer == "0" else raw(memo.peer)
+    sides = [raw(memo.count2), raw(memo.peer2)] if memo.count2 else []
+    type2 = raw(memo.datatype2) if memo.datatype2 else None
+    if None in keys + sides or peer is None or (memo.datatype2 and type2 is None):
+        return None
+    return FortranMemo(memo.kind + " | MW_MEMO_FORTRAN", memo.end, keys[0], keys[1], keys[2],
+                       peer, *(sides or [None, None]), type2,
+                       known_source=memo.kind == "MW_MEMO_RECV")
+
+
+@dataclass(frozen=True)
 class CallPlan:
     """How one Fortran entry point calls its wrapper's FortranCall."""
 
@@ -188,6 +239,7 @@ class CallPlan:
     arguments: tuple[str, ...]     # the C arguments, converted or zero
     locals: tuple[str, ...]        # declarations the conversions need
     ierror: str | None             # the entry point's ierror argument
+    memo: FortranMemo | None = None
 
 
 def plan_call(call: FortranCall, args: dict[str, FortranArg]) -> CallPlan | str:
@@ -210,4 +262,4 @@ def plan_call(call: FortranCall, args: dict[str, FortranArg]) -> CallPlan | str:
     if call.after and ierror is None:
         return "it has no ierror argument to tell success"
     return CallPlan(call, tuple(expressions), tuple(converter.locals),
-                    ierror.slot if ierror else None)
+                    ierror.slot if ierror else None, plan_memo(call, args))

@@ -184,6 +184,23 @@ class SideMoves:
 
 
 @dataclass(frozen=True)
+class MemoUse:
+    """The arguments a fast body keys its call site's memo with, and keeps
+    across the call (C expressions)."""
+
+    kind: str                    # the runtime's MW_MEMO_* constant
+    end: str                     # its mw_xfer_end_* function's suffix
+    datatype: str
+    comm: str
+    count: str
+    peer: str
+    count2: str | None = None    # a send-receive's receive side
+    peer2: str | None = None
+    status: str = "NULL"
+    datatype2: str | None = None  # must equal datatype for the memo to serve
+
+
+@dataclass(frozen=True)
 class Moves:
     """What one call moves, and the runtime statements that record it."""
 
@@ -235,6 +252,26 @@ class Moves:
         if self.note in ("mw_note_send", "mw_note_allreduce"):
             return True
         return self.note == "mw_note_recv" and self.arguments[-1:] == ("NULL",)
+
+    @property
+    def memo(self) -> MemoUse | None:
+        """How the fast body reads this call through its site's memo
+        (runtime/traffic/memo.h), or None when it cannot: the commonest notes
+        only, never for a call that creates a persistent request."""
+        if self.persistent_request is not None:
+            return None
+        a = self.arguments
+        if self.note == "mw_note_send":
+            return MemoUse("MW_MEMO_SEND", "send", a[1], a[4], a[0], a[2])
+        if self.note == "mw_note_recv":
+            return MemoUse("MW_MEMO_RECV", "recv", a[1], a[4], a[0], a[2], status=a[5])
+        if self.note == "mw_note_sendrecv":
+            return MemoUse("MW_MEMO_SENDRECV", "sendrecv", a[1], a[7], a[0], a[2],
+                           count2=a[4], peer2=a[6], status=a[8],
+                           datatype2=a[5] if a[5] != a[1] else None)
+        if self.note == "mw_note_allreduce":
+            return MemoUse("MW_MEMO_ALLREDUCE", "allreduce", a[1], a[2], a[0], "0")
+        return None
 
     @property
     def transfers(self) -> bool:

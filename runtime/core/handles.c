@@ -43,6 +43,8 @@ static void drop_map(mw_group_slot *slot)
 void mw_handles_refresh(mw_thread *t)
 {
     t->handles_gen = current_gen();
+    /* Rank maps are freed below: the call sites' memos must not use them. */
+    mw_memos_forget(t);
     for (int i = 0; i < MW_TYPE_CACHE; i++) {
         t->type_key[i] = MPI_DATATYPE_NULL;
         t->type_size[i] = 0;
@@ -139,6 +141,8 @@ static mw_group_slot *claim(mw_thread *t, uintptr_t key)
     mw_group_slot *slot = &t->groups[mw_handle_slot(key, MW_GROUP_BITS)];
     __atomic_store_n(&slot->key, (uintptr_t)0, __ATOMIC_RELAXED);
     __atomic_store_n(&slot->size, 0, __ATOMIC_RELAXED);
+    if (slot->world != NULL)   /* a memo may hold the map dropped below */
+        mw_memos_forget(t);
     drop_map(slot);
     slot->rank = -1;
     slot->inter = 0;

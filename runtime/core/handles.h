@@ -124,6 +124,7 @@ MW_HIDDEN int mw_comm_peek(const mw_thread *t, MPI_Comm comm, int rank, int *siz
 static inline void mw_handles_forget(void)
 {
     __atomic_add_fetch(&mw_handle_gen, 1, __ATOMIC_RELAXED);
+    mw_threads_forget_memos();
 }
 
 #endif

@@ -34,7 +34,7 @@ static void make_exit_key(void)
 mw_thread *mw_thread_attach(void)
 {
     static int warned;
-    size_t size = sizeof(mw_thread) + (size_t)MW_FN_COUNT * sizeof(mw_fn_stats);
+    size_t size = sizeof(mw_thread) + (size_t)MW_FN_COUNT * sizeof(mw_site);
     mw_thread *t = NULL;
     /* Every function's histogram in one zeroed block: calloc maps it fresh,
      * so only the pages of functions that move data are ever touched. */
@@ -50,7 +50,8 @@ mw_thread *mw_thread_attach(void)
         return NULL;
     }
     for (int i = 0; i < MW_FN_COUNT; i++) {
-        t->fn[i].min_ticks = UINT64_MAX;
+        t->fn[i].s.min_ticks = UINT64_MAX;
+        t->fn[i].key = mw_site_key(i, NULL);
         t->hist[i] = hist + (size_t)i * MW_HIST_SLOTS;
     }
     mw_handles_refresh(t);
@@ -81,7 +82,7 @@ int mw_guard_contended(void)
 #if MW_SITE_TRAMPOLINE
 __attribute__((target("general-regs-only")))
 #endif
-mw_fn_stats *mw_site_find(mw_thread *t, uint64_t key)
+mw_site *mw_site_find(mw_thread *t, uint64_t key)
 {
     /* As mw_site_fn and mw_site_home, which cannot be inlined here. */
     int id = (int)(key >> 48);
@@ -90,7 +91,7 @@ mw_fn_stats *mw_site_find(mw_thread *t, uint64_t key)
         unsigned slot = (unsigned)(home + k) & (MW_SITES - 1);
         mw_site *e = &t->sites[slot];
         if (e->key == key)
-            return &e->s;
+            return e;
         if (e->key == 0) {
             /* Only this thread writes its table; the sender thread reads it
              * (mw_stats_merge) under the registry lock, and sees the site
@@ -99,7 +100,7 @@ mw_fn_stats *mw_site_find(mw_thread *t, uint64_t key)
             e->key = key;
             t->site_used[t->nsites] = (uint16_t)slot;
             __atomic_store_n(&t->nsites, t->nsites + 1, __ATOMIC_RELEASE);
-            return &e->s;
+            return e;
         }
     }
     t->sites_full++;
@@ -107,8 +108,14 @@ mw_fn_stats *mw_site_find(mw_thread *t, uint64_t key)
 }
 
 #if MW_SITE_TRAMPOLINE
-/* mw_site_find(rdi = thread, rsi = key) -> rax, keeping every other general
- * register and the flags' users' values (see core/thread_stats.h). */
+/* mw_site_find(mw_self, rax = key) -> rax, keeping every other general
+ * register (see core/thread_stats.h). */
+MW_HIDDEN mw_site *mw_site_find_self(uint64_t key);
+mw_site *mw_site_find_self(uint64_t key)
+{
+    return mw_site_find(mw_self, key);
+}
+
 __asm__(".text\n"
         ".globl mw_site_miss_x86\n"
         ".hidden mw_site_miss_x86\n"
@@ -117,13 +124,38 @@ __asm__(".text\n"
         "    push %rcx\n    push %rdx\n    push %rsi\n    push %rdi\n"
         "    push %r8\n    push %r9\n    push %r10\n    push %r11\n"
         "    push %rbp\n    mov %rsp, %rbp\n    and $-16, %rsp\n"
-        "    call mw_site_find\n"
+        "    mov %rax, %rdi\n"
+        "    call mw_site_find_self\n"
         "    mov %rbp, %rsp\n    pop %rbp\n"
         "    pop %r11\n    pop %r10\n    pop %r9\n    pop %r8\n"
         "    pop %rdi\n    pop %rsi\n    pop %rdx\n    pop %rcx\n"
         "    ret\n"
         ".size mw_site_miss_x86, .-mw_site_miss_x86\n");
 #endif
+
+/* Another thread may be filling a memo meanwhile: of another handle than
+ * the one being freed (MPI forbids using a handle while it is freed), and
+ * its type is written last, so a fill that loses the race is only emptied. */
+void mw_memos_forget(mw_thread *t)
+{
+    unsigned n = __atomic_load_n(&t->nsites, __ATOMIC_ACQUIRE);
+    for (unsigned k = 0; k < n; k++)
+        __atomic_store_n(&t->sites[t->site_used[k]].memo.type, (uintptr_t)0, __ATOMIC_RELAXED);
+    if (__atomic_load_n(&t->fn_memos, __ATOMIC_RELAXED))
+        for (int i = 0; i < MW_FN_COUNT; i++)
+            __atomic_store_n(&t->fn[i].memo.type, (uintptr_t)0, __ATOMIC_RELAXED);
+}
+
+static void forget_memos(mw_thread *t, void *arg)
+{
+    (void)arg;
+    mw_memos_forget(t);
+}
+
+void mw_threads_forget_memos(void)
+{
+    mw_threads_each(forget_memos, NULL);
+}
 
 void mw_threads_each(void (*fn)(mw_thread *t, void *arg), void *arg)
 {
@@ -155,7 +187,7 @@ static void merge_one(mw_thread *t, void *arg)
 {
     mw_fn_stats *out = arg;
     for (int i = 0; i < MW_FN_COUNT; i++)
-        mw_stats_merge_one(&out[i], &t->fn[i]);
+        mw_stats_merge_one(&out[i], &t->fn[i].s);
     unsigned n = __atomic_load_n(&t->nsites, __ATOMIC_ACQUIRE);
     for (unsigned k = 0; k < n; k++) {
         const mw_site *e = &t->sites[t->site_used[k]];
@@ -167,8 +199,8 @@ void mw_thread_totals(const mw_thread *t, uint64_t *ticks, uint64_t *calls)
 {
     *ticks = *calls = 0;
     for (int i = 0; i < MW_FN_COUNT; i++) {
-        *ticks += t->fn[i].ticks;
-        *calls += t->fn[i].calls;
+        *ticks += t->fn[i].s.ticks;
+        *calls += t->fn[i].s.calls;
     }
     for (unsigned k = 0; k < t->nsites; k++) {
         *ticks += t->sites[t->site_used[k]].s.ticks;

@@ -60,12 +60,31 @@ static inline uint64_t mw_sizes_fold(uint64_t sizes)
 #define MW_SITES (1 << MW_SITE_BITS)
 #define MW_SITE_PROBES 16     /* slots tried after the home slot, out of line */
 
+/* What a call site's data-moving calls last named, and the facts behind it
+ * (traffic/memo.h): the fast bodies compare the call's datatype and
+ * communicator with it instead of looking them up. Emptied (type 0) by
+ * mw_memos_forget whenever a handle is freed, by any thread, or the
+ * thread's caches drop a rank map. Filled and read by the owning thread. */
+typedef struct mw_memo {
+    uintptr_t type;      /* the datatype (a send-receive's both); 0 = empty */
+    uintptr_t comm;
+    const int *world;    /* world rank of each of comm's peers (all in the world) */
+    uint64_t *hist;      /* the function's histogram slots */
+    uint64_t *pairs;     /* the thread's bytes and messages per destination */
+    int64_t size;        /* bytes in one element of type */
+    int32_t peers;       /* ranks in comm's peer group (> 0) */
+    int32_t kind;        /* what the calls move (traffic/memo.h): set before a fill */
+    int32_t unused[2];
+} mw_memo;
+
 typedef struct mw_site {
     mw_fn_stats s;       /* first: a found site is its statistics, no offset to add */
     uint64_t key;        /* return address + (function id << 48); 0 = empty */
+    mw_memo memo;        /* in the next cache line */
 } mw_site;
 
-_Static_assert(sizeof(mw_site) == 64, "a call site fills one cache line");
+#define MW_SITE_SHIFT 7   /* log2 of the stride of sites[] */
+_Static_assert(sizeof(mw_site) == 1 << MW_SITE_SHIFT, "a call site fills two cache lines");
 
 /* Cached entries are valid for the mw_handle_gen in mw_thread.handles_gen
  * (core/handles.h): a thread that finds it changed empties its caches first. */
@@ -88,6 +107,7 @@ typedef struct mw_thread {
     struct mw_tls_block *tls;
     uint32_t number;     /* threads numbered in the order of their first MPI call */
     unsigned handles_gen;          /* mw_handle_gen the caches below are valid for */
+    int fn_memos;                  /* a memo of fn[] has been filled */
     /* Datatype sizes: slot i holds type_key[i] (MPI_DATATYPE_NULL when empty)
      * and its size type_size[i], in two arrays so that one scaled index
      * reaches both. */
@@ -108,7 +128,9 @@ typedef struct mw_thread {
     uint64_t sites_full;           /* calls counted in fn[] because the table was full */
     uint16_t site_used[MW_SITES];  /* the slots in use, in the order they were taken */
     _Alignas(64) mw_site sites[MW_SITES];
-    mw_fn_stats fn[];    /* MW_FN_COUNT entries: calls not kept by call site */
+    /* MW_FN_COUNT entries: calls not kept by call site (key: the function id
+     * alone, no address), with a memo like a site's. */
+    mw_site fn[];
 } mw_thread;
 
 
@@ -120,6 +142,12 @@ MW_HIDDEN mw_thread *mw_thread_attach(void);
 /* Allocate t's bytes and messages per destination once MPI_COMM_WORLD's
  * size is known; 1 when t has them. */
 MW_HIDDEN int mw_pairs_attach(mw_thread *t);
+
+/* Empty t's call-site memos: its caches dropped a rank map. */
+MW_HIDDEN void mw_memos_forget(mw_thread *t);
+
+/* A handle is being freed: empty every thread's call-site memos. */
+MW_HIDDEN void mw_threads_forget_memos(void);
 
 /* Call fn on every thread's block, under the registry lock. */
 MW_HIDDEN void mw_threads_each(void (*fn)(mw_thread *t, void *arg), void *arg);
@@ -145,7 +173,7 @@ static inline mw_thread *mw_thread_self(void)
 MW_HIDDEN int mw_guard_contended(void);
 
 /* A call site found away from its home slot, or new: out of line. */
-MW_HIDDEN MW_NOINLINE mw_fn_stats *mw_site_find(mw_thread *t, uint64_t key);
+MW_HIDDEN MW_NOINLINE mw_site *mw_site_find(mw_thread *t, uint64_t key);
 
 /* On x86-64, the call sites' miss path goes through mw_site_miss_x86, a
  * trampoline that keeps every register but rax: the hot path then needs no
@@ -170,32 +198,40 @@ static MW_ALWAYS_INLINE uint64_t mw_site_key(int id, const void *ra)
  * (a call is at least 5 bytes long); three instructions, no multiply. */
 static MW_ALWAYS_INLINE size_t mw_site_home(uint64_t key)
 {
-    return (size_t)((key << 4) & ((uint64_t)(MW_SITES - 1) << 6));
+    return (size_t)((key << (MW_SITE_SHIFT - 2)) & ((uint64_t)(MW_SITES - 1) << MW_SITE_SHIFT));
 }
 
-/* The statistics a call of function id returning to ra goes into. Only
- * inside the guard, where mw_self is set (core/tls.h). */
-static MW_ALWAYS_INLINE mw_fn_stats *mw_stats_of(int id, const void *ra)
+/* The site of thread t a call of function id returning to ra goes into.
+ * Only inside the guard, where mw_self is set (core/tls.h). */
+static MW_ALWAYS_INLINE mw_site *mw_site_of(mw_thread *t, int id, const void *ra)
 {
-    mw_thread *t = mw_self;
     uint64_t key = mw_site_key(id, ra);
     size_t home = mw_site_home(key);
     mw_site *e = (mw_site *)((char *)t->sites + home);
     if (MW_LIKELY(e->key == key))
-        return &e->s;
+        return e;
 #if MW_SITE_TRAMPOLINE
-    mw_fn_stats *s;
+    /* The key in rax, the thread from mw_self: no argument register used, so
+     * that a body that looks its site up before its PMPI call keeps the
+     * arguments where they are. */
+    mw_site *s = (mw_site *)key;
     /* Step over the red zone: the body may keep data below the stack pointer. */
     __asm__ volatile("lea -128(%%rsp), %%rsp\n\t"
                      "call mw_site_miss_x86\n\t"
                      "lea 128(%%rsp), %%rsp"
-                     : "=a"(s)
-                     : "D"(t), "S"(key)
+                     : "+a"(s)
+                     :
                      : "memory", "cc");
     return s;
 #else
     return mw_site_find(t, key);
 #endif
+}
+
+/* The statistics a call of function id returning to ra goes into. */
+static MW_ALWAYS_INLINE mw_fn_stats *mw_stats_of(int id, const void *ra)
+{
+    return &mw_site_of(mw_self, id, ra)->s;
 }
 
 /* The function id of a call site's key. */

@@ -9,6 +9,7 @@
 #include "core/compiler.h"
 
 struct mw_thread;
+struct mw_site;
 struct mw_event_ring;
 
 typedef struct mw_tls_block {
@@ -22,6 +23,15 @@ typedef struct mw_tls_block {
         uint64_t word;
         uint32_t half[2];    /* x86: low, high */
     } guard;
+    /* What a fast body that moves data keeps across its PMPI call
+     * (traffic/memo.h): in memory, so that no register has to survive the
+     * call and the body saves none. */
+    struct {
+        struct mw_site *site;
+        int64_t count, count2;   /* element counts (a send-receive: send, receive) */
+        int32_t peer, peer2;     /* rank arguments (a send-receive: dest, source) */
+        const void *status;      /* a receive's status argument */
+    } xfer;
     /* This thread's monitor event ring; mw_ring_detached until its first
      * event (runtime/core/event_ring.h). */
     struct mw_event_ring *ring;

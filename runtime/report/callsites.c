@@ -24,7 +24,7 @@ static void collect(mw_thread *t, void *arg)
     struct local *l = arg;
     unsigned n = __atomic_load_n(&t->nsites, __ATOMIC_ACQUIRE);
     for (int i = 0; i < MW_FN_COUNT; i++)
-        l->other += t->fn[i].calls;
+        l->other += t->fn[i].s.calls;
     for (unsigned k = 0; k < n; k++) {
         const mw_site *e = &t->sites[t->site_used[k]];
         int j = 0;

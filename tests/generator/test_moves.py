@@ -84,6 +84,22 @@ class PointToPointTest(unittest.TestCase):
         for name in ("MPI_Recv", "MPI_Sendrecv", "MPI_Send_init", "MPI_Bcast", "MPI_Comm_rank"):
             self.assertFalse(moves(name).noted_before_call, name)
 
+    def test_memo_keys_and_kept_values_come_from_the_roles(self):
+        send = moves("MPI_Isend").memo
+        self.assertEqual((send.kind, send.datatype, send.comm, send.count, send.peer),
+                         ("MW_MEMO_SEND", "c_datatype", "c_comm", "c_count", "c_dest"))
+        recv = moves("MPI_Recv").memo
+        self.assertEqual((recv.kind, recv.peer, recv.status),
+                         ("MW_MEMO_RECV", "c_source", "c_status"))
+        both = moves("MPI_Sendrecv").memo
+        self.assertEqual((both.kind, both.count2, both.peer2, both.datatype2),
+                         ("MW_MEMO_SENDRECV", "c_recvcount", "c_source", "c_recvtype"))
+        # One datatype both ways: nothing to compare.
+        self.assertIsNone(moves("MPI_Sendrecv_replace").memo.datatype2)
+        self.assertEqual(moves("MPI_Allreduce").memo.kind, "MW_MEMO_ALLREDUCE")
+        for name in ("MPI_Send_init", "MPI_Bcast", "MPI_Mrecv", "MPI_Comm_rank", "MPI_Put"):
+            self.assertIsNone(moves(name).memo, name)
+
     def test_partitioned_send_by_the_partition_kind(self):
         self.assertEqual(moves("MPI_Psend_init").notes[0],
                          "mw_note_psend(&call, c_partitions, c_count, c_datatype, c_dest, "

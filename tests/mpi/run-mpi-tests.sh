@@ -27,7 +27,7 @@ die() {
 }
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-all_tests="p2p collectives onesided io comms datatypes pcontrol"
+all_tests="p2p collectives onesided io comms datatypes pcontrol reuse"
 mpi=""
 lib=""
 nps="1 2 4"

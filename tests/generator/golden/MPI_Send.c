@@ -9,6 +9,18 @@ static MW_ALWAYS_INLINE int mw_body_MPI_Send(const void *buf, int count, MPI_Dat
     } else if (MW_UNLIKELY(mw_depth)) {
         return mw_slow_MPI_Send(buf, count, datatype, dest, tag, comm);
     }
+#if MW_HAVE_MEMO
+    if (mw_how == MW_FAST) {
+        /* The call site's memo (runtime/traffic/memo.h): nothing kept in
+         * registers across PMPI_Send. */
+        mw_site *mw_e = mw_memo_site(MW_ID_MPI_Send, MW_CALL_SITE, MW_MEMO_SEND, datatype, comm);
+        if (MW_UNLIKELY(mw_e == NULL))
+            return mw_slow_MPI_Send(buf, count, datatype, dest, tag, comm);
+        mw_xfer_keep(mw_e, count, dest);
+        mw_xfer_clock_in();
+        return mw_xfer_end_send(PMPI_Send(buf, count, datatype, dest, tag, comm), MW_ID_MPI_Send);
+    }
+#endif
     mw_publish_args(mw_how, 0xb01, (uintptr_t)comm, dest, tag, 0);
     mw_publish(mw_how, MW_ID_MPI_Send);
     mw_call call;

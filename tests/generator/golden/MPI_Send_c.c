@@ -9,6 +9,18 @@ static MW_ALWAYS_INLINE int mw_body_MPI_Send_c(const void *buf, MPI_Count count,
     } else if (MW_UNLIKELY(mw_depth)) {
         return mw_slow_MPI_Send_c(buf, count, datatype, dest, tag, comm);
     }
+#if MW_HAVE_MEMO
+    if (mw_how == MW_FAST) {
+        /* The call site's memo (runtime/traffic/memo.h): nothing kept in
+         * registers across PMPI_Send_c. */
+        mw_site *mw_e = mw_memo_site(MW_ID_MPI_Send_c, MW_CALL_SITE, MW_MEMO_SEND, datatype, comm);
+        if (MW_UNLIKELY(mw_e == NULL))
+            return mw_slow_MPI_Send_c(buf, count, datatype, dest, tag, comm);
+        mw_xfer_keep(mw_e, count, dest);
+        mw_xfer_clock_in();
+        return mw_xfer_end_send(PMPI_Send_c(buf, count, datatype, dest, tag, comm), MW_ID_MPI_Send_c);
+    }
+#endif
     mw_publish_args(mw_how, 0xb01, (uintptr_t)comm, dest, tag, 0);
     mw_publish(mw_how, MW_ID_MPI_Send_c);
     mw_call call;
