@@ -19,9 +19,13 @@
  *               thread's monitor ring;
  *   MW_SLOW     any clock; per-call events (out of line) while the monitor
  *               collects them.
- * The first two hand a call that finds the guard taken (nested, or the
- * thread's first) to the slow one, which sorts the two out in
- * mw_guard_contended.
+ * The first two send a call that finds the guard taken straight to PMPI_X
+ * when it is nested (its thread has statistics: an MPI's Fortran binding
+ * calling MPI_X, say), as the slow body would, and the thread's first call
+ * to the slow body, which attaches its statistics in mw_guard_contended.
+ *
+ * The fast bodies of the commonest data-moving calls use their call site's
+ * memo instead of the notes below (traffic/memo.h).
  *
  * Functions that move data note what they moved between the clock reads and
  * the exit (mw_note_* in traffic/traffic.h; the commonest inline, in

@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/handles.h"
 #include "core/state.h"
 #include "core/thread_stats.h"
 #include "core/warn.h"
@@ -54,7 +53,9 @@ mw_thread *mw_thread_attach(void)
         t->fn[i].key = mw_site_key(i, NULL);
         t->hist[i] = hist + (size_t)i * MW_HIST_SLOTS;
     }
-    mw_handles_refresh(t);
+    /* The handle caches start empty as zeroed (key 0 is no handle), valid
+     * for generation 0: a thread attached after a handle was freed empties
+     * them again at its first look-up (core/handles.h). */
     mw_pairs_attach(t);
     pthread_once(&exit_key_once, make_exit_key);
     pthread_mutex_lock(&registry_lock);

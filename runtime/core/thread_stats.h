@@ -66,8 +66,14 @@ static inline uint64_t mw_sizes_fold(uint64_t sizes)
  * mw_memos_forget whenever a handle is freed, by any thread, or the
  * thread's caches drop a rank map. Filled and read by the owning thread. */
 typedef struct mw_memo {
-    uintptr_t type;      /* the datatype (a send-receive's both); 0 = empty */
-    uintptr_t comm;
+    union {              /* the datatype (a send-receive's both); 0 = empty */
+        uintptr_t type;
+        uint32_t type32[2];   /* int handles (MPICH): compared and stored as 32 bits */
+    };
+    union {
+        uintptr_t comm;
+        uint32_t comm32[2];
+    };
     const int *world;    /* world rank of each of comm's peers (all in the world) */
     uint64_t *hist;      /* the function's histogram slots */
     uint64_t *pairs;     /* the thread's bytes and messages per destination */

@@ -47,6 +47,11 @@ MW_HIDDEN mw_site *mw_memo_fill(mw_site *e);
  * kept in mw_tls.xfer; releases the guard and returns ret. */
 MW_HIDDEN MW_NOINLINE int mw_xfer_finish(int ret, int id);
 
+/* A C handle as a memo key: an int handle (MPICH) zero-extended, as
+ * mw_memo_site compares it, so that no sign extension is computed. */
+#define MW_MEMO_KEY(h) \
+    (sizeof(h) == 4 ? (uintptr_t)(h) & 0xffffffffu : (uintptr_t)(h))
+
 #if MW_HAVE_MEMO
 /* The site of this call, its memo valid for type and comm (C handles, or
  * Fortran ones with MW_MEMO_FORTRAN in kind); NULL: take the general way. */
@@ -55,10 +60,22 @@ static MW_ALWAYS_INLINE mw_site *mw_memo_site(int id, const void *ra, int kind,
 {
     mw_thread *t = mw_self;
     mw_site *e = mw_site_of(t, id, ra);
-    if (MW_LIKELY(e->memo.type == type && e->memo.comm == comm))
+    /* Where handles are ints (MPICH), 32-bit compares: no sign extension of
+     * the arguments (and Fortran handles are 32-bit values anyway). */
+    int narrow = sizeof(MPI_Datatype) == 4 && sizeof(MPI_Comm) == 4;
+    if (MW_LIKELY(narrow ? e->memo.type32[0] == (uint32_t)type &&
+                               e->memo.comm32[0] == (uint32_t)comm
+                         : e->memo.type == type && e->memo.comm == comm))
         return e;
-    e->memo.type = type;
-    e->memo.comm = comm;
+    if (narrow) {
+        e->memo.type32[0] = (uint32_t)type;
+        e->memo.type32[1] = 0;
+        e->memo.comm32[0] = (uint32_t)comm;
+        e->memo.comm32[1] = 0;
+    } else {
+        e->memo.type = type;
+        e->memo.comm = comm;
+    }
     e->memo.kind = kind;
     __asm__ volatile("lea -128(%%rsp), %%rsp\n\t"
                      "call mw_memo_fill_x86\n\t"

@@ -7,13 +7,15 @@ static MW_ALWAYS_INLINE int mw_body_MPI_Send_c(const void *buf, MPI_Count count,
         if (!mw_enter_guard())
             return PMPI_Send_c(buf, count, datatype, dest, tag, comm);
     } else if (MW_UNLIKELY(mw_depth)) {
+        if (MW_LIKELY(mw_self != NULL))   /* nested: not counted again */
+            return PMPI_Send_c(buf, count, datatype, dest, tag, comm);
         return mw_slow_MPI_Send_c(buf, count, datatype, dest, tag, comm);
     }
 #if MW_HAVE_MEMO
     if (mw_how == MW_FAST) {
         /* The call site's memo (runtime/traffic/memo.h): nothing kept in
          * registers across PMPI_Send_c. */
-        mw_site *mw_e = mw_memo_site(MW_ID_MPI_Send_c, MW_CALL_SITE, MW_MEMO_SEND, datatype, comm);
+        mw_site *mw_e = mw_memo_site(MW_ID_MPI_Send_c, MW_CALL_SITE, MW_MEMO_SEND, MW_MEMO_KEY(datatype), MW_MEMO_KEY(comm));
         if (MW_UNLIKELY(mw_e == NULL))
             return mw_slow_MPI_Send_c(buf, count, datatype, dest, tag, comm);
         mw_xfer_keep(mw_e, count, dest);

@@ -7,6 +7,8 @@ static MW_ALWAYS_INLINE double mw_body_MPI_Wtime(const int mw_how)
         if (!mw_enter_guard())
             return PMPI_Wtime();
     } else if (MW_UNLIKELY(mw_depth)) {
+        if (MW_LIKELY(mw_self != NULL))   /* nested: not counted again */
+            return PMPI_Wtime();
         return mw_slow_MPI_Wtime();
     }
     mw_publish(mw_how, MW_ID_MPI_Wtime);
