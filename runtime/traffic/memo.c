@@ -56,7 +56,6 @@ mw_site *mw_memo_fill(mw_site *e)
     m->size = size;
     m->hist = t->hist[mw_site_fn(e->key)];
     m->pairs = t->pairs;
-    m->kind = kind;
     if (mw_site_address(e->key) == 0)   /* fn[]: the site table is full */
         __atomic_store_n(&t->fn_memos, 1, __ATOMIC_RELAXED);
     m->type = type_key;   /* last: the memo is valid from here */
@@ -64,8 +63,9 @@ mw_site *mw_memo_fill(mw_site *e)
 }
 
 #if MW_SITE_TRAMPOLINE
-/* mw_memo_fill(rax = site) -> rax, keeping every other general register and
- * the vector registers (the body's arguments are live in them). */
+/* mw_memo_fill(rax = site) -> rax, keeping every other general register (the
+ * body's arguments are live in them) and the vector registers (GCC may park
+ * values there across the call; mw_memo_fill's callees use them freely). */
 __asm__(".text\n"
         ".globl mw_memo_fill_x86\n"
         ".hidden mw_memo_fill_x86\n"

@@ -3,10 +3,9 @@
  * (core/thread_stats.h, mw_memo): the site is found before the PMPI call,
  * its memo is checked against the call's datatype and communicator (two
  * compares instead of two hashed look-ups; memos are emptied when a handle
- * is freed, core/thread_stats.h), and what the
- * statistics need after the call (the site, counts, ranks) is kept in the
- * thread's block (mw_tls.xfer), so that no register has to survive the
- * call. After a successful call the bytes, the size histogram, the site's
+ * is freed, core/thread_stats.h), and what the statistics need after the
+ * call (the site, counts, ranks) is kept in the thread's block
+ * (mw_tls.xfer), so that no register has to survive the call. After a successful call the bytes, the size histogram, the site's
  * size mask and the bytes per destination are added inline.
  *
  * Anything unusual goes out of line with the same rules as traffic/inline.h
