@@ -187,6 +187,25 @@ static MW_ALWAYS_INLINE void mw_leave_at(const mw_call *call, int id, int how, c
  * into MPI_X itself), the return address is the caller's. */
 #define MW_CALL_SITE __builtin_return_address(0)
 
+/* ret, returned after the call that gave it rather than by a sibling call:
+ * a sibling call that passes arguments on the stack makes GCC load every
+ * stack argument into a register on entry, on the hot path too. */
+static MW_ALWAYS_INLINE int mw_no_sibling_call(int ret)
+{
+    __asm__("" : "+r"(ret));
+    return ret;
+}
+
+/* A stack argument, read from its own slot where it is used: its address
+ * is taken (and hidden from the optimiser), so that GCC keeps it there
+ * instead of loading it into a register on entry for several calls. */
+#define MW_FROM_SLOT(arg) (*mw_slot_of(&(arg)))
+#define mw_slot_of(p) __extension__({ __typeof__(p) mw_p_ = (p); __asm__("" : "+r"(mw_p_)); mw_p_; })
+
+/* A body's call site: ra, or NULL for its caller's, read where it is used
+ * (after the PMPI call, so that it needs no register across it). */
+#define MW_SITE_OR_CALLER(ra) ((ra) != NULL ? (ra) : MW_CALL_SITE)
+
 static MW_ALWAYS_INLINE void mw_leave(const mw_call *call, int id, int how)
 {
     mw_leave_at(call, id, how, MW_CALL_SITE);

@@ -74,13 +74,22 @@ typedef struct mw_memo {
         uintptr_t comm;
         uint32_t comm32[2];
     };
-    const int *world;    /* world rank of each of comm's peers (all in the world) */
-    uint64_t *hist;      /* the function's histogram slots */
-    uint64_t *pairs;     /* the thread's bytes and messages per destination */
+    /* The last call counted here whose shape (element count and peer, as
+     * mw_tls.xfer.shape holds them) can be counted again from what it added:
+     * its bytes, its histogram slot and its destination's row (sends).
+     * MW_MEMO_NO_SHAPE when none. Read on every call: the first cache line. */
+    uint64_t shape;
+    uint64_t bytes;
+    uint64_t *slot;
+    uint64_t *pair;
     int64_t size;        /* bytes in one element of type */
     int32_t peers;       /* ranks in comm's peer group (> 0) */
     int32_t kind;        /* what the calls move (traffic/memo.h): set before a fill */
-    int32_t unused[2];
+    /* For a new shape (the second cache line). */
+    const int *world;    /* world rank of each of comm's peers (all in the world) */
+    uint64_t *hist;      /* the function's histogram slots */
+    uint64_t *pairs;     /* the thread's bytes and messages per destination */
+    uint64_t unused[13];
 } mw_memo;
 
 typedef struct mw_site {
@@ -89,8 +98,8 @@ typedef struct mw_site {
     mw_memo memo;        /* in the next cache line */
 } mw_site;
 
-#define MW_SITE_SHIFT 7   /* log2 of the stride of sites[] */
-_Static_assert(sizeof(mw_site) == 1 << MW_SITE_SHIFT, "a call site fills two cache lines");
+#define MW_SITE_SHIFT 8   /* log2 of the stride of sites[] */
+_Static_assert(sizeof(mw_site) == 1 << MW_SITE_SHIFT, "a call site fills four cache lines");
 
 /* Cached entries are valid for the mw_handle_gen in mw_thread.handles_gen
  * (core/handles.h): a thread that finds it changed empties its caches first. */

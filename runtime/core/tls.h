@@ -28,8 +28,17 @@ typedef struct mw_tls_block {
      * call and the body saves none. */
     struct {
         struct mw_site *site;
-        int64_t count, count2;   /* element counts (a send-receive: send, receive) */
-        int32_t peer, peer2;     /* rank arguments (a send-receive: dest, source) */
+        uint64_t key;            /* the call site a fast body left to its miss path */
+        union {                  /* the call's shape, compared with its memo's as one word */
+            uint64_t shape;
+            struct {
+                int32_t count32;   /* the element count, when it is an int */
+                int32_t peer;      /* the rank argument (a send-receive: dest) */
+            };
+        };
+        int64_t count;           /* the element count, when it is an MPI_Count */
+        int64_t count2;          /* a send-receive's receive count */
+        int32_t peer2;           /* and its source */
         const void *status;      /* a receive's status argument */
     } xfer;
     /* This thread's monitor event ring; mw_ring_detached until its first

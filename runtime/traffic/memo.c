@@ -56,49 +56,27 @@ mw_site *mw_memo_fill(mw_site *e)
     m->size = size;
     m->hist = t->hist[mw_site_fn(e->key)];
     m->pairs = t->pairs;
+    m->shape = MW_MEMO_NO_SHAPE;
     if (mw_site_address(e->key) == 0)   /* fn[]: the site table is full */
         __atomic_store_n(&t->fn_memos, 1, __ATOMIC_RELAXED);
     m->type = type_key;   /* last: the memo is valid from here */
     return e;
 }
 
-#if MW_SITE_TRAMPOLINE
-/* mw_memo_fill(rax = site) -> rax, keeping every other general register (the
- * body's arguments are live in them) and the vector registers (GCC may park
- * values there across the call; mw_memo_fill's callees use them freely). */
-__asm__(".text\n"
-        ".globl mw_memo_fill_x86\n"
-        ".hidden mw_memo_fill_x86\n"
-        ".type mw_memo_fill_x86, @function\n"
-        "mw_memo_fill_x86:\n"
-        "    push %rcx\n    push %rdx\n    push %rsi\n    push %rdi\n"
-        "    push %r8\n    push %r9\n    push %r10\n    push %r11\n"
-        "    push %rbp\n    mov %rsp, %rbp\n    and $-16, %rsp\n"
-        "    sub $256, %rsp\n"
-        "    movdqu %xmm0, 0(%rsp)\n    movdqu %xmm1, 16(%rsp)\n"
-        "    movdqu %xmm2, 32(%rsp)\n    movdqu %xmm3, 48(%rsp)\n"
-        "    movdqu %xmm4, 64(%rsp)\n    movdqu %xmm5, 80(%rsp)\n"
-        "    movdqu %xmm6, 96(%rsp)\n    movdqu %xmm7, 112(%rsp)\n"
-        "    movdqu %xmm8, 128(%rsp)\n    movdqu %xmm9, 144(%rsp)\n"
-        "    movdqu %xmm10, 160(%rsp)\n    movdqu %xmm11, 176(%rsp)\n"
-        "    movdqu %xmm12, 192(%rsp)\n    movdqu %xmm13, 208(%rsp)\n"
-        "    movdqu %xmm14, 224(%rsp)\n    movdqu %xmm15, 240(%rsp)\n"
-        "    mov %rax, %rdi\n"
-        "    call mw_memo_fill\n"
-        "    movdqu 0(%rsp), %xmm0\n    movdqu 16(%rsp), %xmm1\n"
-        "    movdqu 32(%rsp), %xmm2\n    movdqu 48(%rsp), %xmm3\n"
-        "    movdqu 64(%rsp), %xmm4\n    movdqu 80(%rsp), %xmm5\n"
-        "    movdqu 96(%rsp), %xmm6\n    movdqu 112(%rsp), %xmm7\n"
-        "    movdqu 128(%rsp), %xmm8\n    movdqu 144(%rsp), %xmm9\n"
-        "    movdqu 160(%rsp), %xmm10\n    movdqu 176(%rsp), %xmm11\n"
-        "    movdqu 192(%rsp), %xmm12\n    movdqu 208(%rsp), %xmm13\n"
-        "    movdqu 224(%rsp), %xmm14\n    movdqu 240(%rsp), %xmm15\n"
-        "    mov %rbp, %rsp\n    pop %rbp\n"
-        "    pop %r11\n    pop %r10\n    pop %r9\n    pop %r8\n"
-        "    pop %rdi\n    pop %rsi\n    pop %rdx\n    pop %rcx\n"
-        "    ret\n"
-        ".size mw_memo_fill_x86, .-mw_memo_fill_x86\n");
-#endif
+mw_site *mw_memo_prepare(int id, const void *ra, int kind, uintptr_t type, uintptr_t comm)
+{
+    mw_thread *t = mw_self;
+    mw_site *e = mw_site_find(t, mw_site_key(id, ra));
+    /* A site away from its home slot (another took it first) is never hit
+     * inline: its memo is checked here, and filled only when it differs. */
+    if (type != 0 && e->memo.type == type && e->memo.comm == comm && e->memo.kind == kind)
+        return e;
+    /* The keys as mw_memo_hit compares them: zero-extended (MW_MEMO_KEY). */
+    e->memo.comm = comm;
+    e->memo.kind = kind;
+    e->memo.type = type;
+    return mw_memo_fill(e);
+}
 
 int mw_xfer_finish(int ret, int id)
 {

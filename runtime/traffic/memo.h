@@ -36,10 +36,16 @@
 enum { MW_MEMO_SEND = 1, MW_MEMO_RECV, MW_MEMO_SENDRECV, MW_MEMO_ALLREDUCE };
 #define MW_MEMO_FORTRAN 0x100
 
-/* Fill e's memo for the type, comm and kind stored in it (out of line,
- * through mw_memo_fill_x86, which keeps every register but rax): e when
- * done, NULL when the calls cannot use a memo (the memo is then empty). */
+/* Fill e's memo for the type, comm and kind stored in it: e when done,
+ * NULL when the calls cannot use a memo (the memo is then empty). */
 MW_HIDDEN mw_site *mw_memo_fill(mw_site *e);
+
+/* Out of line, when mw_memo_hit found nothing: the site of a call of
+ * function id returning to ra (found or made), its memo filled for kind,
+ * type and comm (keys as mw_memo_hit takes them); NULL: take the general
+ * way. */
+MW_HIDDEN MW_NOINLINE mw_site *mw_memo_prepare(int id, const void *ra, int kind,
+                                               uintptr_t type, uintptr_t comm);
 
 /* The out-of-line end of a successful call whose ranks the inline path does
  * not handle: the notes and mw_account of traffic/inline.h, from the call
@@ -51,46 +57,50 @@ MW_HIDDEN MW_NOINLINE int mw_xfer_finish(int ret, int id);
 #define MW_MEMO_KEY(h) \
     (sizeof(h) == 4 ? (uintptr_t)(h) & 0xffffffffu : (uintptr_t)(h))
 
+/* A count argument that is an MPI_Count (the large-count calls): kept whole,
+ * and its calls are not counted again from a shape. */
+#define MW_XFER_WIDE(count) (sizeof(count) > 4)
+
+/* A memo's shape that no call has: peer INT32_MIN is no rank. */
+#define MW_MEMO_NO_SHAPE ((uint64_t)0x80000000u << 32)
+
 #if MW_HAVE_MEMO
-/* The site of this call, its memo valid for type and comm (C handles, or
- * Fortran ones with MW_MEMO_FORTRAN in kind); NULL: take the general way. */
-static MW_ALWAYS_INLINE mw_site *mw_memo_site(int id, const void *ra, int kind,
-                                              uintptr_t type, uintptr_t comm)
+/* The site of this call, at its home slot, with its memo valid for type and
+ * comm (C handles, or Fortran ones for a memo filled with MW_MEMO_FORTRAN);
+ * NULL on any miss. Nothing is called here: a body leaves on a miss by a
+ * tail call with its arguments untouched (to mw_memo_prepare's caller), so
+ * that its hit path keeps the arguments, stack ones included, where they
+ * are and needs no register of its own to look up. */
+static MW_ALWAYS_INLINE mw_site *mw_memo_hit(uint64_t key, uintptr_t type, uintptr_t comm)
 {
-    mw_thread *t = mw_self;
-    mw_site *e = mw_site_of(t, id, ra);
+    mw_site *e = (mw_site *)((char *)mw_self->sites + mw_site_home(key));
     /* Where handles are ints (MPICH), 32-bit compares: no sign extension of
      * the arguments (and Fortran handles are 32-bit values anyway). */
     int narrow = sizeof(MPI_Datatype) == 4 && sizeof(MPI_Comm) == 4;
-    if (MW_LIKELY(narrow ? e->memo.type32[0] == (uint32_t)type &&
-                               e->memo.comm32[0] == (uint32_t)comm
-                         : e->memo.type == type && e->memo.comm == comm))
+    if (MW_LIKELY(e->key == key &&
+                  (narrow ? e->memo.type32[0] == (uint32_t)type &&
+                                e->memo.comm32[0] == (uint32_t)comm
+                          : e->memo.type == type && e->memo.comm == comm)))
         return e;
-    if (narrow) {
-        e->memo.type32[0] = (uint32_t)type;
-        e->memo.type32[1] = 0;
-        e->memo.comm32[0] = (uint32_t)comm;
-        e->memo.comm32[1] = 0;
-    } else {
-        e->memo.type = type;
-        e->memo.comm = comm;
-    }
-    e->memo.kind = kind;
-    __asm__ volatile("lea -128(%%rsp), %%rsp\n\t"
-                     "call mw_memo_fill_x86\n\t"
-                     "lea 128(%%rsp), %%rsp"
-                     : "+a"(e)
-                     :
-                     : "memory", "cc");
-    return e;
+    return NULL;
 }
 
-/* Keep what the end needs across the PMPI call. */
-static MW_ALWAYS_INLINE void mw_xfer_keep(mw_site *e, int64_t count, int peer)
+/* Keep what the end needs across the PMPI call: the site and the call's
+ * shape (count and peer, two 32-bit stores). */
+static MW_ALWAYS_INLINE void mw_xfer_keep(mw_site *e, int64_t count, int peer, int wide)
 {
     mw_tls.xfer.site = e;
-    mw_tls.xfer.count = count;
+    mw_tls.xfer.count32 = (int32_t)count;
     mw_tls.xfer.peer = peer;
+    if (wide)
+        mw_tls.xfer.count = count;
+}
+
+/* And a send-receive's receive side. */
+static MW_ALWAYS_INLINE void mw_xfer_keep2(int64_t count2, int peer2)
+{
+    mw_tls.xfer.count2 = count2;
+    mw_tls.xfer.peer2 = peer2;
 }
 
 /* The time in, for the fast body: the guard word takes the TSC. rdx keeps
@@ -118,36 +128,84 @@ static MW_ALWAYS_INLINE mw_site *mw_xfer_clock_out(void)
     return e;
 }
 
-/* One message of bytes at site e: the histogram and the site's sizes. */
-static MW_ALWAYS_INLINE void mw_xfer_message(mw_site *e, uint64_t bytes)
+/* The element count kept by mw_xfer_keep. */
+static MW_ALWAYS_INLINE int64_t mw_xfer_count(int wide)
 {
-    size_t b = mw_size_bucket(bytes);
-    uint64_t *h = &e->memo.hist[b];
-    MW_OWN_STORE(*h, MW_OWN_LOAD(*h) + 1);
-    MW_OWN_STORE(e->s.sizes, MW_OWN_LOAD(e->s.sizes) | 1ull << b);
+    return wide ? mw_tls.xfer.count : mw_tls.xfer.count32;
 }
 
-/* A send's bytes to world rank w. */
-static MW_ALWAYS_INLINE void mw_xfer_pair(mw_site *e, int w, uint64_t bytes)
+/* The call has the shape of the last one counted at e: its bytes, slot and
+ * row are e's, and its size bit is in e's mask already. One compare. */
+static MW_ALWAYS_INLINE int mw_xfer_same_shape(const mw_site *e, int wide)
 {
-    uint64_t *p = e->memo.pairs + 2 * (size_t)(unsigned)w;
-    MW_OWN_STORE(p[0], MW_OWN_LOAD(p[0]) + bytes);
-    __asm__("" : "+r"(p));   /* two adds to memory (traffic/inline.h) */
-    MW_OWN_STORE(p[1], MW_OWN_LOAD(p[1]) + 1);
+    return !wide && mw_tls.xfer.shape == e->memo.shape;
+}
+
+/* The histogram slot of a message of bytes at e, whose bit goes into the
+ * site's sizes. */
+static MW_ALWAYS_INLINE uint64_t *mw_xfer_slot(mw_site *e, uint64_t bytes)
+{
+    size_t b = mw_size_bucket(bytes);
+    MW_OWN_STORE(e->s.sizes, MW_OWN_LOAD(e->s.sizes) | 1ull << b);
+    return &e->memo.hist[b];
+}
+
+/* Remember the call's shape and what it added, for the next call at e. */
+static MW_ALWAYS_INLINE void mw_xfer_remember(mw_site *e, int wide, uint64_t bytes,
+                                              uint64_t *slot, uint64_t *pair)
+{
+    if (wide)
+        return;
+    e->memo.shape = mw_tls.xfer.shape;
+    e->memo.bytes = bytes;
+    e->memo.slot = slot;
+    e->memo.pair = pair;
+}
+
+/* Out of line, for the ranks the inline path leaves to the general rules. */
+static MW_ALWAYS_INLINE int mw_xfer_unusual(int ret, int id, int wide)
+{
+    if (!wide)
+        mw_tls.xfer.count = mw_tls.xfer.count32;
+    return mw_xfer_finish(ret, id);
+}
+
+/* One more message in a histogram slot. */
+static MW_ALWAYS_INLINE void mw_xfer_add(uint64_t *slot)
+{
+    MW_OWN_STORE(*slot, MW_OWN_LOAD(*slot) + 1);
+}
+
+/* A message of bytes to a destination's row. */
+static MW_ALWAYS_INLINE void mw_xfer_add_pair(uint64_t *pair, uint64_t bytes)
+{
+    MW_OWN_STORE(pair[0], MW_OWN_LOAD(pair[0]) + bytes);
+    __asm__("" : "+r"(pair));   /* two adds to memory (traffic/inline.h) */
+    MW_OWN_STORE(pair[1], MW_OWN_LOAD(pair[1]) + 1);
 }
 
 /* The end of a fast send: dest kept by mw_xfer_keep. */
-static MW_ALWAYS_INLINE int mw_xfer_end_send(int ret, int id)
+static MW_ALWAYS_INLINE int mw_xfer_end_send(int ret, int id, int wide)
 {
     mw_site *e = mw_xfer_clock_out();
     if (MW_LIKELY(ret == MPI_SUCCESS)) {
-        int dest = mw_tls.xfer.peer;
-        if (MW_UNLIKELY((unsigned)dest >= (unsigned)e->memo.peers))
-            return mw_xfer_finish(ret, id);   /* MPI_PROC_NULL */
-        uint64_t bytes = (uint64_t)(mw_tls.xfer.count * e->memo.size);
+        uint64_t bytes, *slot, *pair;
+        if (MW_LIKELY(mw_xfer_same_shape(e, wide))) {
+            bytes = e->memo.bytes;
+            slot = e->memo.slot;
+            pair = e->memo.pair;
+        } else {
+            int dest = mw_tls.xfer.peer;
+            if (MW_UNLIKELY((unsigned)dest >= (unsigned)e->memo.peers))
+                return mw_xfer_unusual(ret, id, wide);   /* MPI_PROC_NULL */
+            bytes = (uint64_t)(mw_xfer_count(wide) * e->memo.size);
+            slot = mw_xfer_slot(e, bytes);
+            pair = e->memo.pairs + 2 * (size_t)(unsigned)e->memo.world[dest];
+            mw_xfer_remember(e, wide, bytes, slot, pair);
+        }
         MW_OWN_STORE(e->s.sent, MW_OWN_LOAD(e->s.sent) + bytes);
-        mw_xfer_message(e, bytes);
-        mw_xfer_pair(e, e->memo.world[dest], bytes);
+        mw_xfer_add(slot);
+        mw_xfer_add_pair(pair, bytes);
     }
     mw_depth = 0;
     return ret;
@@ -155,54 +213,83 @@ static MW_ALWAYS_INLINE int mw_xfer_end_send(int ret, int id)
 
 /* The end of a fast receive: source kept by mw_xfer_keep, the status in
  * mw_tls.xfer.status (the matched source matters only for MPI_ANY_SOURCE). */
-static MW_ALWAYS_INLINE int mw_xfer_end_recv(int ret, int id)
+static MW_ALWAYS_INLINE int mw_xfer_end_recv(int ret, int id, int wide)
 {
     mw_site *e = mw_xfer_clock_out();
     if (MW_LIKELY(ret == MPI_SUCCESS)) {
-        if (MW_UNLIKELY((unsigned)mw_tls.xfer.peer >= (unsigned)e->memo.peers))
-            return mw_xfer_finish(ret, id);   /* any source, none */
-        uint64_t bytes = (uint64_t)(mw_tls.xfer.count * e->memo.size);
+        uint64_t bytes, *slot;
+        if (MW_LIKELY(mw_xfer_same_shape(e, wide))) {
+            bytes = e->memo.bytes;
+            slot = e->memo.slot;
+        } else {
+            if (MW_UNLIKELY((unsigned)mw_tls.xfer.peer >= (unsigned)e->memo.peers))
+                return mw_xfer_unusual(ret, id, wide);   /* any source, none */
+            bytes = (uint64_t)(mw_xfer_count(wide) * e->memo.size);
+            slot = mw_xfer_slot(e, bytes);
+            mw_xfer_remember(e, wide, bytes, slot, NULL);
+        }
         MW_OWN_STORE(e->s.recv, MW_OWN_LOAD(e->s.recv) + bytes);
-        mw_xfer_message(e, bytes);
+        mw_xfer_add(slot);
     }
     mw_depth = 0;
     return ret;
 }
 
 /* The end of a fast send-receive: dest and sendcount by mw_xfer_keep,
- * source and recvcount in peer2 and count2. */
-static MW_ALWAYS_INLINE int mw_xfer_end_sendrecv(int ret, int id)
+ * source and recvcount by mw_xfer_keep2. The shape is the send's; the
+ * message counted is the send's unless it is empty. */
+static MW_ALWAYS_INLINE int mw_xfer_end_sendrecv(int ret, int id, int wide)
 {
     mw_site *e = mw_xfer_clock_out();
     if (MW_LIKELY(ret == MPI_SUCCESS)) {
-        int dest = mw_tls.xfer.peer;
-        if (MW_UNLIKELY((unsigned)dest >= (unsigned)e->memo.peers ||
-                        mw_tls.xfer.peer2 == MPI_PROC_NULL))
-            return mw_xfer_finish(ret, id);
-        uint64_t sent = (uint64_t)(mw_tls.xfer.count * e->memo.size);
+        if (MW_UNLIKELY(mw_tls.xfer.peer2 == MPI_PROC_NULL))
+            return mw_xfer_unusual(ret, id, wide);
         uint64_t recv = (uint64_t)(mw_tls.xfer.count2 * e->memo.size);
+        uint64_t sent, *slot, *pair;
+        if (MW_LIKELY(mw_xfer_same_shape(e, wide))) {
+            sent = e->memo.bytes;
+            slot = e->memo.slot;
+            pair = e->memo.pair;
+        } else {
+            int dest = mw_tls.xfer.peer;
+            if (MW_UNLIKELY((unsigned)dest >= (unsigned)e->memo.peers))
+                return mw_xfer_unusual(ret, id, wide);
+            sent = (uint64_t)(mw_xfer_count(wide) * e->memo.size);
+            slot = mw_xfer_slot(e, sent ? sent : recv);
+            pair = e->memo.pairs + 2 * (size_t)(unsigned)e->memo.world[dest];
+            if (sent != 0)   /* else the slot depends on the receive */
+                mw_xfer_remember(e, wide, sent, slot, pair);
+        }
         MW_OWN_STORE(e->s.sent, MW_OWN_LOAD(e->s.sent) + sent);
-        __asm__("" : "+r"(e));   /* as above */
+        __asm__("" : "+r"(e));   /* two adds to memory, not vector instructions */
         MW_OWN_STORE(e->s.recv, MW_OWN_LOAD(e->s.recv) + recv);
-        mw_xfer_message(e, sent ? sent : recv);
-        mw_xfer_pair(e, e->memo.world[dest], sent);
+        mw_xfer_add(slot);
+        mw_xfer_add_pair(pair, sent);
     }
     mw_depth = 0;
     return ret;
 }
 
-/* The end of a fast reduction to all: count by mw_xfer_keep. */
-static MW_ALWAYS_INLINE int mw_xfer_end_allreduce(int ret, int id)
+/* The end of a fast reduction to all: count by mw_xfer_keep (peer 0). */
+static MW_ALWAYS_INLINE int mw_xfer_end_allreduce(int ret, int id, int wide)
 {
     mw_site *e = mw_xfer_clock_out();
     if (MW_LIKELY(ret == MPI_SUCCESS)) {
-        uint64_t bytes = (uint64_t)(mw_tls.xfer.count * e->memo.size);
-        if (MW_UNLIKELY(bytes == 0))
-            return mw_xfer_finish(ret, id);   /* no message */
+        uint64_t bytes, *slot;
+        if (MW_LIKELY(mw_xfer_same_shape(e, wide))) {
+            bytes = e->memo.bytes;
+            slot = e->memo.slot;
+        } else {
+            bytes = (uint64_t)(mw_xfer_count(wide) * e->memo.size);
+            if (MW_UNLIKELY(bytes == 0))
+                return mw_xfer_unusual(ret, id, wide);   /* no message */
+            slot = mw_xfer_slot(e, bytes);
+            mw_xfer_remember(e, wide, bytes, slot, NULL);
+        }
         MW_OWN_STORE(e->s.sent, MW_OWN_LOAD(e->s.sent) + bytes);
         __asm__("" : "+r"(e));   /* two adds to memory, not four vector instructions */
         MW_OWN_STORE(e->s.recv, MW_OWN_LOAD(e->s.recv) + bytes);
-        mw_xfer_message(e, bytes);
+        mw_xfer_add(slot);
     }
     mw_depth = 0;
     return ret;

@@ -1,7 +1,8 @@
 /* MPI_Send: send */
 static MW_NOINLINE int mw_slow_MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 
-static MW_ALWAYS_INLINE int mw_body_MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, const int mw_how)
+static MW_ALWAYS_INLINE int mw_body_MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, const int mw_how,
+                                                   const void *mw_ra)
 {
     if (mw_how == MW_SLOW) {
         if (!mw_enter_guard())
@@ -15,7 +16,7 @@ static MW_ALWAYS_INLINE int mw_body_MPI_Send(const void *buf, int count, MPI_Dat
         mw_depth = 1;
 #line 21 "TMPDIR/golden-hooks.j2"
     fprintf(stderr, "MPI_Send: %lld bytes to %d\n", ((long long)(count) * mpiwatch_type_size(datatype)), dest);
-#line 67 "wrap_send.c"
+#line 68 "wrap_send.c"
     mw_publish_args(mw_how, 0xb01, (uintptr_t)comm, dest, tag, 0);
     mw_publish(mw_how, MW_ID_MPI_Send);
     mw_call call;
@@ -31,24 +32,24 @@ static MW_ALWAYS_INLINE int mw_body_MPI_Send(const void *buf, int count, MPI_Dat
 #line 16 "TMPDIR/golden-hooks.j2"
     if (hook_calls > 1000)
         fprintf(stderr, "MPI_Send returned %d\n", (int)ret);
-#line 83 "wrap_send.c"
-    mw_leave_xfer(&call, MW_ID_MPI_Send, mw_how);
+#line 84 "wrap_send.c"
+    mw_leave_xfer_at(&call, MW_ID_MPI_Send, mw_how, MW_SITE_OR_CALLER(mw_ra));
     return ret;
 }
 
 static MW_NOINLINE int mw_fast_MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
-    return mw_body_MPI_Send(buf, count, datatype, dest, tag, comm, MW_FAST);
+    return mw_body_MPI_Send(buf, count, datatype, dest, tag, comm, MW_FAST, NULL);
 }
 
 static MW_NOINLINE int mw_watched_MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
-    return mw_body_MPI_Send(buf, count, datatype, dest, tag, comm, MW_WATCHED);
+    return mw_body_MPI_Send(buf, count, datatype, dest, tag, comm, MW_WATCHED, NULL);
 }
 
 static MW_NOINLINE int mw_slow_MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
-    return mw_body_MPI_Send(buf, count, datatype, dest, tag, comm, MW_SLOW);
+    return mw_body_MPI_Send(buf, count, datatype, dest, tag, comm, MW_SLOW, NULL);
 }
 
 static mw_fn mw_slot_MPI_Send = (mw_fn)mw_slow_MPI_Send;

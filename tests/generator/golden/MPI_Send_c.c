@@ -1,7 +1,50 @@
 /* MPI_Send_c: send, large-count variant */
 static MW_NOINLINE int mw_slow_MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+static MW_NOINLINE int mw_slow_at_MPI_Send_c(const void *mw_ra, const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 
-static MW_ALWAYS_INLINE int mw_body_MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, const int mw_how)
+#if MW_HAVE_MEMO
+/* MPI_Send_c with its call site's memo (runtime/traffic/memo.h): nothing
+ * kept in registers across PMPI_Send_c. */
+static MW_ALWAYS_INLINE int mw_memo_call_MPI_Send_c(mw_site *mw_e, const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    mw_xfer_keep(mw_e, count, dest, MW_XFER_WIDE(count));
+    mw_xfer_clock_in();
+    return mw_xfer_end_send(PMPI_Send_c(buf, count, datatype, dest, tag, comm), MW_ID_MPI_Send_c, MW_XFER_WIDE(count));
+}
+
+/* MPI_Send_c when the fast body found no memo at hand for the call site
+ * whose key it left in mw_tls.xfer.key: filled out of line, or the general
+ * way when it cannot serve (or the thread has no statistics yet). */
+static MW_NOINLINE int mw_memo_miss_MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    const void *mw_ra = (const void *)mw_site_address(mw_tls.xfer.key);
+    if (MW_UNLIKELY(mw_depth))
+        return mw_slow_at_MPI_Send_c(mw_ra, buf, count, datatype, dest, tag, comm);
+    mw_site *mw_e = mw_memo_prepare(MW_ID_MPI_Send_c, mw_ra, MW_MEMO_SEND, MW_MEMO_KEY(datatype), MW_MEMO_KEY(comm));
+    if (mw_e == NULL)
+        return mw_slow_at_MPI_Send_c(mw_ra, buf, count, datatype, dest, tag, comm);
+    return mw_memo_call_MPI_Send_c(mw_e, buf, count, datatype, dest, tag, comm);
+}
+
+/* The fast body: two compares find the call site's memo (no call, no
+ * register saved for the look-up), anything else goes out of line. */
+static MW_NOINLINE int mw_fast_MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    uint64_t mw_key = mw_site_key(MW_ID_MPI_Send_c, MW_CALL_SITE);
+    mw_site *mw_e;
+    if (MW_UNLIKELY(mw_depth)) {
+        if (MW_LIKELY(mw_self != NULL))   /* nested: not counted again */
+            return PMPI_Send_c(buf, count, datatype, dest, tag, comm);
+    } else if (MW_LIKELY((mw_e = mw_memo_hit(mw_key, MW_MEMO_KEY(datatype), MW_MEMO_KEY(comm))) != NULL)) {
+        return mw_memo_call_MPI_Send_c(mw_e, buf, count, datatype, dest, tag, comm);
+    }
+    mw_tls.xfer.key = mw_key;
+    return mw_memo_miss_MPI_Send_c(buf, count, datatype, dest, tag, comm);
+}
+#endif
+
+static MW_ALWAYS_INLINE int mw_body_MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, const int mw_how,
+                                                   const void *mw_ra)
 {
     if (mw_how == MW_SLOW) {
         if (!mw_enter_guard())
@@ -9,20 +52,8 @@ static MW_ALWAYS_INLINE int mw_body_MPI_Send_c(const void *buf, MPI_Count count,
     } else if (MW_UNLIKELY(mw_depth)) {
         if (MW_LIKELY(mw_self != NULL))   /* nested: not counted again */
             return PMPI_Send_c(buf, count, datatype, dest, tag, comm);
-        return mw_slow_MPI_Send_c(buf, count, datatype, dest, tag, comm);
+        return mw_slow_at_MPI_Send_c(MW_SITE_OR_CALLER(mw_ra), buf, count, datatype, dest, tag, comm);
     }
-#if MW_HAVE_MEMO
-    if (mw_how == MW_FAST) {
-        /* The call site's memo (runtime/traffic/memo.h): nothing kept in
-         * registers across PMPI_Send_c. */
-        mw_site *mw_e = mw_memo_site(MW_ID_MPI_Send_c, MW_CALL_SITE, MW_MEMO_SEND, MW_MEMO_KEY(datatype), MW_MEMO_KEY(comm));
-        if (MW_UNLIKELY(mw_e == NULL))
-            return mw_slow_MPI_Send_c(buf, count, datatype, dest, tag, comm);
-        mw_xfer_keep(mw_e, count, dest);
-        mw_xfer_clock_in();
-        return mw_xfer_end_send(PMPI_Send_c(buf, count, datatype, dest, tag, comm), MW_ID_MPI_Send_c);
-    }
-#endif
     mw_publish_args(mw_how, 0xb01, (uintptr_t)comm, dest, tag, 0);
     mw_publish(mw_how, MW_ID_MPI_Send_c);
     mw_call call;
@@ -34,26 +65,34 @@ static MW_ALWAYS_INLINE int mw_body_MPI_Send_c(const void *buf, MPI_Count count,
     int ret = PMPI_Send_c(buf, count, datatype, dest, tag, comm);
     mw_clock_out(&call, mw_how);
     if (MW_UNLIKELY(ret != MPI_SUCCESS)) {
-        mw_leave(&call, MW_ID_MPI_Send_c, mw_how);
+        mw_leave_at(&call, MW_ID_MPI_Send_c, mw_how, MW_SITE_OR_CALLER(mw_ra));
         return ret;
     }
-    mw_leave_xfer(&call, MW_ID_MPI_Send_c, mw_how);
+    mw_leave_xfer_at(&call, MW_ID_MPI_Send_c, mw_how, MW_SITE_OR_CALLER(mw_ra));
     return ret;
 }
 
+#if !MW_HAVE_MEMO
 static MW_NOINLINE int mw_fast_MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
-    return mw_body_MPI_Send_c(buf, count, datatype, dest, tag, comm, MW_FAST);
+    return mw_body_MPI_Send_c(buf, count, datatype, dest, tag, comm, MW_FAST, NULL);
 }
+#endif
 
 static MW_NOINLINE int mw_watched_MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
-    return mw_body_MPI_Send_c(buf, count, datatype, dest, tag, comm, MW_WATCHED);
+    return mw_body_MPI_Send_c(buf, count, datatype, dest, tag, comm, MW_WATCHED, NULL);
 }
 
 static MW_NOINLINE int mw_slow_MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
-    return mw_body_MPI_Send_c(buf, count, datatype, dest, tag, comm, MW_SLOW);
+    return mw_slow_at_MPI_Send_c(MW_CALL_SITE, buf, count, datatype, dest, tag, comm);
+}
+
+/* The general body for a call from mw_ra. */
+static MW_NOINLINE int mw_slow_at_MPI_Send_c(const void *mw_ra, const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return mw_body_MPI_Send_c(buf, count, datatype, dest, tag, comm, MW_SLOW, mw_ra);
 }
 
 static mw_fn mw_slot_MPI_Send_c = (mw_fn)mw_slow_MPI_Send_c;

@@ -1,7 +1,8 @@
 /* MPI_Wtime: environment */
 static MW_NOINLINE double mw_slow_MPI_Wtime(void);
 
-static MW_ALWAYS_INLINE double mw_body_MPI_Wtime(const int mw_how)
+static MW_ALWAYS_INLINE double mw_body_MPI_Wtime(const int mw_how,
+                                                   const void *mw_ra)
 {
     if (mw_how == MW_SLOW) {
         if (!mw_enter_guard())
@@ -15,7 +16,7 @@ static MW_ALWAYS_INLINE double mw_body_MPI_Wtime(const int mw_how)
         mw_depth = 1;
 #line 12 "TMPDIR/golden-hooks.j2"
     hook_calls++;
-#line 154 "wrap_environment.c"
+#line 155 "wrap_environment.c"
     mw_publish(mw_how, MW_ID_MPI_Wtime);
     mw_call call;
     mw_clock_in(&call, mw_how);
@@ -25,24 +26,24 @@ static MW_ALWAYS_INLINE double mw_body_MPI_Wtime(const int mw_how)
 #line 16 "TMPDIR/golden-hooks.j2"
     if (hook_calls > 1000)
         fprintf(stderr, "MPI_Wtime returned %d\n", (int)ret);
-#line 164 "wrap_environment.c"
-    mw_leave(&call, MW_ID_MPI_Wtime, mw_how);
+#line 165 "wrap_environment.c"
+    mw_leave_at(&call, MW_ID_MPI_Wtime, mw_how, MW_SITE_OR_CALLER(mw_ra));
     return ret;
 }
 
 static MW_NOINLINE double mw_fast_MPI_Wtime(void)
 {
-    return mw_body_MPI_Wtime(MW_FAST);
+    return mw_body_MPI_Wtime(MW_FAST, NULL);
 }
 
 static MW_NOINLINE double mw_watched_MPI_Wtime(void)
 {
-    return mw_body_MPI_Wtime(MW_WATCHED);
+    return mw_body_MPI_Wtime(MW_WATCHED, NULL);
 }
 
 static MW_NOINLINE double mw_slow_MPI_Wtime(void)
 {
-    return mw_body_MPI_Wtime(MW_SLOW);
+    return mw_body_MPI_Wtime(MW_SLOW, NULL);
 }
 
 static mw_fn mw_slot_MPI_Wtime = (mw_fn)mw_slow_MPI_Wtime;

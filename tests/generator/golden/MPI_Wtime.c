@@ -1,7 +1,8 @@
 /* MPI_Wtime: environment */
 static MW_NOINLINE double mw_slow_MPI_Wtime(void);
 
-static MW_ALWAYS_INLINE double mw_body_MPI_Wtime(const int mw_how)
+static MW_ALWAYS_INLINE double mw_body_MPI_Wtime(const int mw_how,
+                                                   const void *mw_ra)
 {
     if (mw_how == MW_SLOW) {
         if (!mw_enter_guard())
@@ -17,23 +18,23 @@ static MW_ALWAYS_INLINE double mw_body_MPI_Wtime(const int mw_how)
     mw_publish_time(mw_how, &call);
     double ret = PMPI_Wtime();
     mw_clock_out(&call, mw_how);
-    mw_leave(&call, MW_ID_MPI_Wtime, mw_how);
+    mw_leave_at(&call, MW_ID_MPI_Wtime, mw_how, MW_SITE_OR_CALLER(mw_ra));
     return ret;
 }
 
 static MW_NOINLINE double mw_fast_MPI_Wtime(void)
 {
-    return mw_body_MPI_Wtime(MW_FAST);
+    return mw_body_MPI_Wtime(MW_FAST, NULL);
 }
 
 static MW_NOINLINE double mw_watched_MPI_Wtime(void)
 {
-    return mw_body_MPI_Wtime(MW_WATCHED);
+    return mw_body_MPI_Wtime(MW_WATCHED, NULL);
 }
 
 static MW_NOINLINE double mw_slow_MPI_Wtime(void)
 {
-    return mw_body_MPI_Wtime(MW_SLOW);
+    return mw_body_MPI_Wtime(MW_SLOW, NULL);
 }
 
 static mw_fn mw_slot_MPI_Wtime = (mw_fn)mw_slow_MPI_Wtime;
