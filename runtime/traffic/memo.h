@@ -5,8 +5,11 @@
  * compares instead of two hashed look-ups; memos are emptied when a handle
  * is freed, core/thread_stats.h), and what the statistics need after the
  * call (the site, counts, ranks) is kept in the thread's block
- * (mw_tls.xfer), so that no register has to survive the call. After a successful call the bytes, the size histogram, the site's
- * size mask and the bytes per destination are added inline.
+ * (mw_tls.xfer), so that no register has to survive the call. After a
+ * successful call the bytes, the size histogram, the site's size mask and
+ * the bytes per destination are added inline; a call of the same shape
+ * (count and peer) as the last one counted at its site adds what that one
+ * added, without computing it again (mw_memo.shape).
  *
  * Anything unusual goes out of line with the same rules as traffic/inline.h
  * (mw_xfer_finish: MPI_PROC_NULL, MPI_ANY_SOURCE, a reduction of nothing),
@@ -67,10 +70,10 @@ MW_HIDDEN MW_NOINLINE int mw_xfer_finish(int ret, int id);
 #if MW_HAVE_MEMO
 /* The site of this call, at its home slot, with its memo valid for type and
  * comm (C handles, or Fortran ones for a memo filled with MW_MEMO_FORTRAN);
- * NULL on any miss. Nothing is called here: a body leaves on a miss by a
- * tail call with its arguments untouched (to mw_memo_prepare's caller), so
- * that its hit path keeps the arguments, stack ones included, where they
- * are and needs no register of its own to look up. */
+ * NULL on any miss. Nothing is called here: on a miss the fast body calls
+ * its out-of-line half (mw_memo_miss_X, which calls mw_memo_prepare), so
+ * that its hit path keeps the arguments where they are and needs no
+ * register of its own for the look-up. */
 static MW_ALWAYS_INLINE mw_site *mw_memo_hit(uint64_t key, uintptr_t type, uintptr_t comm)
 {
     mw_site *e = (mw_site *)((char *)mw_self->sites + mw_site_home(key));
