@@ -89,7 +89,10 @@ typedef struct mw_memo {
     const int *world;    /* world rank of each of comm's peers (all in the world) */
     uint64_t *hist;      /* the function's histogram slots */
     uint64_t *pairs;     /* the thread's bytes and messages per destination */
-    uint64_t unused[13];
+    /* A send-receive that sends nothing counts its receive's message: the
+     * bytes received, which its slot is for. */
+    uint64_t recv_bytes;
+    uint64_t unused[12];
 } mw_memo;
 
 typedef struct mw_site {

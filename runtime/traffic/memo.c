@@ -78,6 +78,77 @@ mw_site *mw_memo_prepare(int id, const void *ra, int kind, uintptr_t type, uintp
     return mw_memo_fill(e);
 }
 
+#if MW_HAVE_MEMO
+/* mw_xfer_new_shape's first half: 0 when the general rules apply. */
+static int learn(int kind, int wide)
+{
+    mw_site *e = mw_tls.xfer.site;
+    mw_memo *m = &e->memo;
+    int64_t count = mw_xfer_count(wide);
+    int peer = mw_tls.xfer.peer;
+    uint64_t bytes = (uint64_t)(count * m->size), histogrammed = bytes;
+    uint64_t *pair = NULL;
+    switch (kind) {
+    case MW_MEMO_SEND:
+    case MW_MEMO_SENDRECV:
+        if ((unsigned)peer >= (unsigned)m->peers ||
+            (kind == MW_MEMO_SENDRECV && mw_tls.xfer.peer2 == MPI_PROC_NULL))
+            return 0;   /* MPI_PROC_NULL */
+        pair = m->pairs + 2 * (size_t)(unsigned)m->world[peer];
+        if (kind == MW_MEMO_SENDRECV && bytes == 0) {
+            /* The message counted is the receive's: a call of this shape is
+             * counted again only with as many bytes received. */
+            histogrammed = (uint64_t)(mw_tls.xfer.count2 * m->size);
+            m->recv_bytes = histogrammed;
+        }
+        break;
+    case MW_MEMO_RECV:
+        if ((unsigned)peer >= (unsigned)m->peers)
+            return 0;   /* MPI_ANY_SOURCE, MPI_PROC_NULL */
+        break;
+    default:
+        if (bytes == 0)
+            return 0;   /* a reduction of nothing */
+        break;
+    }
+    m->shape = wide ? MW_MEMO_NO_SHAPE : mw_tls.xfer.shape;
+    m->bytes = bytes;
+    m->slot = mw_xfer_slot(e, histogrammed);
+    m->pair = pair;
+    return 1;
+}
+
+int mw_xfer_new_shape(int kind, int id, int wide)
+{
+    if (!learn(kind, wide))
+        return mw_xfer_unusual(MPI_SUCCESS, id, wide);
+    mw_site *e = mw_tls.xfer.site;
+    switch (kind) {
+    case MW_MEMO_SEND:
+        mw_xfer_add_send(e);
+        break;
+    case MW_MEMO_RECV:
+        mw_xfer_add_recv(e);
+        break;
+    case MW_MEMO_SENDRECV:
+        mw_xfer_add_sendrecv(e, (uint64_t)(mw_tls.xfer.count2 * e->memo.size));
+        break;
+    default:
+        mw_xfer_add_allreduce(e);
+        break;
+    }
+    mw_depth = 0;
+    return MPI_SUCCESS;
+}
+
+int mw_xfer_failed(int ret)
+{
+    mw_xfer_clock_out();
+    mw_depth = 0;
+    return ret;
+}
+#endif
+
 int mw_xfer_finish(int ret, int id)
 {
     mw_site *e = mw_tls.xfer.site;

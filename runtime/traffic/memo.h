@@ -55,6 +55,19 @@ MW_HIDDEN MW_NOINLINE mw_site *mw_memo_prepare(int id, const void *ra, int kind,
  * kept in mw_tls.xfer; releases the guard and returns ret. */
 MW_HIDDEN MW_NOINLINE int mw_xfer_finish(int ret, int id);
 
+/* The end of a call that failed: its time only; releases the guard and
+ * returns ret. */
+MW_HIDDEN MW_NOINLINE int mw_xfer_failed(int ret);
+
+/* The end of a successful call (kind, kept in mw_tls.xfer with its receive
+ * side) whose shape is not its site's memo's: what it adds (bytes,
+ * histogram slot with its bit in the site's sizes, destination row) is put
+ * in the memo with its shape (unless wide: large counts) and added; or the
+ * general rules apply (MPI_PROC_NULL, MPI_ANY_SOURCE, a reduction of
+ * nothing). Releases the guard; returns MPI_SUCCESS. Out of line, so that
+ * the inline end keeps nothing across it. */
+MW_HIDDEN MW_NOINLINE int mw_xfer_new_shape(int kind, int id, int wide);
+
 /* A C handle as a memo key: an int handle (MPICH) zero-extended, as
  * mw_memo_site compares it, so that no sign extension is computed. */
 #define MW_MEMO_KEY(h) \
@@ -97,13 +110,6 @@ static MW_ALWAYS_INLINE void mw_xfer_keep(mw_site *e, int64_t count, int peer, i
     mw_tls.xfer.peer = peer;
     if (wide)
         mw_tls.xfer.count = count;
-}
-
-/* And a send-receive's receive side. */
-static MW_ALWAYS_INLINE void mw_xfer_keep2(int64_t count2, int peer2)
-{
-    mw_tls.xfer.count2 = count2;
-    mw_tls.xfer.peer2 = peer2;
 }
 
 /* The time in, for the fast body: the guard word takes the TSC. rdx keeps
@@ -153,18 +159,6 @@ static MW_ALWAYS_INLINE uint64_t *mw_xfer_slot(mw_site *e, uint64_t bytes)
     return &e->memo.hist[b];
 }
 
-/* Remember the call's shape and what it added, for the next call at e. */
-static MW_ALWAYS_INLINE void mw_xfer_remember(mw_site *e, int wide, uint64_t bytes,
-                                              uint64_t *slot, uint64_t *pair)
-{
-    if (wide)
-        return;
-    e->memo.shape = mw_tls.xfer.shape;
-    e->memo.bytes = bytes;
-    e->memo.slot = slot;
-    e->memo.pair = pair;
-}
-
 /* Out of line, for the ranks the inline path leaves to the general rules. */
 static MW_ALWAYS_INLINE int mw_xfer_unusual(int ret, int id, int wide)
 {
@@ -183,119 +177,121 @@ static MW_ALWAYS_INLINE void mw_xfer_add(uint64_t *slot)
 static MW_ALWAYS_INLINE void mw_xfer_add_pair(uint64_t *pair, uint64_t bytes)
 {
     MW_OWN_STORE(pair[0], MW_OWN_LOAD(pair[0]) + bytes);
-    __asm__("" : "+r"(pair));   /* two adds to memory (traffic/inline.h) */
+    __asm__("" : "+m"(pair[0]));   /* two adds to memory (traffic/inline.h) */
     MW_OWN_STORE(pair[1], MW_OWN_LOAD(pair[1]) + 1);
+}
+
+/* MPI_SUCCESS, made where a successful end returns it: not the PMPI call's
+ * value (equal to it), which GCC would otherwise keep in a callee-saved
+ * register across the rare out-of-line calls. */
+static MW_ALWAYS_INLINE int mw_xfer_success(void)
+{
+    int ret = MPI_SUCCESS;
+    __asm__("" : "+r"(ret));
+    return ret;
+}
+
+/* What a successful call of its site's remembered shape adds to the site's
+ * statistics besides time, from the memo: bytes, histogram slot, and for
+ * sends the destination's row. */
+static MW_ALWAYS_INLINE void mw_xfer_add_send(mw_site *e)
+{
+    uint64_t bytes = e->memo.bytes;
+    MW_OWN_STORE(e->s.sent, MW_OWN_LOAD(e->s.sent) + bytes);
+    mw_xfer_add(e->memo.slot);
+    mw_xfer_add_pair(e->memo.pair, bytes);
+}
+
+static MW_ALWAYS_INLINE void mw_xfer_add_recv(mw_site *e)
+{
+    MW_OWN_STORE(e->s.recv, MW_OWN_LOAD(e->s.recv) + e->memo.bytes);
+    mw_xfer_add(e->memo.slot);
+}
+
+/* A send-receive: the send's shape, and recv bytes received. */
+static MW_ALWAYS_INLINE void mw_xfer_add_sendrecv(mw_site *e, uint64_t recv)
+{
+    uint64_t sent = e->memo.bytes;
+    MW_OWN_STORE(e->s.sent, MW_OWN_LOAD(e->s.sent) + sent);
+    __asm__("" : "+r"(e));   /* two adds to memory, not vector instructions */
+    MW_OWN_STORE(e->s.recv, MW_OWN_LOAD(e->s.recv) + recv);
+    mw_xfer_add(e->memo.slot);
+    mw_xfer_add_pair(e->memo.pair, sent);
+}
+
+static MW_ALWAYS_INLINE void mw_xfer_add_allreduce(mw_site *e)
+{
+    uint64_t bytes = e->memo.bytes;
+    MW_OWN_STORE(e->s.sent, MW_OWN_LOAD(e->s.sent) + bytes);
+    __asm__("" : "+r"(e));   /* two adds to memory, not four vector instructions */
+    MW_OWN_STORE(e->s.recv, MW_OWN_LOAD(e->s.recv) + bytes);
+    mw_xfer_add(e->memo.slot);
 }
 
 /* The end of a fast send: dest kept by mw_xfer_keep. */
 static MW_ALWAYS_INLINE int mw_xfer_end_send(int ret, int id, int wide)
 {
+    if (MW_UNLIKELY(ret != MPI_SUCCESS))
+        return mw_xfer_failed(ret);
     mw_site *e = mw_xfer_clock_out();
-    if (MW_LIKELY(ret == MPI_SUCCESS)) {
-        uint64_t bytes, *slot, *pair;
-        if (MW_LIKELY(mw_xfer_same_shape(e, wide))) {
-            bytes = e->memo.bytes;
-            slot = e->memo.slot;
-            pair = e->memo.pair;
-        } else {
-            int dest = mw_tls.xfer.peer;
-            if (MW_UNLIKELY((unsigned)dest >= (unsigned)e->memo.peers))
-                return mw_xfer_unusual(ret, id, wide);   /* MPI_PROC_NULL */
-            bytes = (uint64_t)(mw_xfer_count(wide) * e->memo.size);
-            slot = mw_xfer_slot(e, bytes);
-            pair = e->memo.pairs + 2 * (size_t)(unsigned)e->memo.world[dest];
-            mw_xfer_remember(e, wide, bytes, slot, pair);
-        }
-        MW_OWN_STORE(e->s.sent, MW_OWN_LOAD(e->s.sent) + bytes);
-        mw_xfer_add(slot);
-        mw_xfer_add_pair(pair, bytes);
-    }
+    if (MW_UNLIKELY(!mw_xfer_same_shape(e, wide)))
+        return mw_xfer_new_shape(MW_MEMO_SEND, id, wide);
+    mw_xfer_add_send(e);
     mw_depth = 0;
-    return ret;
+    return mw_xfer_success();
 }
 
-/* The end of a fast receive: source kept by mw_xfer_keep, the status in
- * mw_tls.xfer.status (the matched source matters only for MPI_ANY_SOURCE). */
-static MW_ALWAYS_INLINE int mw_xfer_end_recv(int ret, int id, int wide)
+/* The end of a fast receive: source kept by mw_xfer_keep; its status
+ * (the matched source matters only for MPI_ANY_SOURCE). */
+static MW_ALWAYS_INLINE int mw_xfer_end_recv(int ret, int id, int wide, const void *status)
 {
+    if (MW_UNLIKELY(ret != MPI_SUCCESS))
+        return mw_xfer_failed(ret);
     mw_site *e = mw_xfer_clock_out();
-    if (MW_LIKELY(ret == MPI_SUCCESS)) {
-        uint64_t bytes, *slot;
-        if (MW_LIKELY(mw_xfer_same_shape(e, wide))) {
-            bytes = e->memo.bytes;
-            slot = e->memo.slot;
-        } else {
-            if (MW_UNLIKELY((unsigned)mw_tls.xfer.peer >= (unsigned)e->memo.peers))
-                return mw_xfer_unusual(ret, id, wide);   /* any source, none */
-            bytes = (uint64_t)(mw_xfer_count(wide) * e->memo.size);
-            slot = mw_xfer_slot(e, bytes);
-            mw_xfer_remember(e, wide, bytes, slot, NULL);
-        }
-        MW_OWN_STORE(e->s.recv, MW_OWN_LOAD(e->s.recv) + bytes);
-        mw_xfer_add(slot);
+    if (MW_UNLIKELY(!mw_xfer_same_shape(e, wide))) {
+        mw_tls.xfer.status = status;
+        return mw_xfer_new_shape(MW_MEMO_RECV, id, wide);
     }
+    mw_xfer_add_recv(e);
     mw_depth = 0;
-    return ret;
+    return mw_xfer_success();
 }
 
-/* The end of a fast send-receive: dest and sendcount by mw_xfer_keep,
- * source and recvcount by mw_xfer_keep2. The shape is the send's; the
- * message counted is the send's unless it is empty. */
-static MW_ALWAYS_INLINE int mw_xfer_end_sendrecv(int ret, int id, int wide)
+/* The end of a fast send-receive: dest and sendcount kept by mw_xfer_keep
+ * (its shape); the receive side's count, source and status. When nothing is
+ * sent the message counted is the receive's, so the shape serves only for
+ * as many bytes received as it was learnt with. */
+static MW_ALWAYS_INLINE int mw_xfer_end_sendrecv(int ret, int id, int wide, int64_t count2,
+                                                 int peer2, const void *status)
 {
+    if (MW_UNLIKELY(ret != MPI_SUCCESS))
+        return mw_xfer_failed(ret);
     mw_site *e = mw_xfer_clock_out();
-    if (MW_LIKELY(ret == MPI_SUCCESS)) {
-        if (MW_UNLIKELY(mw_tls.xfer.peer2 == MPI_PROC_NULL))
-            return mw_xfer_unusual(ret, id, wide);
-        uint64_t recv = (uint64_t)(mw_tls.xfer.count2 * e->memo.size);
-        uint64_t sent, *slot, *pair;
-        if (MW_LIKELY(mw_xfer_same_shape(e, wide))) {
-            sent = e->memo.bytes;
-            slot = e->memo.slot;
-            pair = e->memo.pair;
-        } else {
-            int dest = mw_tls.xfer.peer;
-            if (MW_UNLIKELY((unsigned)dest >= (unsigned)e->memo.peers))
-                return mw_xfer_unusual(ret, id, wide);
-            sent = (uint64_t)(mw_xfer_count(wide) * e->memo.size);
-            slot = mw_xfer_slot(e, sent ? sent : recv);
-            pair = e->memo.pairs + 2 * (size_t)(unsigned)e->memo.world[dest];
-            if (sent != 0)   /* else the slot depends on the receive */
-                mw_xfer_remember(e, wide, sent, slot, pair);
-        }
-        MW_OWN_STORE(e->s.sent, MW_OWN_LOAD(e->s.sent) + sent);
-        __asm__("" : "+r"(e));   /* two adds to memory, not vector instructions */
-        MW_OWN_STORE(e->s.recv, MW_OWN_LOAD(e->s.recv) + recv);
-        mw_xfer_add(slot);
-        mw_xfer_add_pair(pair, sent);
+    if (MW_UNLIKELY(peer2 == MPI_PROC_NULL ||
+                    !mw_xfer_same_shape(e, wide) ||
+                    (e->memo.bytes == 0 &&
+                     (uint64_t)(count2 * e->memo.size) != e->memo.recv_bytes))) {
+        mw_tls.xfer.count2 = count2;
+        mw_tls.xfer.peer2 = peer2;
+        mw_tls.xfer.status = status;
+        return mw_xfer_new_shape(MW_MEMO_SENDRECV, id, wide);
     }
+    mw_xfer_add_sendrecv(e, (uint64_t)(count2 * e->memo.size));
     mw_depth = 0;
-    return ret;
+    return mw_xfer_success();
 }
 
 /* The end of a fast reduction to all: count by mw_xfer_keep (peer 0). */
 static MW_ALWAYS_INLINE int mw_xfer_end_allreduce(int ret, int id, int wide)
 {
+    if (MW_UNLIKELY(ret != MPI_SUCCESS))
+        return mw_xfer_failed(ret);
     mw_site *e = mw_xfer_clock_out();
-    if (MW_LIKELY(ret == MPI_SUCCESS)) {
-        uint64_t bytes, *slot;
-        if (MW_LIKELY(mw_xfer_same_shape(e, wide))) {
-            bytes = e->memo.bytes;
-            slot = e->memo.slot;
-        } else {
-            bytes = (uint64_t)(mw_xfer_count(wide) * e->memo.size);
-            if (MW_UNLIKELY(bytes == 0))
-                return mw_xfer_unusual(ret, id, wide);   /* no message */
-            slot = mw_xfer_slot(e, bytes);
-            mw_xfer_remember(e, wide, bytes, slot, NULL);
-        }
-        MW_OWN_STORE(e->s.sent, MW_OWN_LOAD(e->s.sent) + bytes);
-        __asm__("" : "+r"(e));   /* two adds to memory, not four vector instructions */
-        MW_OWN_STORE(e->s.recv, MW_OWN_LOAD(e->s.recv) + bytes);
-        mw_xfer_add(slot);
-    }
+    if (MW_UNLIKELY(!mw_xfer_same_shape(e, wide)))
+        return mw_xfer_new_shape(MW_MEMO_ALLREDUCE, id, wide);
+    mw_xfer_add_allreduce(e);
     mw_depth = 0;
-    return ret;
+    return mw_xfer_success();
 }
 #endif
 

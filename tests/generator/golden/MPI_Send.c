@@ -2,14 +2,15 @@
 static MW_NOINLINE int mw_slow_MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 static MW_NOINLINE int mw_slow_at_MPI_Send(const void *mw_ra, const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 
+
 #if MW_HAVE_MEMO
-/* MPI_Send with its call site's memo (runtime/traffic/memo.h): nothing
- * kept in registers across PMPI_Send. */
+/* MPI_Send with its call site's memo (runtime/traffic/memo.h). */
 static MW_ALWAYS_INLINE int mw_memo_call_MPI_Send(mw_site *mw_e, const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
     mw_xfer_keep(mw_e, count, dest, MW_XFER_WIDE(count));
     mw_xfer_clock_in();
-    return mw_xfer_end_send(PMPI_Send(buf, count, datatype, dest, tag, comm), MW_ID_MPI_Send, MW_XFER_WIDE(count));
+    int mw_ret = PMPI_Send(buf, count, datatype, dest, tag, comm);
+    return mw_xfer_end_send(mw_ret, MW_ID_MPI_Send, MW_XFER_WIDE(count));
 }
 
 /* MPI_Send when the fast body found no memo at hand for the call site
@@ -36,7 +37,10 @@ static MW_NOINLINE int mw_fast_MPI_Send(const void *buf, int count, MPI_Datatype
         if (MW_LIKELY(mw_self != NULL))   /* nested: not counted again */
             return PMPI_Send(buf, count, datatype, dest, tag, comm);
     } else if (MW_LIKELY((mw_e = mw_memo_hit(mw_key, MW_MEMO_KEY(datatype), MW_MEMO_KEY(comm))) != NULL)) {
-        return mw_memo_call_MPI_Send(mw_e, buf, count, datatype, dest, tag, comm);
+        mw_xfer_keep(mw_e, count, dest, MW_XFER_WIDE(count));
+        mw_xfer_clock_in();
+        int mw_ret = PMPI_Send(buf, count, datatype, dest, tag, comm);
+        return mw_xfer_end_send(mw_ret, MW_ID_MPI_Send, MW_XFER_WIDE(count));
     }
     mw_tls.xfer.key = mw_key;
     return mw_memo_miss_MPI_Send(buf, count, datatype, dest, tag, comm);
