@@ -25,7 +25,11 @@
  * to the slow body, which attaches its statistics in mw_guard_contended.
  *
  * The fast bodies of the commonest data-moving calls use their call site's
- * memo instead of the notes below (traffic/memo.h).
+ * memo instead of the notes below (traffic/memo.h); they are rendered apart
+ * (mw_fast_X), and their rare ways (a miss, a nested or first call) go out of
+ * line to mw_memo_miss_X, which passes the call site on to the general body
+ * (mw_slow_at_X: the body's mw_ra; NULL in the others, where the site is the
+ * caller's return address, read where it is used).
  *
  * Functions that move data note what they moved between the clock reads and
  * the exit (mw_note_* in traffic/traffic.h; the commonest inline, in
