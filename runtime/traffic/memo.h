@@ -69,7 +69,7 @@ MW_HIDDEN MW_NOINLINE int mw_xfer_failed(int ret);
 MW_HIDDEN MW_NOINLINE int mw_xfer_new_shape(int kind, int id, int wide);
 
 /* A C handle as a memo key: an int handle (MPICH) zero-extended, as
- * mw_memo_site compares it, so that no sign extension is computed. */
+ * mw_memo_hit compares it, so that no sign extension is computed. */
 #define MW_MEMO_KEY(h) \
     (sizeof(h) == 4 ? (uintptr_t)(h) & 0xffffffffu : (uintptr_t)(h))
 

@@ -5,6 +5,8 @@
 # written, and the output and exit status must be the bare run's: the MPI
 # may itself complain and fail the job (Open MPI's mpirun exits 1 here,
 # MPICH's 0), and mpiwatch must change neither. A time limit catches hangs.
+# A run whose status or output differs is tried again (MPICH's launcher
+# races with ranks that exit without MPI_Finalize); three in a row fail.
 name=no-finalize
 . "$(dirname "$0")/../lib/harness.sh"
 
@@ -28,8 +30,16 @@ for mode in linked preload; do
     dir="$work/$mode"
     prog="$work/no_finalize"
     [ "$mode" = preload ] && prog="$work/no_finalize-bare"
-    run "$dir" "$NP" "$mode" MPIWATCH_OUTDIR="$dir/cwd" -- "$prog"
-    rc=$(rc_of "$dir")
+    # MPICH's launcher may kill a rank still exiting when the other has
+    # exited without MPI_Finalize (SIGHUP, status 1), bare or not, more often
+    # on a loaded machine: a run that differs from the bare one is tried
+    # again, up to three times in all, so that only a lasting change fails.
+    for attempt in 1 2 3; do
+        rm -rf "$dir"
+        run "$dir" "$NP" "$mode" MPIWATCH_OUTDIR="$dir/cwd" -- "$prog"
+        rc=$(rc_of "$dir")
+        [ "$rc" -eq "$bare_rc" ] && cmp -s "$dir/stdout" "$work/bare/stdout" && break
+    done
     if [ "$rc" -ne "$bare_rc" ]; then
         fail "no-finalize $mode: status" "$(describe_rc "$rc"), the bare run's was $bare_rc" \
             "$dir/stdout" "$dir/stderr"
