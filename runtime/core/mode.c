@@ -14,6 +14,21 @@ static int monitor_on;
 int mpiwatch_fortran_mode = MW_FMODE_SLOW;
 int mw_mode_fortran_slow_only;
 
+/* The Fortran libraries' slot tables (one per binding). */
+enum { MW_FORTRAN_SLOT_TABLES = 8 };
+static struct {
+    const mw_fortran_slot *slots;
+    int count;
+} fortran_tables[MW_FORTRAN_SLOT_TABLES];
+static int fortran_table_count;
+
+static void point_fortran_slots(int table, int fortran)
+{
+    const mw_fortran_slot *s = fortran_tables[table].slots;
+    for (int i = 0; i < fortran_tables[table].count; i++)
+        __atomic_store_n(s[i].slot, s[i].way[fortran], __ATOMIC_RELAXED);
+}
+
 static void apply_locked(void)
 {
     int level = __atomic_load_n(&mw_level, __ATOMIC_RELAXED);
@@ -32,6 +47,8 @@ static void apply_locked(void)
                       ? MW_FMODE_FAST
                       : MW_FMODE_SLOW;
     __atomic_store_n(&mpiwatch_fortran_mode, fortran, __ATOMIC_RELAXED);
+    for (int t = 0; t < fortran_table_count; t++)
+        point_fortran_slots(t, fortran);
 }
 
 void mw_mode_update(void)
@@ -46,5 +63,18 @@ void mw_mode_set_monitor(int on)
     pthread_mutex_lock(&mode_lock);
     monitor_on = on != 0;
     apply_locked();
+    pthread_mutex_unlock(&mode_lock);
+}
+
+void mw_mode_add_fortran_slots(const mw_fortran_slot *slots, int count)
+{
+    pthread_mutex_lock(&mode_lock);
+    /* More tables than bindings: a library loaded twice keeps its slots
+     * where they start (the profiled body), which is right in every mode. */
+    if (slots != NULL && count > 0 && fortran_table_count < MW_FORTRAN_SLOT_TABLES) {
+        fortran_tables[fortran_table_count].slots = slots;
+        fortran_tables[fortran_table_count].count = count;
+        point_fortran_slots(fortran_table_count++, __atomic_load_n(&mpiwatch_fortran_mode, __ATOMIC_RELAXED));
+    }
     pthread_mutex_unlock(&mode_lock);
 }

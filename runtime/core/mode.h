@@ -30,13 +30,27 @@ MW_HIDDEN void mw_mode_update(void);
  * set that before switching on, clear it after off. */
 MW_HIDDEN void mw_mode_set_monitor(int on);
 
-/* The Fortran library's gates (fortran/gate.h) read this word instead of
- * slots: MW_FMODE_OFF while profiling is off, MW_FMODE_FAST while the C slots
- * point at their fast bodies (the TSC, no monitor) and MPI is between
- * MPI_Init and the report (Fortran handles can be converted), MW_FMODE_SLOW
- * otherwise. Set with the slots; mw_on_init and mw_on_finalize update it. */
+/* The Fortran library's mode: MW_FMODE_OFF while profiling is off,
+ * MW_FMODE_FAST while the C slots point at their fast bodies (the TSC, no
+ * monitor) and MPI is between MPI_Init and the report (Fortran handles can be
+ * converted), MW_FMODE_SLOW otherwise. Set with the slots; mw_on_init and
+ * mw_on_finalize update it. The Fortran entry points' slots (below) follow
+ * it; gates that are not assembly read it (fortran/gate.h). */
 enum { MW_FMODE_OFF, MW_FMODE_SLOW, MW_FMODE_FAST };
 extern MW_EXPORT int mpiwatch_fortran_mode;
+
+/* A Fortran entry point's slot: on x86-64 its gate (fortran/gate.h) is one
+ * jump through it, to way[MW_FMODE_*] as the word above would choose: the
+ * MPI's entry point, the profiled body, the fast body (the profiled body
+ * again for an entry point without one). */
+typedef struct {
+    void **slot;
+    void *way[3];
+} mw_fortran_slot;
+
+/* Keep a Fortran library's count slots pointed at the way of the current
+ * mode: now, and at every change. Thread-safe. */
+MW_HIDDEN void mw_mode_add_fortran_slots(const mw_fortran_slot *slots, int count);
 
 /* Set (before any call) when an attached Fortran library cannot use the
  * fast bodies (fortran/bridge.c): the word never says MW_FMODE_FAST. */

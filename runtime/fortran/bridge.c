@@ -37,6 +37,14 @@ int mpiwatch_fortran_attach(int fn_count, const char *mpi, const char *layering)
     return 1;
 }
 
+void mpiwatch_fortran_slots(const mw_fortran_slot *slots, int count)
+{
+    /* A refused library's slots stay at its profiled bodies, which forward
+     * its calls uncounted. */
+    if (!mw_fortran_refused)
+        mw_mode_add_fortran_slots(slots, count);
+}
+
 /* Between MPI_Init and the report, the MPI converts handles (Open MPI's
  * _f2c functions abort outside that span). */
 static inline int mw_fortran_ready_now(void)

@@ -26,12 +26,15 @@
 #include <mpi.h>
 
 #include "core/compiler.h"
+#include "core/mode.h"
 
-/* An entry point's gate (fortran/gate.h) reads mpiwatch_fortran_mode
- * (core/mode.h), libmpiwatch's word: while profiling is off it forwards the
- * call at once, for the cost of one load and a test (the jump through the
- * slot of the C wrappers costs one instruction); otherwise the call goes to
- * the entry point's fast body or through the calls below. */
+/* An entry point's gate (fortran/gate.h) jumps through its slot, as MPI_X
+ * does through the C wrapper's: to the MPI's entry point while profiling is
+ * off, to the entry point's fast body (below) in the usual profiled case,
+ * else to its profiled body, which goes through the calls below. The slots
+ * live in libmpiwatch_f and start at the profiled body, right in every
+ * mode; libmpiwatch points them with its own (core/mode.h). Where the gate
+ * is C it reads mpiwatch_fortran_mode instead, the word the slots follow. */
 
 /* Called by libmpiwatch_f when it is loaded (or first linked in): fn_count is
  * its MW_FN_COUNT and mpi its MPI description; layering says which layer the
@@ -39,6 +42,9 @@
  * libraries agree; otherwise warns once and leaves Fortran calls unprofiled. */
 MW_EXPORT int mpiwatch_fortran_attach(int fn_count, const char *mpi, const char *layering);
 
+/* Called by libmpiwatch_f when it is loaded, after mpiwatch_fortran_attach
+ * and the fast bodies' targets: its entry points' slots and their ways. */
+MW_EXPORT void mpiwatch_fortran_slots(const mw_fortran_slot *slots, int count);
 /* Nonzero if the call is profiled: the guard is taken and the clock started.
  * MW_F_READY if, moreover, the MPI is initialised, so that the entry point
  * may convert its arguments and end in its mpiwatch_fortran_after_X function
@@ -90,8 +96,8 @@ MW_EXPORT void mpiwatch_fortran_pcontrol(int level);
 MW_EXPORT void mpiwatch_fortran_note_sentinel(int kind, intptr_t address);
 
 /* The fast bodies. While mpiwatch_fortran_mode (core/mode.h) says
- * MW_FMODE_FAST, the gate of an entry point that moves data or is only
- * counted jumps to its fast body in libmpiwatch,
+ * MW_FMODE_FAST, the slot of an entry point that moves data or is only
+ * counted points at its fast body in libmpiwatch,
  * mpiwatch_fortran_fast_<impl> (generated/fortran_calls.c), which does what
  * the C wrapper's fast body does (the guard and the time in one pair of
  * stores, the C wrapper's own notes inline, the call site from its return

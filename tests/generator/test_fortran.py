@@ -280,6 +280,36 @@ class RenderTest(unittest.TestCase):
             done = compile_generated("golden.h", str(out))
             self.assertEqual(done.returncode, 0, done.stderr)
 
+    def test_every_gate_has_a_slot_and_its_ways(self):
+        # The gates jump through slots that libmpiwatch points (core/mode.h):
+        # a gate without a table entry would stay at its profiled body, and a
+        # fast way must be a fast body that fortran_calls.c defines.
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "out"
+            result = generate("golden.h", str(out), "-q", *FORTRAN_ARGS)
+            self.assertEqual(result.status, 0, result.stderr)
+            calls = (out / CALLS_FILE).read_text(encoding="utf-8")
+            fast_bodies = set(re.findall(r"MW_EXPORT void (mpiwatch_fortran_fast_\w+)\(", calls))
+            self.assertIn("mpiwatch_fortran_fast_mw_f_mpi_send", fast_bodies)
+            for binding, name in OUTPUT_FILES.items():
+                with self.subTest(binding=binding):
+                    shims = (out / name).read_text(encoding="utf-8")
+                    gates = re.findall(r"MW_F_GATE\((\w+), \(.*?\), mw_f_slot_(\w+), (\w+)_on,\s+(\w+),",
+                                       shims, re.S)
+                    self.assertTrue(gates)
+                    entries = re.findall(r"\{&mw_f_slot_(\w+),\s+\{\(void \*\)(\w+), "
+                                         r"\(void \*\)\w+_on, \(void \*\)(\w+)\}\}", shims)
+                    table = {impl: (off, fast) for impl, off, fast in entries}
+                    self.assertEqual(sorted(table), sorted(g[0] for g in gates))
+                    for impl, slot, on, target in gates:
+                        off, fast = table[impl]
+                        self.assertEqual((slot, on, off), (impl, impl, target))
+                        expected = f"mpiwatch_fortran_fast_{impl}"
+                        self.assertEqual(fast, expected if expected in fast_bodies else f"{impl}_on")
+            # ierror is required in mpif.h and use mpi, optional in use mpi_f08.
+            self.assertIn("mw_f_ierror(ierror)", calls.split("use mpi_f08 binding")[0])
+            self.assertNotIn("mw_f_ierror(", calls.split("use mpi_f08 binding")[1])
+
     def test_no_fortran_without_asking(self):
         with tempfile.TemporaryDirectory() as tmp:
             out = Path(tmp) / "out"
