@@ -198,6 +198,10 @@ class FortranMemo:
     # A receive from MPI_ANY_SOURCE (or MPI_PROC_NULL) takes the general way,
     # which reads the matched source from the converted status.
     known_source: bool = False
+    # The handles' Fortran arguments, as pointers: the fast body's look-up
+    # reads them only once the call site has matched (mw_memo_hit_fortran).
+    datatype_at: str = ""
+    comm_at: str = ""
 
 
 def plan_memo(call: FortranCall, args: dict[str, FortranArg]) -> FortranMemo | None:
@@ -228,7 +232,9 @@ def plan_memo(call: FortranCall, args: dict[str, FortranArg]) -> FortranMemo | N
         return None
     return FortranMemo(memo.kind + " | MW_MEMO_FORTRAN", memo.end, keys[0], keys[1], keys[2],
                        peer, *(sides or [None, None]), type2,
-                       known_source=memo.kind == "MW_MEMO_RECV")
+                       known_source=memo.kind == "MW_MEMO_RECV",
+                       datatype_at=f"(const MPI_Fint *){args[by_name[memo.datatype].spec.name].slot}",
+                       comm_at=f"(const MPI_Fint *){args[by_name[memo.comm].spec.name].slot}")
 
 
 @dataclass(frozen=True)

@@ -78,6 +78,13 @@ static inline int mw_f_error(const void *ierror)
     return ierror ? (int)*(const MPI_Fint *)ierror : MPI_SUCCESS;
 }
 
+/* The same where ierror is not optional (mpif.h and use mpi: the standard
+ * requires it there, and the MPI's binding stores through it). */
+static inline int mw_f_ierror(const void *ierror)
+{
+    return (int)*(const MPI_Fint *)ierror;
+}
+
 /* Arrays of handles, converted into per-thread scratch space (slot 0 or 1:
  * MPI_ALLTOALLW converts two at once). NULL if memory ran out. */
 MW_HIDDEN MPI_Datatype *mw_f_datatype_array(int slot, MPI_Count n, const MPI_Fint *array);

@@ -101,6 +101,22 @@ static MW_ALWAYS_INLINE mw_site *mw_memo_hit(uint64_t key, uintptr_t type, uintp
     return NULL;
 }
 
+/* The same for a Fortran entry point's memo (filled with MW_MEMO_FORTRAN:
+ * the handles as the program passed them, zero-extended), from pointers to
+ * its handle arguments: read only once the call site has matched, so that
+ * they need no register during the look-up (the entry point's own pointer
+ * arguments fill the argument registers). The low halves of 64-bit handle
+ * keys (Open MPI) are compared: x86-64 is little-endian, and a Fortran
+ * memo's high halves are 0. */
+static MW_ALWAYS_INLINE mw_site *mw_memo_hit_fortran(uint64_t key, const MPI_Fint *type, const MPI_Fint *comm)
+{
+    mw_site *e = (mw_site *)((char *)mw_self->sites + mw_site_home(key));
+    if (MW_LIKELY(e->key == key && e->memo.type32[0] == (uint32_t)*type &&
+                  e->memo.comm32[0] == (uint32_t)*comm))
+        return e;
+    return NULL;
+}
+
 /* Keep what the end needs across the PMPI call: the site and the call's
  * shape (count and peer, two 32-bit stores). */
 static MW_ALWAYS_INLINE void mw_xfer_keep(mw_site *e, int64_t count, int peer, int wide)
