@@ -113,6 +113,24 @@ class Shim:
         return self.return_type != "void"
 
     @property
+    def gated(self) -> bool:
+        """A generic entry point that needs nothing of libmpiwatch while
+        profiling is off (no persistent request or freed handle to note):
+        its gate sends the call straight to the MPI then (fortran/gate.h)."""
+        return self.lifecycle is None and not (
+            self.plan and (self.plan.call.prepare or self.plan.call.unprofiled))
+
+    @property
+    def has_fast_body(self) -> bool:
+        """A subroutine only counted, or ending in its wrapper's statements
+        without before-hooks: it has a fast body in libmpiwatch
+        (generated/fortran_calls.c), which its slot points at in the usual
+        profiled case."""
+        call = self.plan.call if self.plan else None
+        return (self.gated and not self.returns_value
+                and (call is None or (bool(call.after) and not call.before)))
+
+    @property
     def _slots(self) -> list[tuple[str, str]]:
         slots = [("void *", p.name) for p in self.params]
         slots += [("size_t ", f"{p.name}_len") for p in self.params if p.string]
