@@ -52,6 +52,7 @@
 #include "core/callstacks.h"
 #include "core/clock.h"
 #include "core/handles.h"
+#include "core/handoff.h"
 #include "core/mode.h"
 #include "core/state.h"
 #include "core/thread_stats.h"

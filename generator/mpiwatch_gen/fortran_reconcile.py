@@ -131,6 +131,14 @@ class Shim:
                 and (call is None or (bool(call.after) and not call.before)))
 
     @property
+    def has_handoff(self) -> bool:
+        """A fast body that finds its call site's memo: where the probe finds
+        that the MPI's binding reaches the C wrapper, its slot points at a
+        hand-over stub instead, and the C wrapper's fast body counts the call
+        (runtime/core/handoff.h)."""
+        return self.has_fast_body and bool(self.plan and self.plan.memo)
+
+    @property
     def _slots(self) -> list[tuple[str, str]]:
         slots = [("void *", p.name) for p in self.params]
         slots += [("size_t ", f"{p.name}_len") for p in self.params if p.string]

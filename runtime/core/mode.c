@@ -1,5 +1,6 @@
 /* Dispatch of the wrappers: see core/mode.h. */
 #include <pthread.h>
+#include <stdlib.h>
 
 #include "core/callstacks.h"
 #include "core/clock.h"
@@ -19,14 +20,22 @@ enum { MW_FORTRAN_SLOT_TABLES = 8 };
 static struct {
     const mw_fortran_slot *slots;
     int count;
+    unsigned char *handed;   /* per entry: its binding reaches the C wrapper (probed) */
 } fortran_tables[MW_FORTRAN_SLOT_TABLES];
 static int fortran_table_count;
+static int handoff_forbidden;   /* a stale handed word was found (core/handoff.h) */
 
 static void point_fortran_slots(int table, int fortran)
 {
     const mw_fortran_slot *s = fortran_tables[table].slots;
-    for (int i = 0; i < fortran_tables[table].count; i++)
-        __atomic_store_n(s[i].slot, s[i].way[fortran], __ATOMIC_RELAXED);
+    const unsigned char *handed = fortran_tables[table].handed;
+    for (int i = 0; i < fortran_tables[table].count; i++) {
+        void *to = s[i].way[fortran];
+        if (fortran == MW_FMODE_FAST && !handoff_forbidden && handed != NULL && handed[i] &&
+            s[i].handoff != NULL)
+            to = s[i].handoff;
+        __atomic_store_n(s[i].slot, to, __ATOMIC_RELAXED);
+    }
 }
 
 static void apply_locked(void)
@@ -74,7 +83,37 @@ void mw_mode_add_fortran_slots(const mw_fortran_slot *slots, int count)
     if (slots != NULL && count > 0 && fortran_table_count < MW_FORTRAN_SLOT_TABLES) {
         fortran_tables[fortran_table_count].slots = slots;
         fortran_tables[fortran_table_count].count = count;
+        fortran_tables[fortran_table_count].handed = calloc((size_t)count, 1);   /* NULL: no hand-over */
         point_fortran_slots(fortran_table_count++, __atomic_load_n(&mpiwatch_fortran_mode, __ATOMIC_RELAXED));
     }
     pthread_mutex_unlock(&mode_lock);
+}
+
+void mw_mode_fortran_handed(const void *handoff)
+{
+    pthread_mutex_lock(&mode_lock);
+    for (int t = 0; t < fortran_table_count; t++) {
+        const mw_fortran_slot *s = fortran_tables[t].slots;
+        for (int i = 0; i < fortran_tables[t].count; i++)
+            if (s[i].handoff == handoff && fortran_tables[t].handed != NULL)
+                fortran_tables[t].handed[i] = 1;
+        point_fortran_slots(t, __atomic_load_n(&mpiwatch_fortran_mode, __ATOMIC_RELAXED));
+    }
+    pthread_mutex_unlock(&mode_lock);
+}
+
+int mw_mode_forbid_handoff(void)
+{
+    pthread_mutex_lock(&mode_lock);
+    int was_used = 0;
+    for (int t = 0; t < fortran_table_count; t++)
+        for (int i = 0; i < fortran_tables[t].count; i++)
+            was_used |= fortran_tables[t].handed != NULL && fortran_tables[t].handed[i];
+    int now = was_used && !handoff_forbidden;
+    if (now) {
+        handoff_forbidden = 1;
+        apply_locked();
+    }
+    pthread_mutex_unlock(&mode_lock);
+    return now;
 }

@@ -42,15 +42,27 @@ extern MW_EXPORT int mpiwatch_fortran_mode;
 /* A Fortran entry point's slot: on x86-64 its gate (fortran/gate.h) is one
  * jump through it, to way[MW_FMODE_*] as the word above would choose: the
  * MPI's entry point, the profiled body, the fast body (the profiled body
- * again for an entry point without one). */
+ * again for an entry point without one). In MW_FMODE_FAST, handoff instead
+ * (when not NULL), once mw_mode_fortran_handed said its binding reaches the
+ * C wrapper (core/handoff.h). */
 typedef struct {
     void **slot;
     void *way[3];
+    void *handoff;
 } mw_fortran_slot;
 
 /* Keep a Fortran library's count slots pointed at the way of the current
  * mode: now, and at every change. Thread-safe. */
 MW_HIDDEN void mw_mode_add_fortran_slots(const mw_fortran_slot *slots, int count);
+
+/* The entry points whose hand-over stub is handoff: their binding was
+ * measured to reach the C wrapper; their slots point at the stub whenever
+ * the mode is MW_FMODE_FAST. Thread-safe. */
+MW_HIDDEN void mw_mode_fortran_handed(const void *handoff);
+
+/* A stale handed word was found: if a slot had used a hand-over, no more
+ * hand-overs (the slots go back to the fast bodies), and returns 1 (once). */
+MW_HIDDEN int mw_mode_forbid_handoff(void);
 
 /* Set (before any call) when an attached Fortran library cannot use the
  * fast bodies (fortran/bridge.c): the word never says MW_FMODE_FAST. */

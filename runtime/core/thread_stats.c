@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/handoff.h"
 #include "core/state.h"
 #include "core/thread_stats.h"
 #include "core/warn.h"
@@ -73,6 +74,11 @@ mw_thread *mw_thread_attach(void)
 
 int mw_guard_contended(void)
 {
+    if (mw_guard_handed(mw_depth)) {   /* stale: not this call's (core/handoff.h) */
+        mw_handoff_stale();
+        mw_depth = 1;
+        return 1;
+    }
     if (mw_self != NULL || mw_thread_attach() == NULL)
         return 0;   /* nested; or no memory, and the guard stays MW_GUARD_NEW */
     mw_depth = 1;

@@ -187,7 +187,8 @@ static inline mw_thread *mw_thread_self(void)
 }
 
 /* Take the guard when it is not plainly free: 1 for a thread's first call
- * (its statistics are attached), 0 for a nested call or no memory. */
+ * (its statistics are attached) or a stale handed word (core/handoff.h), 0
+ * for a nested call or no memory. */
 MW_HIDDEN int mw_guard_contended(void);
 
 /* A call site found away from its home slot, or new: out of line. */

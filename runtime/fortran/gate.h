@@ -30,6 +30,8 @@
 #define MW_F_SLOT(slot, on) static void *slot __attribute__((used)) = (void *)(on)
 
 #if defined(__x86_64__) && defined(__ELF__) && defined(__GNUC__)
+/* A hand-over stub, for the slot table (core/handoff.h): x86-64 only. */
+#define MW_F_HANDOFF_WAY(stub) ((void *)(stub))
 #define MW_F_GATE(impl, params, slot, on, target, args)                                     \
     _Pragma("GCC diagnostic push")                                                          \
     _Pragma("GCC diagnostic ignored \"-Wunused-parameter\"")                                \
@@ -39,6 +41,7 @@
     }                                                                                       \
     _Pragma("GCC diagnostic pop")
 #else
+#define MW_F_HANDOFF_WAY(stub) NULL
 #define MW_F_GATE(impl, params, slot, on, target, args)                                     \
     static void impl params                                                                 \
     {                                                                                       \

@@ -291,6 +291,10 @@ class RenderTest(unittest.TestCase):
             calls = (out / CALLS_FILE).read_text(encoding="utf-8")
             fast_bodies = set(re.findall(r"MW_EXPORT void (mpiwatch_fortran_fast_\w+)\(", calls))
             self.assertIn("mpiwatch_fortran_fast_mw_f_mpi_send", fast_bodies)
+            stubs = set(re.findall(r"MW_F_HANDOFF\((mpiwatch_fortran_handoff_\w+), ", calls))
+            self.assertIn("mpiwatch_fortran_handoff_mw_f_mpi_send", stubs)
+            self.assertNotIn("mpiwatch_fortran_handoff_mw_f_mpi_comm_rank", stubs)
+            self.assertLessEqual(stubs, {s.replace("fast", "handoff") for s in fast_bodies})
             for binding, name in OUTPUT_FILES.items():
                 with self.subTest(binding=binding):
                     shims = (out / name).read_text(encoding="utf-8")
@@ -298,14 +302,19 @@ class RenderTest(unittest.TestCase):
                                        shims, re.S)
                     self.assertTrue(gates)
                     entries = re.findall(r"\{&mw_f_slot_(\w+),\s+\{\(void \*\)(\w+), "
-                                         r"\(void \*\)\w+_on, \(void \*\)(\w+)\}\}", shims)
-                    table = {impl: (off, fast) for impl, off, fast in entries}
+                                         r"\(void \*\)\w+_on, \(void \*\)(\w+)\},\s+"
+                                         r"(NULL|MW_F_HANDOFF_WAY\(\w+\))\}", shims)
+                    table = {impl: (off, fast, handoff) for impl, off, fast, handoff in entries}
                     self.assertEqual(sorted(table), sorted(g[0] for g in gates))
                     for impl, slot, on, target in gates:
-                        off, fast = table[impl]
+                        off, fast, handoff = table[impl]
                         self.assertEqual((slot, on, off), (impl, impl, target))
                         expected = f"mpiwatch_fortran_fast_{impl}"
                         self.assertEqual(fast, expected if expected in fast_bodies else f"{impl}_on")
+                        # A hand-over stub (core/handoff.h) where fortran_calls.c
+                        # defines one: the fast bodies that find a memo.
+                        stub = f"mpiwatch_fortran_handoff_{impl}"
+                        self.assertEqual(handoff, f"MW_F_HANDOFF_WAY({stub})" if stub in stubs else "NULL")
             # ierror is required in mpif.h and use mpi, optional in use mpi_f08.
             self.assertIn("mw_f_ierror(ierror)", calls.split("use mpi_f08 binding")[0])
             self.assertNotIn("mw_f_ierror(", calls.split("use mpi_f08 binding")[1])

@@ -8,7 +8,9 @@ static MW_ALWAYS_INLINE int mw_body_MPI_Send_c(const void *buf, MPI_Count count,
         if (!mw_enter_guard())
             return PMPI_Send_c(buf, count, datatype, dest, tag, comm);
     } else if (MW_UNLIKELY(mw_depth)) {
-        if (MW_LIKELY(mw_self != NULL))   /* nested: not counted again */
+        /* Nested: not counted again. A stale handed word (core/handoff.h)
+         * goes the slow way, which frees it. */
+        if (MW_LIKELY(mw_self != NULL) && MW_LIKELY(!mw_guard_handed(mw_guard_word())))
             return PMPI_Send_c(buf, count, datatype, dest, tag, comm);
         return mw_slow_MPI_Send_c(buf, count, datatype, dest, tag, comm);
     }
@@ -16,7 +18,7 @@ static MW_ALWAYS_INLINE int mw_body_MPI_Send_c(const void *buf, MPI_Count count,
         mw_depth = 1;
 #line 21 "TMPDIR/golden-hooks.j2"
     fprintf(stderr, "MPI_Send_c: %lld bytes to %d\n", ((long long)(count) * mpiwatch_type_size(datatype)), dest);
-#line 133 "wrap_send.c"
+#line 137 "wrap_send.c"
     mw_publish_args(mw_how, 0xb01, (uintptr_t)comm, dest, tag, 0);
     mw_publish(mw_how, MW_ID_MPI_Send_c);
     mw_call call;
@@ -32,7 +34,7 @@ static MW_ALWAYS_INLINE int mw_body_MPI_Send_c(const void *buf, MPI_Count count,
 #line 16 "TMPDIR/golden-hooks.j2"
     if (hook_calls > 1000)
         fprintf(stderr, "MPI_Send_c returned %d\n", (int)ret);
-#line 149 "wrap_send.c"
+#line 153 "wrap_send.c"
     mw_leave_xfer_at(&call, MW_ID_MPI_Send_c, mw_how, MW_SITE_OR_CALLER(mw_ra));
     return ret;
 }

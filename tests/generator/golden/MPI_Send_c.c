@@ -34,14 +34,24 @@ static MW_NOINLINE int mw_fast_MPI_Send_c(const void *buf, MPI_Count count, MPI_
     uint64_t mw_key = mw_site_key(MW_ID_MPI_Send_c, MW_CALL_SITE);
     mw_site *mw_e;
     if (MW_UNLIKELY(mw_depth)) {
-        if (MW_LIKELY(mw_self != NULL))   /* nested: not counted again */
-            return PMPI_Send_c(buf, count, datatype, dest, tag, comm);
-    } else if (MW_LIKELY((mw_e = mw_memo_hit(mw_key, MW_MEMO_KEY(datatype), MW_MEMO_KEY(comm))) != NULL)) {
+        uint64_t mw_word = mw_guard_word();
+        if (MW_LIKELY(!mw_guard_handed(mw_word))) {
+            if (MW_LIKELY(mw_self != NULL))   /* nested: not counted again */
+                return PMPI_Send_c(buf, count, datatype, dest, tag, comm);
+            goto miss;   /* the thread's first call */
+        }
+        /* A Fortran call handed over (core/handoff.h): counted as from its
+         * call site. */
+        mw_depth = 0;
+        mw_key = mw_handed_key(MW_ID_MPI_Send_c, mw_word);
+    }
+    if (MW_LIKELY((mw_e = mw_memo_hit(mw_key, MW_MEMO_KEY(datatype), MW_MEMO_KEY(comm))) != NULL)) {
         mw_xfer_keep(mw_e, count, dest, MW_XFER_WIDE(count));
         mw_xfer_clock_in();
         int mw_ret = PMPI_Send_c(buf, count, datatype, dest, tag, comm);
         return mw_xfer_end_send(mw_ret, MW_ID_MPI_Send_c, MW_XFER_WIDE(count));
     }
+miss:
     mw_tls.xfer.key = mw_key;
     return mw_memo_miss_MPI_Send_c(buf, count, datatype, dest, tag, comm);
 }
@@ -54,7 +64,9 @@ static MW_ALWAYS_INLINE int mw_body_MPI_Send_c(const void *buf, MPI_Count count,
         if (!mw_enter_guard())
             return PMPI_Send_c(buf, count, datatype, dest, tag, comm);
     } else if (MW_UNLIKELY(mw_depth)) {
-        if (MW_LIKELY(mw_self != NULL))   /* nested: not counted again */
+        /* Nested: not counted again. A stale handed word (core/handoff.h)
+         * goes the slow way, which frees it. */
+        if (MW_LIKELY(mw_self != NULL) && MW_LIKELY(!mw_guard_handed(mw_guard_word())))
             return PMPI_Send_c(buf, count, datatype, dest, tag, comm);
         return mw_slow_at_MPI_Send_c(MW_SITE_OR_CALLER(mw_ra), buf, count, datatype, dest, tag, comm);
     }

@@ -8,7 +8,9 @@ static MW_ALWAYS_INLINE double mw_body_MPI_Wtime(const int mw_how,
         if (!mw_enter_guard())
             return PMPI_Wtime();
     } else if (MW_UNLIKELY(mw_depth)) {
-        if (MW_LIKELY(mw_self != NULL))   /* nested: not counted again */
+        /* Nested: not counted again. A stale handed word (core/handoff.h)
+         * goes the slow way, which frees it. */
+        if (MW_LIKELY(mw_self != NULL) && MW_LIKELY(!mw_guard_handed(mw_guard_word())))
             return PMPI_Wtime();
         return mw_slow_MPI_Wtime();
     }
@@ -16,7 +18,7 @@ static MW_ALWAYS_INLINE double mw_body_MPI_Wtime(const int mw_how,
         mw_depth = 1;
 #line 12 "TMPDIR/golden-hooks.j2"
     hook_calls++;
-#line 155 "wrap_environment.c"
+#line 157 "wrap_environment.c"
     mw_publish(mw_how, MW_ID_MPI_Wtime);
     mw_call call;
     mw_clock_in(&call, mw_how);
@@ -26,7 +28,7 @@ static MW_ALWAYS_INLINE double mw_body_MPI_Wtime(const int mw_how,
 #line 16 "TMPDIR/golden-hooks.j2"
     if (hook_calls > 1000)
         fprintf(stderr, "MPI_Wtime returned %d\n", (int)ret);
-#line 165 "wrap_environment.c"
+#line 167 "wrap_environment.c"
     mw_leave_at(&call, MW_ID_MPI_Wtime, mw_how, MW_SITE_OR_CALLER(mw_ra));
     return ret;
 }

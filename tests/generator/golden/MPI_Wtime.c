@@ -8,7 +8,9 @@ static MW_ALWAYS_INLINE double mw_body_MPI_Wtime(const int mw_how,
         if (!mw_enter_guard())
             return PMPI_Wtime();
     } else if (MW_UNLIKELY(mw_depth)) {
-        if (MW_LIKELY(mw_self != NULL))   /* nested: not counted again */
+        /* Nested: not counted again. A stale handed word (core/handoff.h)
+         * goes the slow way, which frees it. */
+        if (MW_LIKELY(mw_self != NULL) && MW_LIKELY(!mw_guard_handed(mw_guard_word())))
             return PMPI_Wtime();
         return mw_slow_MPI_Wtime();
     }
