@@ -1,7 +1,6 @@
-/* Hand-overs of Fortran calls to the C wrappers: see core/handoff.h. */
+/* Stale handed words: see core/handoff.h. */
 #include "core/handoff.h"
 #include "core/mode.h"
-#include "core/thread_stats.h"
 #include "core/warn.h"
 
 void mw_handoff_stale(void)
@@ -10,28 +9,4 @@ void mw_handoff_stale(void)
         mw_warn("a Fortran call handed to the MPI's binding did not reach its C wrapper "
                 "(the profiling mode changed during the call?); it may be missing from the "
                 "report, and Fortran calls are counted by their own entry points from now on");
-}
-
-uint64_t mw_handoff_probe(uint64_t key, const void *ra)
-{
-    mw_site *e = mw_site_find(mw_self, key);
-    if (e == NULL)
-        return UINT64_MAX;
-    mw_depth = mw_handed_word(ra);
-    return e->s.calls;
-}
-
-int mw_handoff_probed(uint64_t key, uint64_t calls, unsigned char *probed, const void *stub)
-{
-    __atomic_store_n(probed, 1, __ATOMIC_RELAXED);
-    if (mw_guard_handed(mw_depth)) {   /* the binding did not reach a C wrapper */
-        mw_depth = 0;
-        return 0;
-    }
-    /* Taken: by the C wrapper of this very call if the site counted one more
-     * (not if the binding called another MPI function first). */
-    mw_site *e = mw_site_find(mw_self, key);
-    if (e != NULL && e->s.calls == calls + 1)
-        mw_mode_fortran_handed(stub);
-    return 1;
 }

@@ -59,16 +59,4 @@ static MW_ALWAYS_INLINE uint64_t mw_handed_key(int id, uint64_t word)
  * (once, if hand-overs were in use: they stop) before the guard is taken. */
 MW_HIDDEN MW_NOINLINE void mw_handoff_stale(void);
 
-/* The probe of a Fortran entry point's first call (generated/fortran_calls.c),
- * which hands the call over and calls the MPI's binding: begin returns the
- * number of calls of the site key (created if need be; UINT64_MAX: no site,
- * no probe) and hands the guard word over for ra; after the call, probed says
- * whether the call was counted (0: the word is still there, untaken; the
- * guard is then free and the caller counts the call). If the C wrapper took
- * it and counted exactly this call, at key, the entry point's slot points at
- * stub from now on while the mode is fast. Either way *probed is set. */
-MW_HIDDEN MW_NOINLINE uint64_t mw_handoff_probe(uint64_t key, const void *ra);
-MW_HIDDEN MW_NOINLINE int mw_handoff_probed(uint64_t key, uint64_t calls, unsigned char *probed,
-                                            const void *stub);
-
 #endif

@@ -1,5 +1,6 @@
 /* The hand-over stubs of libmpiwatch's Fortran fast bodies, and the probe
- * that decides whether an entry point may use one (core/handoff.h).
+ * that decides whether an entry point may use one (core/handoff.h;
+ * fortran/handoff.c).
  *
  *     MW_F_HANDOFF(stub, (parameters), target_slot, fast)
  *
@@ -38,5 +39,17 @@
 #else
 #define MW_HAVE_HANDOFF 0
 #endif
+
+/* The probe of a Fortran entry point's first call (generated/fortran_calls.c),
+ * which hands the call over and calls the MPI's binding: begin returns the
+ * number of calls of the site key (created if need be; UINT64_MAX: no site,
+ * no probe) and hands the guard word over for ra; after the call, probed says
+ * whether the call was counted (0: the word is still there, untaken; the
+ * guard is then free and the caller counts the call). If the C wrapper took
+ * it and counted exactly this call, at key, the entry point's slot points at
+ * stub from now on while the mode is fast. Either way *probed is set. */
+MW_HIDDEN MW_NOINLINE uint64_t mw_handoff_probe(uint64_t key, const void *ra);
+MW_HIDDEN MW_NOINLINE int mw_handoff_probed(uint64_t key, uint64_t calls, unsigned char *probed,
+                                            const void *stub);
 
 #endif
