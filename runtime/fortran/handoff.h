@@ -41,9 +41,9 @@
 #endif
 
 /* The probe of a Fortran entry point's first call (generated/fortran_calls.c),
- * which hands the call over and calls the MPI's binding: begin returns the
+ * which hands the call over and calls the MPI's binding: mw_handoff_probe returns the
  * number of calls of the site key (created if need be; UINT64_MAX: no site,
- * no probe) and hands the guard word over for ra; after the call, probed says
+ * no probe) and hands the guard word over for ra; after the call, mw_handoff_probed says
  * whether the call was counted (0: the word is still there, untaken; the
  * guard is then free and the caller counts the call). If the C wrapper took
  * it and counted exactly this call, at key, the entry point's slot points at
