@@ -4,17 +4,17 @@
  * mpi), a profiled Fortran call would enter two bodies: the Fortran entry
  * point's and, nested in it, the C wrapper's, which passes the call on
  * uncounted. Once measured that the binding of an entry point reaches its
- * C wrapper (the probe in generated/fortran_calls.c), the entry point's slot
+ * C wrapper (the probe: runtime/fortran/handoff.h), the entry point's slot
  * points at a hand-over stub instead: it leaves its call site in the guard
  * word, as a handed word, and jumps to the MPI's binding; the C wrapper's
  * fast body takes the word, frees the guard and counts the call as its own,
  * from the Fortran call site, with the C handles the binding converted.
  *
- * A handed word is the call site's key (core/thread_stats.h: the return
- * address plus the function id << 48) with the top bit set: no TSC reading
- * (the guard's other values) ever has it. A word that its C wrapper did not
- * take (the binding took another way, or the slots changed in between) is
- * stale: whoever finds it frees the guard and calls mw_handoff_stale. */
+ * A handed word is the Fortran call's return address with the top bit set:
+ * no TSC reading (the guard's other values) ever has it. A word that its C
+ * wrapper did not take (the slots changed in between) is stale: a C fast body
+ * with a memo takes it as its own call's site; any other body frees the
+ * guard and calls mw_handoff_stale (core/thread_stats.c, mw_guard_contended). */
 #ifndef MW_HANDOFF_H
 #define MW_HANDOFF_H
 
