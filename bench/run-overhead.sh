@@ -362,10 +362,13 @@ if [[ $DO_CALLGRIND -eq 1 ]]; then
         loop bare mpiwatch mw-off added target verdict added-off target verdict
     declare -A IPC ADDED
     row() { # name bare mpiwatch off
-        local target
+        local target calls
         target=$(target_of "$1")
+        # The off target is per call: a data loop's row holds several.
+        calls=$(calls_of "$1" | wc -w)
+        [ "$calls" -gt 0 ] || calls=1
         awk -v l="$1" -v b="$2" -v m="$3" -v o="$4" \
-            -v ton="$target" -v toff="$TARGET_OFF_INSTR" 'BEGIN {
+            -v ton="$target" -v toff="$((TARGET_OFF_INSTR * calls))" 'BEGIN {
             a = sprintf("%.2f", m - b) + 0; ao = sprintf("%.2f", o - b) + 0   # verdict on the figure shown
             v = ton == "-" ? "(per call below)" : (a <= ton ? "PASS" : "ABOVE TARGET")
             printf "%-20s %9.2f %9.2f %9.2f %+9.2f %-8s %-12s %+9.2f %-8s %-12s\n", l, b, m, o,
