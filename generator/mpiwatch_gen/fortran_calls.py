@@ -205,10 +205,13 @@ class FortranMemo:
 
 
 def plan_memo(call: FortranCall, args: dict[str, FortranArg]) -> FortranMemo | None:
-    """The memo of a fast body, when its wrapper has one and no hooks."""
+    """The memo of a fast body, when its wrapper has one, hooks aside: a
+    hooked wrapper keeps no memo, but whether the entry point could use one
+    must not depend on the hooks (its hand-over stub and slot-table entry stay
+    the same, so that adding a hook compiles only what the hook changes)."""
     wrapper = call.wrapper
     memo = wrapper.traffic.memo
-    if memo is None or wrapper.before or wrapper.after:
+    if memo is None:
         return None
     by_name = {p.name: p for p in wrapper.params}
 
@@ -245,7 +248,8 @@ class CallPlan:
     arguments: tuple[str, ...]     # the C arguments, converted or zero
     locals: tuple[str, ...]        # declarations the conversions need
     ierror: str | None             # the entry point's ierror argument
-    memo: FortranMemo | None = None
+    memo: FortranMemo | None = None   # its fast body's memo (none when hooked)
+    memo_shaped: bool = False      # a memo, were there no hooks (Shim.has_handoff)
 
 
 def plan_call(call: FortranCall, args: dict[str, FortranArg]) -> CallPlan | str:
@@ -267,5 +271,8 @@ def plan_call(call: FortranCall, args: dict[str, FortranArg]) -> CallPlan | str:
     ierror = args.get("ierror")
     if call.after and ierror is None:
         return "it has no ierror argument to tell success"
+    memo = plan_memo(call, args)
+    hooked = bool(call.wrapper.before or call.wrapper.after)
     return CallPlan(call, tuple(expressions), tuple(converter.locals),
-                    ierror.slot if ierror else None, plan_memo(call, args))
+                    ierror.slot if ierror else None, None if hooked else memo,
+                    memo is not None)

@@ -132,11 +132,14 @@ class Shim:
 
     @property
     def has_handoff(self) -> bool:
-        """A fast body that finds its call site's memo: where the probe finds
-        that the MPI's binding reaches the C wrapper, its slot points at a
-        hand-over stub instead, and the C wrapper's fast body counts the call
-        (runtime/core/handoff.h)."""
-        return self.has_fast_body and bool(self.plan and self.plan.memo)
+        """A fast body whose wrapper keeps a call-site memo: it has a hand-over
+        stub, and where the probe finds that the MPI's binding reaches the C
+        wrapper, its slot points at the stub, and the C wrapper's fast body
+        counts the call (runtime/core/handoff.h). Hooks aside: a hooked
+        wrapper keeps no memo, so its entry point never probes (calls.c.j2),
+        but its stub and slot-table entry stay, so that a hook file changes
+        neither generated/fortran_mpif.c nor fortran_f08.c."""
+        return self.has_fast_body and bool(self.plan and self.plan.memo_shaped)
 
     @property
     def _slots(self) -> list[tuple[str, str]]:

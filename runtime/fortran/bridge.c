@@ -111,12 +111,12 @@ void mpiwatch_fortran_after_init(int profiled, int id)
     }
 }
 
-int mpiwatch_fortran_before_finalize(int id)
+int mpiwatch_fortran_before_finalize(int id, const void *site)
 {
     if (!mw_fortran_refused && id >= 0 && id < MW_FN_COUNT && mw_enter()) {
         mw_start(&mw_fcall);
         mw_fcall.t_out = mw_fcall.t_in;
-        mw_exit(&mw_fcall, id);
+        mw_exit_at(&mw_fcall, id, site);
     }
     mw_on_finalize();
     return mpiwatch_fortran_hold();

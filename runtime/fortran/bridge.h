@@ -68,10 +68,11 @@ MW_EXPORT void mpiwatch_fortran_exit(int id, const void *site);
  * the runtime if MPI is now initialised, and record the call if profiled. */
 MW_EXPORT void mpiwatch_fortran_after_init(int profiled, int id);
 
-/* Before the MPI's MPI_FINALIZE: count the call (untimed: its time cannot be
- * in the report it writes), build the report, and hold the guard for the
- * forwarded call. Returns 1 if the caller must release the guard afterwards. */
-MW_EXPORT int mpiwatch_fortran_before_finalize(int id);
+/* Before the MPI's MPI_FINALIZE: count the call from site (the program's
+ * call; untimed: its time cannot be in the report it writes), build the
+ * report, and hold the guard for the forwarded call. Returns 1 if the caller
+ * must release the guard afterwards. */
+MW_EXPORT int mpiwatch_fortran_before_finalize(int id, const void *site);
 
 /* Take the guard, profiled or not, so that nothing the MPI does within the
  * forwarded call is counted (MPI_PCONTROL may switch profiling on while the

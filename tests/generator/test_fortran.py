@@ -319,6 +319,34 @@ class RenderTest(unittest.TestCase):
             self.assertIn("mw_f_ierror(ierror)", calls.split("use mpi_f08 binding")[0])
             self.assertNotIn("mw_f_ierror(", calls.split("use mpi_f08 binding")[1])
 
+    def test_a_hook_changes_no_shim_file(self):
+        # A hook on MPI_Send takes its memo away (the hooked C wrapper keeps
+        # none), so MPI_SEND never probes for the hand-over; but its stub and
+        # slot-table entry stay, so that mpiwatch-gen --hooks --build compiles
+        # fortran_calls.c again and not the shim files.
+        with tempfile.TemporaryDirectory() as tmp:
+            hooks = Path(tmp) / "tags.j2"
+            hooks.write_text("{% macro after_MPI_Send(ctx) %}\n(void)({{ ctx.tag }});\n"
+                             "{% endmacro %}\n", encoding="utf-8")
+            plain, hooked = Path(tmp) / "plain", Path(tmp) / "hooked"
+            for out, extra in ((plain, ()), (hooked, ("--hooks", str(hooks)))):
+                result = generate("golden.h", str(out), "-q", *FORTRAN_ARGS, *extra)
+                self.assertEqual(result.status, 0, result.stderr)
+
+            def body(path):   # the file without its opening comment's lines
+                text = path.read_text(encoding="utf-8")
+                return text[text.index("*/"):]
+            for name in OUTPUT_FILES.values():
+                self.assertEqual(body(plain / name), body(hooked / name), name)
+            probe_call = "mw_handoff_probed(mw_key, mw_calls, &mw_fortran_probed_mpif["
+            stub = "MW_F_HANDOFF(mpiwatch_fortran_handoff_mw_f_mpi_send, "
+            for out, probes in ((plain, True), (hooked, False)):
+                calls = (out / CALLS_FILE).read_text(encoding="utf-8")
+                send = calls[calls.index("mw_fortran_counted_mw_f_mpi_send("):]
+                send = send[:send.index("MW_EXPORT void mpiwatch_fortran_fast_mw_f_mpi_send(")]
+                self.assertEqual(probe_call in send, probes, out.name)
+                self.assertIn(stub, calls, out.name)
+
     def test_no_fortran_without_asking(self):
         with tempfile.TemporaryDirectory() as tmp:
             out = Path(tmp) / "out"

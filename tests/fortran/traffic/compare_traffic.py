@@ -8,11 +8,14 @@ must agree exactly on every function's calls, bytes sent and received and
 message-size histogram, on every rank's row of the rank x function table,
 on the rank pairs, and on what the call sites of each function add up to
 (calls, bytes, size ranges: the sites themselves differ, as compilers lay out
-code as they like). Times are not compared.
+code as they like). Every call site of either report must be in the program
+itself, never in mpiwatch's or the MPI's libraries (a Fortran call counted
+from inside its binding or shim). Times are not compared.
 Prints each difference; exits 1 if there is one, 2 if a report is unreadable.
 """
 
 import json
+import os
 import sys
 
 FUNCTION_KEYS = ("calls", "bytes_sent", "bytes_recv", "sizes")
@@ -58,6 +61,18 @@ def sites(report):
     return {name: [c, s, r, sorted(ranges)] for name, (c, s, r, ranges) in found.items()}
 
 
+def foreign_sites(report, label):
+    """The call sites whose module is one of mpiwatch's or the MPI's libraries."""
+    found = []
+    for site in (report.get("callsites") or {}).get("sites", []):
+        module = os.path.basename(str(site.get("module", "")))
+        if module.startswith(("libmpiwatch", "libmpi", "libopen-")):
+            found.append(f"{label}: {site.get('function')}'s call site is in {module} "
+                         f"({site.get('caller')}, {site.get('file')}:{site.get('line')}), "
+                         "not in the program")
+    return found
+
+
 def main(argv):
     if len(argv) != 3:
         print(__doc__.strip(), file=sys.stderr)
@@ -87,6 +102,7 @@ def main(argv):
         if ref_sites.get(name) != got_sites.get(name):
             problems.append(f"{name}'s call sites add up to {got_sites.get(name)} "
                             f"(reference {ref_sites.get(name)})")
+    problems += foreign_sites(ref, "reference") + foreign_sites(got, "candidate")
     for problem in problems:
         print(problem)
     if not problems:
