@@ -54,9 +54,9 @@ print(", ".join(f"{s['calls']} {s['caller']}" for s in sites if s["function"] ==
 PY
 }
 
-# The mpif.h binding of MPI_SEND calls the C MPI_Send (measured by configure,
-# generated/fortran_mpif.c): MPI_SENDRECV's then too, and is handed over.
-if grep -q 'layering\[\] = "mpif:[^;]*Send=MPI_X' "$top_builddir/generated/fortran_mpif.c"; then
+# The mpif.h binding of MPI_SEND calls the C MPI_Send: MPI_SENDRECV's
+# then too, and is handed over.
+if mpif_send_reaches_c; then
     handed=99
 else
     handed=0

@@ -22,7 +22,7 @@ if ! $MPICC -DMW_TARGETS="$targets" -o "$work/stale_word" "$top_srcdir/tests/for
     fail "build stale_word.c" "$MPICC could not build it" "$work/build.log"
     finish
 fi
-if grep -q 'layering\[\] = "mpif:[^;]*Send=MPI_X' "$top_builddir/generated/fortran_mpif.c"; then
+if mpif_send_reaches_c; then
     warnings=1
 else
     warnings=0

@@ -72,6 +72,14 @@ fortran_or_skip() {
     fi
 }
 
+# mpif_send_reaches_c: does this MPI's mpif.h MPI_SEND call the C MPI_Send
+# (the layering configure measured, FORTRAN_LAYERING: MPICH)? Then its
+# Fortran data-moving calls are handed over to the C wrappers
+# (runtime/core/handoff.h).
+mpif_send_reaches_c() {
+    printf '%s\n' "$FORTRAN_LAYERING" | tr ';' '\n' | grep -Eq '^mpif:(.*,)?Send=MPI_X(,|$)'
+}
+
 # build SOURCE OUTPUT plain|linked: compile a test program, bare or linked
 # with libmpiwatch (which then precedes the MPI libraries). A failure fails
 # the script.
