@@ -248,8 +248,13 @@ class CallPlan:
     arguments: tuple[str, ...]     # the C arguments, converted or zero
     locals: tuple[str, ...]        # declarations the conversions need
     ierror: str | None             # the entry point's ierror argument
-    memo: FortranMemo | None = None   # its fast body's memo (none when hooked)
-    memo_shaped: bool = False      # a memo, were there no hooks (Shim.has_handoff)
+    memo_shape: FortranMemo | None = None   # its wrapper's memo, hooks aside
+
+    @property
+    def memo(self) -> FortranMemo | None:
+        """Its fast body's memo: none when hooked (the C wrapper keeps none)."""
+        hooked = self.call.wrapper.before or self.call.wrapper.after
+        return None if hooked else self.memo_shape
 
 
 def plan_call(call: FortranCall, args: dict[str, FortranArg]) -> CallPlan | str:
@@ -271,8 +276,5 @@ def plan_call(call: FortranCall, args: dict[str, FortranArg]) -> CallPlan | str:
     ierror = args.get("ierror")
     if call.after and ierror is None:
         return "it has no ierror argument to tell success"
-    memo = plan_memo(call, args)
-    hooked = bool(call.wrapper.before or call.wrapper.after)
     return CallPlan(call, tuple(expressions), tuple(converter.locals),
-                    ierror.slot if ierror else None, None if hooked else memo,
-                    memo is not None)
+                    ierror.slot if ierror else None, plan_memo(call, args))

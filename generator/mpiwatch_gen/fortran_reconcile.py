@@ -139,7 +139,7 @@ class Shim:
         wrapper keeps no memo, so its entry point never probes (calls.c.j2),
         but its stub and slot-table entry stay, so that a hook file changes
         neither generated/fortran_mpif.c nor fortran_f08.c."""
-        return self.has_fast_body and bool(self.plan and self.plan.memo_shaped)
+        return self.has_fast_body and bool(self.plan and self.plan.memo_shape)
 
     @property
     def _slots(self) -> list[tuple[str, str]]:
