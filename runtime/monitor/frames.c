@@ -227,6 +227,10 @@ int mw_frame_level(mw_buf *b, uint64_t t, int32_t level)
     return 0;
 }
 
+/* A call's time in was read on its own thread's core and the frame's time
+ * on the sender's: on a virtual machine the two cores' TSCs may differ by a
+ * little, so a call entered just before the frame could seem to enter after
+ * it. Its time in is then the frame's: it has been in the call for 0 s. */
 int mw_frame_inflight(mw_buf *b, uint64_t t, const mw_inflight *calls, size_t n,
                       const mw_timebase *tb)
 {
@@ -239,7 +243,8 @@ int mw_frame_inflight(mw_buf *b, uint64_t t, const mw_inflight *calls, size_t n,
         const mw_inflight *c = &calls[i];
         p = put32(p, c->function);
         p = put32(p, c->thread);
-        p = put64(p, mw_timebase_ns(tb, c->t_in));
+        uint64_t t_in = mw_timebase_ns(tb, c->t_in);
+        p = put64(p, t_in < t ? t_in : t);
         p = put32(p, (uint32_t)c->peer);
         p = put32(p, (uint32_t)c->tag);
         p = put32(p, (uint32_t)c->root);
