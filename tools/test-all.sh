@@ -37,10 +37,12 @@ done
 
 distcheck=ok
 # The full suites ran above, on every MPI. The tarball's check runs one suite
-# of each test directory (enough to catch a file missing from the
-# distribution), so that CI stays well under its 30 minutes.
+# of most test directories (enough to catch a file missing from the
+# distribution), so that CI stays under 40 minutes. tests/hooks is left out:
+# it is distributed whole, and the hook examples it runs are installed, so
+# distcheck's own install fails if one is missing.
 distcheck_tests="tests/generator/run-unit-tests.sh tests/build/check-exports.sh \
-tests/mpi/check-programs.sh tests/hooks/check-hook-examples.sh tests/cxx/check-cxx.sh \
+tests/mpi/check-programs.sh tests/cxx/check-cxx.sh \
 tests/fortran/check-exports.sh tests/runtime/check-config.sh \
 tests/monitor/check-monitor-options.sh tests/client/check-units.sh"
 if [ -z "${MW_SKIP_DISTCHECK:-}" ] && [ -z "$failed_mpis" ]; then
