@@ -40,7 +40,8 @@ distcheck=ok
 # of most test directories (enough to catch a file missing from the
 # distribution), so that CI stays under 40 minutes. tests/hooks is left out:
 # it is distributed whole, and the hook examples it runs are installed, so
-# distcheck's own install fails if one is missing.
+# distcheck's own install fails if one is missing. Its build runs in
+# parallel, and so do these light suites (none of them measures time).
 distcheck_tests="tests/generator/run-unit-tests.sh tests/build/check-exports.sh \
 tests/mpi/check-programs.sh tests/cxx/check-cxx.sh \
 tests/fortran/check-exports.sh tests/runtime/check-config.sh \
@@ -49,7 +50,7 @@ if [ -z "${MW_SKIP_DISTCHECK:-}" ] && [ -z "$failed_mpis" ]; then
     first=$(echo $mpis | cut -d' ' -f1)
     echo "=== make distcheck ($first)"
     if ! (cd "build-$first" &&
-          make distcheck DISTCHECK_CONFIGURE_FLAGS="MPICC=mpicc.$first" \
+          make -j"$jobs" distcheck DISTCHECK_CONFIGURE_FLAGS="MPICC=mpicc.$first" \
               TESTS="$distcheck_tests" > distcheck.log 2>&1); then
         distcheck=failed
         tail -n 60 "build-$first/distcheck.log"
