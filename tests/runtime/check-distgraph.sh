@@ -13,8 +13,9 @@
 name=distgraph
 . "$(dirname "$0")/../lib/harness.sh"
 
-NP=4
-if [ "$MPI_FLAVOR" = openmpi ]; then RUNS=${MW_DISTGRAPH_RUNS:-50}; else RUNS=${MW_DISTGRAPH_RUNS:-10}; fi
+NP=4 RUNS=10
+[ "$MPI_FLAVOR" = openmpi ] && RUNS=50
+RUNS=${MW_DISTGRAPH_RUNS:-$RUNS}
 build "$rt_dir/distgraph.c" "$work/distgraph" plain
 export MW_TIMEOUT=${MW_DISTGRAPH_TIMEOUT:-60}
 ok=0

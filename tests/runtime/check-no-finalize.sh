@@ -15,14 +15,33 @@ export MW_TIMEOUT=${MW_ABORT_TIMEOUT:-30}
 build "$rt_dir/no_finalize.c" "$work/no_finalize-bare" plain
 build "$rt_dir/no_finalize.c" "$work/no_finalize" linked
 
-# The bare run is tried up to three times too: under load MPICH's launcher
-# has been seen to end a bare job before rank 0's line reached it.
-for attempt in 1 2 3; do
-    rm -rf "$work/bare"
-    run "$work/bare" "$NP" bare -- "$work/no_finalize-bare"
-    bare_rc=$(rc_of "$work/bare")
-    [ "$bare_rc" -ne 124 ] && [ "$(cat "$work/bare/stdout")" = "done" ] && break
-done
+# MPICH's launcher may kill a rank still exiting when the other has exited
+# without MPI_Finalize (SIGHUP, status 1), bare or not, more often on a
+# loaded machine: each run is tried up to three times in all, until GOOD
+# holds, so that only a lasting change fails.
+# run_tried DIR MODE GOOD ARGS...: run ARGS on $NP ranks in DIR (as `run`
+# does) until the function GOOD, given DIR, returns 0, three times at most.
+run_tried() {
+    local dir=$1 mode=$2 good=$3 attempt
+    shift 3
+    for attempt in 1 2 3; do
+        rm -rf "$dir"
+        run "$dir" "$NP" "$mode" "$@"
+        "$good" "$dir" && return 0
+    done
+    return 0
+}
+# The bare run prints rank 0's line and does not hang.
+bare_good() {
+    [ "$(rc_of "$1")" -ne 124 ] && [ "$(cat "$1/stdout")" = "done" ]
+}
+# A run with mpiwatch ends as the bare run did, with its output.
+as_bare() {
+    [ "$(rc_of "$1")" -eq "$bare_rc" ] && cmp -s "$1/stdout" "$work/bare/stdout"
+}
+
+run_tried "$work/bare" bare bare_good -- "$work/no_finalize-bare"
+bare_rc=$(rc_of "$work/bare")
 if [ "$bare_rc" -eq 124 ]; then
     fail "bare no-finalize" "the bare job hangs: $(describe_rc "$bare_rc")" "$work/bare/stdout" "$work/bare/stderr"
     finish
@@ -36,16 +55,8 @@ for mode in linked preload; do
     dir="$work/$mode"
     prog="$work/no_finalize"
     [ "$mode" = preload ] && prog="$work/no_finalize-bare"
-    # MPICH's launcher may kill a rank still exiting when the other has
-    # exited without MPI_Finalize (SIGHUP, status 1), bare or not, more often
-    # on a loaded machine: a run that differs from the bare one is tried
-    # again, up to three times in all, so that only a lasting change fails.
-    for attempt in 1 2 3; do
-        rm -rf "$dir"
-        run "$dir" "$NP" "$mode" MPIWATCH_OUTDIR="$dir/cwd" -- "$prog"
-        rc=$(rc_of "$dir")
-        [ "$rc" -eq "$bare_rc" ] && cmp -s "$dir/stdout" "$work/bare/stdout" && break
-    done
+    run_tried "$dir" "$mode" as_bare MPIWATCH_OUTDIR="$dir/cwd" -- "$prog"
+    rc=$(rc_of "$dir")
     if [ "$rc" -ne "$bare_rc" ]; then
         fail "no-finalize $mode: status" "$(describe_rc "$rc"), the bare run's was $bare_rc" \
             "$dir/stdout" "$dir/stderr"
