@@ -1,9 +1,12 @@
 #!/bin/sh
 # The whole test suite: set-up, then for each MPI (Open MPI and MPICH) an
-# out-of-tree build with `make check`, then `make distcheck` once.
+# out-of-tree build with `make check`, both MPIs side by side, then
+# `make distcheck` once. Ends with every suite's wall time, slowest first,
+# and the closing line `N passed, M failed` (test cases, both MPIs).
 #
 #   tools/test-all.sh                  everything (what CI runs)
 #   MW_MPIS=mpich tools/test-all.sh    one MPI only
+#   MW_SERIAL=1 ...                    one MPI after the other
 #   MW_SKIP_DISTCHECK=1 ...            skip the distcheck
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,35 +16,75 @@ autoreconf -fi > autoreconf.log 2>&1 || { cat autoreconf.log; exit 1; }
 
 mpis=${MW_MPIS:-"openmpi mpich"}
 jobs=$(nproc 2>/dev/null || echo 2)
-failed_mpis=""
 for mpi in $mpis; do
-    echo "=== $mpi: configure, build, make check"
     command -v "mpicc.$mpi" >/dev/null 2>&1 || { echo "mpicc.$mpi not found"; exit 1; }
-    rm -rf "build-$mpi"
-    mkdir "build-$mpi"
-    if ! (cd "build-$mpi" &&
-          ../configure MPICC="mpicc.$mpi" > configure.log 2>&1 &&
-          make -j"$jobs" > make.log 2>&1 &&
-          make check > check.log 2>&1); then
-        failed_mpis="$failed_mpis $mpi"
+done
+started=$(date +%s)
+
+# suite MPI: configure, build and check in build-MPI; its status in
+# build-MPI/status (0 when all of it passed).
+suite() {
+    (
+        rm -rf "build-$1" && mkdir "build-$1" && cd "build-$1" || exit 1
+        s=$(date +%s)
+        ../configure MPICC="mpicc.$1" > configure.log 2>&1 &&
+            make -j"$jobs" > make.log 2>&1 &&
+            echo "$(( $(date +%s) - s ))" > build.seconds &&
+            make check > check.log 2>&1
+        echo $? > status
+    )
+}
+
+# report MPI: what did not pass in build-MPI, and how many cases passed.
+report() {
+    st=$(cat "build-$1/status" 2>/dev/null || echo 1)
+    if [ "$st" -ne 0 ]; then
         for log in configure make check; do
-            [ -f "build-$mpi/$log.log" ] && tail -n 40 "build-$mpi/$log.log"
+            [ -f "build-$1/$log.log" ] && tail -n 40 "build-$1/$log.log"
         done
-        [ -f "build-$mpi/test-suite.log" ] && cat "build-$mpi/test-suite.log"
+        [ -f "build-$1/test-suite.log" ] && cat "build-$1/test-suite.log"
     fi
     # One line per case that did not pass (the TAP driver's lines), and the
     # number that did.
-    grep -E '^(FAIL|ERROR|SKIP|XPASS)' "build-$mpi/check.log" 2>/dev/null | sed "s/^/  [$mpi] /" || true
-    echo "  [$mpi] $(grep -c '^PASS' "build-$mpi/check.log" 2>/dev/null || echo 0) cases passed"
-done
+    grep -E '^(FAIL|ERROR|SKIP|XPASS)' "build-$1/check.log" 2>/dev/null | sed "s/^/  [$1] /" || true
+    echo "  [$1] $(grep -c '^PASS' "build-$1/check.log" 2>/dev/null || echo 0) cases passed" \
+         "(build $(cat "build-$1/build.seconds" 2>/dev/null || echo '?') s)"
+    return "$st"
+}
+
+# Both MPIs' suites run side by side: most of a suite's time is spent in
+# mpirun's start-up, in ranks waiting for each other and in the monitor's
+# set intervals, which leave the cores to the other MPI's suite. No test
+# asserts a wall-clock deadline, so the load does not change a verdict.
+failed_mpis=""
+if [ -n "${MW_SERIAL:-}" ]; then
+    for mpi in $mpis; do
+        echo "=== $mpi: configure, build, make check"
+        suite "$mpi"
+        report "$mpi" || failed_mpis="$failed_mpis $mpi"
+    done
+else
+    echo "=== $(echo $mpis | sed 's/ / and /g'), side by side: configure, build, make check" \
+         "(logs: build-MPI/check.log)"
+    pids=""
+    for mpi in $mpis; do
+        suite "$mpi" &
+        pids="$pids $!"
+    done
+    wait $pids || true
+    for mpi in $mpis; do
+        echo "=== $mpi"
+        report "$mpi" || failed_mpis="$failed_mpis $mpi"
+    done
+fi
+echo "=== suites done after $(( $(date +%s) - started )) s"
 
 distcheck=ok
 # The full suites ran above, on every MPI. The tarball's check runs one suite
 # of most test directories (enough to catch a file missing from the
-# distribution), so that CI stays under 40 minutes. tests/hooks is left out:
-# it is distributed whole, and the hook examples it runs are installed, so
-# distcheck's own install fails if one is missing. Its build runs in
-# parallel, and so do these light suites (none of them measures time).
+# distribution). tests/hooks is left out: it is distributed whole, and the
+# hook examples it runs are installed, so distcheck's own install fails if
+# one is missing. Its build runs in parallel, and so do these light suites.
 distcheck_tests="tests/generator/run-unit-tests.sh tests/build/check-exports.sh \
 tests/mpi/check-programs.sh tests/cxx/check-cxx.sh \
 tests/fortran/check-exports.sh tests/runtime/check-config.sh \
@@ -49,14 +92,26 @@ tests/monitor/check-monitor-options.sh tests/client/check-units.sh"
 if [ -z "${MW_SKIP_DISTCHECK:-}" ] && [ -z "$failed_mpis" ]; then
     first=$(echo $mpis | cut -d' ' -f1)
     echo "=== make distcheck ($first)"
+    s=$(date +%s)
     if ! (cd "build-$first" &&
           make -j"$jobs" distcheck DISTCHECK_CONFIGURE_FLAGS="MPICC=mpicc.$first" \
               TESTS="$distcheck_tests" > distcheck.log 2>&1); then
         distcheck=failed
         tail -n 60 "build-$first/distcheck.log"
     fi
-    echo "  distcheck: $distcheck"
+    echo "  distcheck: $distcheck ($(( $(date +%s) - s )) s)"
 fi
+
+# Every suite's wall time (tests/lib/timed-driver.sh writes a .time file
+# beside each suite's .trs), slowest first, so that a change sees its cost.
+echo "=== time per suite, slowest first (seconds)"
+for m in $mpis; do
+    find "build-$m/tests" -name '*.time' 2>/dev/null | while read -r t; do
+        name=${t#build-$m/}
+        echo "$(cat "$t") $m ${name%.time}"
+    done
+done | sort -rn | awk '{ printf "  %7.1f  %-8s %s\n", $1, $2, $3 }'
+echo "  total: $(( $(date +%s) - started )) s"
 
 # One closing line counting every test case of every suite, on every MPI.
 # Each suite reports its cases in TAP, and Automake's TAP driver writes one
