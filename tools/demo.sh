@@ -6,7 +6,8 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-tools/install-deps.sh
+# Only what building and running need (the test command installs the rest).
+tools/install-deps.sh --demo
 
 mpi=${MW_MPI:-}
 if [ -z "$mpi" ]; then
@@ -15,6 +16,9 @@ if [ -z "$mpi" ]; then
     done
 fi
 [ -n "$mpi" ] || { echo "demo: no MPI found (mpicc.openmpi or mpicc.mpich)" >&2; exit 1; }
+command -v "mpicc.$mpi" >/dev/null 2>&1 || {
+    echo "demo: MW_MPI=$mpi, but there is no mpicc.$mpi (for MPICH: apt-get install libmpich-dev mpich)" >&2
+    exit 1; }
 
 echo "=== building mpiwatch for $mpi in build-$mpi/ (log: build-$mpi/make.log)"
 autoreconf -fi > autoreconf.log 2>&1 || { cat autoreconf.log; exit 1; }
@@ -28,7 +32,8 @@ echo "=== running examples/ring.c on 4 ranks under mpiwatch"
 out=$(pwd)/demo-report
 rm -rf "$out"
 mkdir -p "$out"
-"mpicc.$mpi" -o ring ../examples/ring.c
+# -g: the report's call sites get their file:line.
+"mpicc.$mpi" -g -o ring ../examples/ring.c
 MPI_FLAVOR=$mpi MPIRUN="mpirun.$mpi"
 export MPI_FLAVOR MPIRUN
 . ../tests/lib/launch.sh
@@ -43,7 +48,7 @@ if [ -f .libs/libmpiwatch_f.so ] && command -v "mpif90.$mpi" >/dev/null 2>&1; th
     fout=$(pwd)/demo-report-fortran
     rm -rf "$fout"
     mkdir -p "$fout"
-    "mpif90.$mpi" -o halo ../examples/halo.f90
+    "mpif90.$mpi" -g -o halo ../examples/halo.f90
     mw_launch 4 LD_PRELOAD="$(pwd)/.libs/libmpiwatch.so:$(pwd)/.libs/libmpiwatch_f.so" \
         MPIWATCH_OUTDIR="$fout" -- ./halo 200
     echo "=== its report's functions ($(ls "$fout"/mpiwatch-*.txt)): the same bytes and pairs as C"

@@ -1,19 +1,32 @@
 #!/bin/sh
-# Install what building and testing mpiwatch needs on Debian/Ubuntu: both
-# MPIs (Open MPI and MPICH), autotools, Python with jinja2 and pycparser,
-# and a Fortran compiler. Does nothing when everything is already there.
+# Install what mpiwatch needs on Debian/Ubuntu, with apt-get. Does nothing
+# when everything is already there.
+#   tools/install-deps.sh          what the whole test suite needs (both MPIs, ...)
+#   tools/install-deps.sh --demo   only what building mpiwatch and running it need
+#                                  (tools/demo.sh: one MPI, a few hundred MB less)
 set -eu
 
-PACKAGES="build-essential autoconf automake libtool pkg-config
-  libopenmpi-dev openmpi-bin libmpich-dev mpich gfortran
-  python3 python3-jinja2 python3-pycparser valgrind
-  libdw-dev clang lammps lammps-examples man-db
-  libjs-chart.js libmicrohttpd-dev chromium"
-# libdw-dev: call sites to file:line; clang: libFuzzer, for the client decoder's
-# fuzz test; lammps: a real application for the call-site test (check-lammps);
-# man-db: the installed man pages' test (check-install); libjs-chart.js: the
-# HTML report's charts (optional); libmicrohttpd-dev: mpiwatch --web (optional);
-# chromium: the HTML report's test in a headless browser (check-web-report)
+# Building and running: autotools, an MPI (Open MPI; MPICH too for the tests),
+# Python with jinja2 and pycparser, gfortran (the Fortran library);
+# libdw-dev: call sites to file:line; libjs-chart.js: the HTML report's charts
+# (optional); libmicrohttpd-dev: mpiwatch --web (optional).
+BUILD="build-essential autoconf automake libtool pkg-config
+  libopenmpi-dev openmpi-bin gfortran
+  python3 python3-jinja2 python3-pycparser
+  libdw-dev libjs-chart.js libmicrohttpd-dev"
+# Testing: the second MPI; valgrind (instruction counts); clang: libFuzzer,
+# for the client decoder's fuzz test; lammps: a real application for the
+# call-site test (check-lammps); man-db: the installed man pages' test
+# (check-install); chromium: the HTML report and the live page in a headless
+# browser (check-web-report, check-web-live).
+TEST="libmpich-dev mpich valgrind clang lammps lammps-examples man-db chromium"
+
+case ${1:-} in
+    --demo) PACKAGES=$BUILD ;;
+    "") PACKAGES="$BUILD $TEST" ;;
+    -h|--help) sed -n '2,6s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    *) echo "install-deps: unknown argument '$1' (--demo, or nothing for everything)" >&2; exit 2 ;;
+esac
 
 missing=""
 for pkg in $PACKAGES; do

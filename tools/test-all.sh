@@ -112,6 +112,13 @@ for m in $mpis; do
     done
 done | sort -rn | awk '{ printf "  %7.1f  %-8s %s\n", $1, $2, $3 }'
 echo "  total: $(( $(date +%s) - started )) s"
+# How soon things happened in this run: figures, never verdicts (a busy
+# machine inflates them); bench/run-latency.sh judges them on a quiet one.
+echo "=== figures measured by the suites (target in brackets; see bench/run-latency.sh)"
+for m in $mpis; do
+    find "build-$m/tests" -name '*.log' 2>/dev/null | xargs grep -h '^# figure: ' 2>/dev/null |
+        sed "s/^# figure: /  [$m] /"
+done
 
 # One closing line counting every test case of every suite, on every MPI.
 # Each suite reports its cases in TAP, and Automake's TAP driver writes one

@@ -17,8 +17,9 @@
 #   not at all with --nice 0;
 # - calls in progress (INFLIGHT): 4 ranks, rank 1 in MPI_Recv from 3 tag 99
 #   and the others in MPI_Barrier: with --stuck 2 the stuck summary (cycle
-#   [1,3], rank 1 waited on) within 3 s; two ranks in MPI_Ssend to each
-#   other, attached 5 s into the hang: the cycle at once; a rank that drops
+#   [1,3], rank 1 waited on); two ranks in MPI_Ssend to each other,
+#   attached 5 s into the hang: the cycle (how soon each summary came is a
+#   figure, never a verdict: see tests/lib/tap.sh); a rank that drops
 #   keeps its last call and totals, in JSON and in the text view;
 # - rates and the communication matrix: 3 ranks each sending two
 #   SNAPSHOTs 0.5 s apart and their PAIRS rows: the rates lines and the
@@ -144,17 +145,19 @@ else
 fi
 # Broken ranks: one stays silent after the token, one stops after HELLO, one
 # drips a frame a byte every 0.5 s. With --stall 2 each is lost within a few
-# seconds, naming why, and the client ends (exit 1).
+# seconds, naming why, and the client ends (exit 1). How soon is a figure
+# (target: 10 s), not a verdict: the 30 s guard only catches a hang.
 d="$work/stall"; mkdir -p "$d"
 for r in 0 1 2; do
     scenario=$(echo silent mute drip | cut -d' ' -f$((r + 1)))
     "$fake" "$r" 3 "$d/ports" --scenario "$scenario" >"$d/fake$r.out" 2>&1 &
     pids+=($!)
 done
-start=$(date +%s)
+start=$(date +%s.%N)
 timeout 30 "$client" --json --wait 10 --stall 2 -f "$d/ports" >"$d/out" 2>"$d/err"; rc=$?
-took=$(( $(date +%s) - start ))
-if [ "$rc" -eq 1 ] && [ "$took" -le 10 ] &&
+took=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
+figure client.stall_lost_s "$took" s "<=10"
+if [ "$rc" -eq 1 ] &&
    grep -q '"type":"lost","rank":0,.*"reason":"no HELLO within 2 s of connecting (--stall)"' "$d/out" &&
    grep -q '"type":"lost","rank":1,.*"reason":"no frame for 2 s (--stall)"' "$d/out" &&
    grep -q '"type":"lost","rank":2,.*"reason":"a frame stayed unfinished for 2 s (--stall)"' "$d/out"; then
@@ -229,19 +232,19 @@ t0 = float(sys.argv[1])
 for l in sys.stdin:
     sys.stdout.write("%.2f %s" % (time.time() - t0, l))' "$1"
 }
-# first_at FILE PATTERN: the time stamp of the first line matching PATTERN, or 99.
+# first_at FILE PATTERN: the time stamp of the first line matching PATTERN, or none.
 first_at() {
     local t
     t=$(grep -F -m 1 -- "$2" "$1" | cut -d' ' -f1)
-    echo "${t:-99}"
+    echo "${t:-none}"
 }
-# within T LIMIT: T <= LIMIT (decimals).
-within() { python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) <= float(sys.argv[2]) else 1)' "$1" "$2"; }
 world4="-1 -1 12 -1 0 4"    # a collective (4) on a world communicator (8) of 4 ranks
 # (a) Rank 1 blocks in MPI_Recv from 3, tag 99, while 0, 2 and 3 wait in
 # MPI_Barrier; the hang starts as the client attaches. With --stuck 2 the
-# summary names the cycle [1,3] and rank 1 waited on by the barrier, within
-# 3 s. The ranks then end (GOODBYE): no call is left in progress.
+# summary names the cycle [1,3] and rank 1 waited on by the barrier (how
+# soon is a figure, target 3 s: the ranks' frames carry their own clocks, so
+# the verdict does not depend on how busy the machine is). The ranks then end
+# (GOODBYE): no call is left in progress.
 d="$work/stuck"; mkdir -p "$d"
 for r in 0 2 3; do fake "$d" "$r" 4 --scenario inflight --call "MPI_Barrier $world4" --call-age 0 --hold 4; done
 fake "$d" 1 4 --scenario inflight --call "MPI_Recv 3 99 2 -1 0 4" --call-age 0 --hold 4
@@ -251,12 +254,13 @@ rc=${PIPESTATUS[0]}
 summary='{"type":"stuck","after":2,"ranks":[0,1,2,3],"cycles":[[1,3]],"waited_on":[{"rank":1,"waiters":[0,2,3]},{"rank":3,"waiters":[1]}],"edges":[[0,1],[1,3],[2,1],[3,1]],"edges_total":4}'
 recv='{"type":"inflight","rank":1,"status":"attached","thread":0,"function":"MPI_Recv","peer":3,"tag":99,"root":null,"comm":0,"comm_size":4,"seconds":'
 t=$(first_at "$d/out" "$summary")
+figure client.stuck_summary_s "$t" s "<=3"
 if [ "$rc" -ne 0 ]; then
     fail "stuck: recv and barrier" "exit $rc, not 0" "$d/err" "$d/out"
 elif ! grep -qF -- "$recv" "$d/out" || ! grep -F -- "$recv" "$d/out" | grep -q '"stuck":true}$'; then
     fail "stuck: recv and barrier" "no stuck inflight line for rank 1's MPI_Recv from 3, tag 99" "$d/out"
-elif ! within "$t" 3.0; then
-    fail "stuck: recv and barrier" "the stuck summary came after $t s (want <= 3 s)" "$d/out"
+elif [ "$t" = none ]; then
+    fail "stuck: recv and barrier" "no stuck summary naming the cycle [1,3] and rank 1 waited on" "$d/out"
 elif [ "$(tail -n 1 "$d/out" | cut -d' ' -f2- | cut -c1-17)" != '{"type":"totals",' ] \
     || tail -n 2 "$d/out" | grep -q '"type":"inflight"'; then
     fail "stuck: recv and barrier" "calls still shown after GOODBYE, or the totals are not last" "$d/out"
@@ -264,7 +268,7 @@ else
     pass "stuck: MPI_Recv from 3 tag 99 against a barrier: cycle [1,3], rank 1 waited on, after $t s (--stuck 2)"
 fi
 # (b) + (c) Two ranks in MPI_Ssend to each other, attached 5 s after the
-# hang began: the cycle [0,1] at once.
+# hang began: the cycle [0,1] at once (a figure, target 1.5 s).
 d="$work/ssend"; mkdir -p "$d"
 fake "$d" 0 2 --scenario inflight --call "MPI_Ssend 1 5 1 -1 0 2" --call-age 5 --hold 2.5
 fake "$d" 1 2 --scenario inflight --call "MPI_Ssend 0 5 1 -1 0 2" --call-age 5 --hold 2.5
@@ -273,9 +277,10 @@ timeout 30 "$client" --json --stuck 2 --wait 10 -f "$d/ports" 2>"$d/err" | stamp
 rc=${PIPESTATUS[0]}
 summary='{"type":"stuck","after":2,"ranks":[0,1],"cycles":[[0,1]],"waited_on":[{"rank":0,"waiters":[1]},{"rank":1,"waiters":[0]}],"edges":[[0,1],[1,0]],"edges_total":2}'
 t=$(first_at "$d/out" "$summary")
-if [ "$rc" -ne 0 ] || ! within "$t" 1.5 \
+figure client.stuck_cycle_s "$t" s "<=1.5"
+if [ "$rc" -ne 0 ] || [ "$t" = none ] \
     || ! grep -qF '{"type":"inflight","rank":0,"status":"attached","thread":0,"function":"MPI_Ssend","peer":1,"tag":5,' "$d/out"; then
-    fail "stuck: ssend cycle" "exit $rc; the cycle [0,1] after $t s (want <= 1.5 s)" "$d/out" "$d/err"
+    fail "stuck: ssend cycle" "exit $rc, or no stuck summary naming the cycle [0,1]" "$d/out" "$d/err"
 else
     pass "stuck: two ranks in MPI_Ssend to each other, attached 5 s late: cycle [0,1] after $t s"
 fi

@@ -79,11 +79,13 @@ static void waiting(void)
     pthread_t th;
     pthread_create(&th, NULL, publish_later, &h);
     t0 = now();
-    int got = mwc_web_hub_wait(&h, 0, 10, &d);
+    int got = mwc_web_hub_wait(&h, 0, 60, &d);
     double waited = now() - t0;
     pthread_join(th, NULL);
-    CHECK(got == 1 && d != NULL && d->gen == 1 && waited < 5,
-          "woken by the publication after %.3f s, not the 10 s timeout", waited);
+    /* 1, not 0: woken by the publication, not by the timeout (how soon is
+     * no verdict: a busy machine may delay the publishing thread). */
+    CHECK(got == 1 && d != NULL && d->gen == 1,
+          "woken by the publication after %.3f s, not the 60 s timeout", waited);
     mwc_web_hub_put(&h, d);
     t0 = now();
     CHECK(mwc_web_hub_wait(&h, 1, 0.2, &d) == 0, "generation 1 seen: nothing new");
@@ -93,10 +95,10 @@ static void waiting(void)
     mwc_web_hub_put(&h, d);
     pthread_create(&th, NULL, stop_later, &h);
     t0 = now();
-    got = mwc_web_hub_wait(&h, 3, 10, &d);
+    got = mwc_web_hub_wait(&h, 3, 60, &d);
     waited = now() - t0;
     pthread_join(th, NULL);
-    CHECK(got == -1 && waited < 5, "the stop wakes a waiter at once (%.3f s), with -1", waited);
+    CHECK(got == -1, "the stop wakes a waiter (after %.3f s), with -1, not the 60 s timeout", waited);
     CHECK(mwc_web_hub_wait(&h, 0, 10, &d) == -1, "after the stop, no more states");
     mwc_web_hub_destroy(&h);
 }

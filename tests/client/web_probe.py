@@ -13,7 +13,7 @@
   web_probe.py streams URL LIMIT     LIMIT streams open at once get 200, one more 503, while
                                      / and /api/state still answer; once they are closed a new
                                      one gets 200 again; 50 streams dropped at once do no harm
-  web_probe.py hold URL N FILE       holds N streams (all 200, retried for 15 s), says so in
+  web_probe.py hold URL N FILE       holds N streams (all 200, retried for 30 s), says so in
                                      FILE, then keeps them until killed
   web_probe.py bad URL               bad requests get an HTTP error and the server lives on
 Exit status 0, or 1 with the reason on stderr.
@@ -37,7 +37,7 @@ def get(conn: http.client.HTTPConnection, path: str, method: str = "GET") -> tup
 
 def connect(url: str) -> http.client.HTTPConnection:
     u = urlsplit(url)
-    return http.client.HTTPConnection(u.hostname, u.port, timeout=10)
+    return http.client.HTTPConnection(u.hostname, u.port, timeout=30)
 
 
 def summary(body: bytes) -> tuple[float, int, int, int]:
@@ -96,7 +96,7 @@ def cmd_hammer(url: str, n: int) -> int:
     return 0
 
 
-def open_stream(url: str, timeout: float = 10) -> http.client.HTTPResponse:
+def open_stream(url: str, timeout: float = 30) -> http.client.HTTPResponse:
     conn = connect(url)
     conn.timeout = timeout
     conn.request("GET", "/api/stream", headers={"Accept": "text/event-stream"})
@@ -184,7 +184,7 @@ def open_all(url: str, limit: int, seconds: float) -> list[http.client.HTTPRespo
 
 
 def cmd_hold(url: str, n: int, ready: str) -> int:
-    held = open_all(url, n, 15)
+    held = open_all(url, n, 30)
     if not held:
         return 1
     with open(ready, "w", encoding="utf-8") as f:
@@ -194,7 +194,7 @@ def cmd_hold(url: str, n: int, ready: str) -> int:
 
 
 def cmd_streams(url: str, limit: int) -> int:
-    held = open_all(url, limit, 15)
+    held = open_all(url, limit, 30)
     if not held:
         return 1
     extra = open_stream(url)
@@ -211,9 +211,10 @@ def cmd_streams(url: str, limit: int) -> int:
     for r in held:
         r.close()
     t0 = time.time()
-    status = wait_for_slot(url, 10)
+    # Slots come back within about 2 s (a figure); 30 s only guards a hang.
+    status = wait_for_slot(url, 30)
     if status != 200:
-        print(f"web_probe: 10 s after closing the streams a new one still answers {status}",
+        print(f"web_probe: 30 s after closing the streams a new one still answers {status}",
               file=sys.stderr)
         return 1
     freed = time.time() - t0
@@ -227,8 +228,8 @@ def cmd_streams(url: str, limit: int) -> int:
         print(f"web_probe: after 50 dropped streams /api/state answered {status}", file=sys.stderr)
         return 1
     t0 = time.time()
-    if wait_for_slot(url, 10) != 200:
-        print("web_probe: 10 s after 50 dropped streams no stream slot is free", file=sys.stderr)
+    if wait_for_slot(url, 30) != 200:
+        print("web_probe: 30 s after 50 dropped streams no stream slot is free", file=sys.stderr)
         return 1
     print(f"{limit} streams open: 200 each, one more 503 (Retry-After), / and /api/state still 200; "
           f"closed, their slots came back within {freed:.1f} s; 50 streams dropped unread: "

@@ -52,6 +52,16 @@ note() {
     echo "# $*"
 }
 
+# figure NAME VALUE UNIT TARGET: a measured figure with the target it is meant
+# to meet, as a TAP comment ("# figure: NAME VALUE UNIT (target TARGET)").
+# It never decides a case: how fast something happens depends on how busy the
+# machine is, so tests check that it happens (under a generous guard against
+# hangs) and leave the figure to tools/test-all.sh's summary and to
+# bench/run-latency.sh, which judges it against the target.
+figure() {
+    echo "# figure: $1 $2 $3 (target $4)"
+}
+
 # tap_relay NAME COMMAND...: run COMMAND, which prints TAP of its own, and
 # report its cases as this script's (renumbered; its plan is dropped). If it
 # exits with a non-zero status and reported no failure, or reported no case

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Calls in progress (INFLIGHT frames, docs/protocol.md) of jobs that hang on
 # purpose (hang.c), seen by the raw protocol client (raw_client.py), which
-# attaches after the hang began and watches for a few seconds; then the test
-# ends the job:
+# attaches after the hang began and watches until every rank has shown its
+# call in progress; then the test ends the job:
 #
 # - recv: 4 ranks; rank 1 in MPI_Recv from rank 3 with tag 99, the others in
 #   MPI_Barrier on MPI_COMM_WORLD; the client attaches 5 s after the hang
@@ -54,13 +54,14 @@ end_job() {
 
 # hang_case CASE NP MODE DELAY [PROGRAM [env|flag]]: run PROGRAM (default hang)
 # MODE (start_hang), attach the raw client DELAY s after the hang began, watch
-# 3 s, end the job. Leaves $work/CASE/client.json; returns 1 (after a FAIL)
+# until every rank has shown its call in progress (at most 60 s: a guard
+# against a client that never gets them, not a deadline), end the job. Leaves $work/CASE/client.json; returns 1 (after a FAIL)
 # when the job never hung or the client failed.
 hang_case() {
     local case=$1 dir="$work/$1" rc=0
     start_hang "$case" "$2" "${5:-$work/hang}" "$3" "${6:-env}" || return 1
     sleep "$4"
-    "$PYTHON" "$mon_dir/raw_client.py" "$dir/cwd/ports" --watch 3 --timeout 30 \
+    "$PYTHON" "$mon_dir/raw_client.py" "$dir/cwd/ports" --watch 60 --until-calls --timeout 90 \
         >"$dir/client.json" 2>"$dir/client.err" || rc=$?
     end_job
     if [ "$rc" -ne 0 ]; then
@@ -171,7 +172,7 @@ client_case client-ssend 2 ssend 0 30 "
 client_case client-late 4 recv 5 30 "
     inflight[1]['function'] == 'MPI_Recv' and inflight[1]['peer'] == 3 and inflight[1]['seconds'] >= 5
     [1, 3] in s['cycles']"
-client_case client-64 64 recv 0 30 "
+client_case client-64 64 recv 0 60 "
     inflight[1]['function'] == 'MPI_Recv' and inflight[1]['peer'] == 3
     any(w['rank'] == 1 and len(w['waiters']) == 63 for w in s['waited_on'])"
 

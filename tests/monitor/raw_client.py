@@ -29,7 +29,9 @@ Options: --token T sends T instead of each rank's token; --delay S waits S
 seconds before connecting; --exit-after N exits abruptly (os._exit, as if
 killed) once N events have arrived; --timeout S gives up after S seconds;
 --watch S stops watching after S seconds and prints what it saw (ranks still
-open then are no error: for jobs that hang on purpose).
+open then are no error: for jobs that hang on purpose); with --until-calls it
+stops sooner, as soon as every rank has shown a call in progress (so a busy
+machine only makes the wait longer, never the verdict different).
 Standard library only.
 """
 import argparse
@@ -177,6 +179,7 @@ def main():
     ap.add_argument("--exit-after", type=int, default=0)
     ap.add_argument("--timeout", type=float, default=60)
     ap.add_argument("--watch", type=float, default=0)
+    ap.add_argument("--until-calls", action="store_true")
     args = ap.parse_args()
     deadline = time.monotonic() + args.timeout
     lines = read_port_file(args.port_file, deadline)
@@ -230,6 +233,9 @@ def main():
                 handle_frame(r, kind, body, out, errors)
             if args.exit_after and out["events_total"] >= args.exit_after:
                 os._exit(3)
+        if args.until_calls and len(ranks) > 0 and \
+                all(out["inflight"].get(str(r.rank)) for r in ranks):
+            break
     if open_count > 0 and watch_end is None:
         errors.append(f"{open_count} ranks still open at the time limit")
     functions = {}

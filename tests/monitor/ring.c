@@ -5,11 +5,32 @@
  * SLEEP_US microseconds between iterations make a long run. Rank 0 prints
  * the result, which does not depend on mpiwatch.
  *
- *     ring [ITERATIONS [SLEEP_US]]     (defaults 1000 and 0) */
+ * With --until FILE the ring goes on after ITERATIONS, in rounds of 100
+ * iterations that leave the result alone, until FILE exists: a test that
+ * checks a running job ends it when its checks are done, however slow a busy
+ * machine made them, instead of racing a fixed length of run.
+ *
+ *     ring [ITERATIONS [SLEEP_US]] [--until FILE]     (defaults 1000 and 0) */
+#define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
+
+/* One iteration: an int to the next rank, one from the previous, then the pause. */
+static int step(int value, int next, int prev, long sleep_us)
+{
+    int in = -1;
+    MPI_Sendrecv(&value, 1, MPI_INT, next, 7, &in, 1, MPI_INT, prev, 7, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    if (sleep_us > 0) {
+        struct timespec ts = {sleep_us / 1000000, (sleep_us % 1000000) * 1000};
+        nanosleep(&ts, NULL);
+    }
+    return in;
+}
 
 int main(int argc, char **argv)
 {
@@ -17,26 +38,35 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    long iterations = argc > 1 ? atol(argv[1]) : 1000;
-    long sleep_us = argc > 2 ? atol(argv[2]) : 0;
+    const char *until = NULL;
+    int nargs = 0;
+    char *args[2] = {NULL, NULL};
+    for (int a = 1; a < argc; a++) {
+        if (strcmp(argv[a], "--until") == 0 && a + 1 < argc)
+            until = argv[++a];
+        else if (nargs < 2 && argv[a][0] >= '0' && argv[a][0] <= '9')
+            args[nargs++] = argv[a];
+    }
+    long iterations = args[0] ? atol(args[0]) : 1000;
+    long sleep_us = args[1] ? atol(args[1]) : 0;
     int next = (rank + 1) % size, prev = (rank + size - 1) % size;
     long long total = 0;
     MPI_Comm work;
     MPI_Comm_dup(MPI_COMM_WORLD, &work);
     for (long i = 0; i < iterations; i++) {
-        int out = rank + (int)i, in = -1;
-        MPI_Sendrecv(&out, 1, MPI_INT, next, 7, &in, 1, MPI_INT, prev, 7, MPI_COMM_WORLD,
-                     MPI_STATUS_IGNORE);
-        total += in;
+        total += step(rank + (int)i, next, prev, sleep_us);
         if (i % 100 == 99) {
             long long all = 0;
             MPI_Allreduce(&total, &all, 1, MPI_LONG_LONG, MPI_SUM, work);
             total = all % 1000003;
         }
-        if (sleep_us > 0) {
-            struct timespec ts = {sleep_us / 1000000, (sleep_us % 1000000) * 1000};
-            nanosleep(&ts, NULL);
-        }
+    }
+    /* Rank 0 looks for the file after every round; all ranks stop together. */
+    for (int go = until != NULL; go;) {
+        for (int i = 0; i < 100; i++)
+            step(rank, next, prev, sleep_us);
+        go = rank == 0 ? access(until, F_OK) != 0 : 0;
+        MPI_Allreduce(MPI_IN_PLACE, &go, 1, MPI_INT, MPI_MAX, work);
     }
     MPI_Comm_free(&work);
     long long all = 0;

@@ -34,11 +34,16 @@ if [ "$(rc_of "$work/two")" -ne 0 ] || [ -z "$report" ]; then
     fail "MPI share" "the run failed or wrote no report ($(describe_rc "$(rc_of "$work/two")"))" \
         "$work/two/stderr"
 else
+    # About 8% on a quiet machine (a figure); the verdict's bounds hold at any
+    # load: the barrier waits only grow when the machine is busy, never below
+    # the 0.1 s the program builds in, and MPI_Init with its MPIWATCH_WAIT
+    # counted as MPI time would make it far more than 40%.
     share=$(share_of "$work/two/out/$report")
-    if awk -v s="$share" 'BEGIN { exit !(s >= 4 && s <= 16) }'; then
-        pass "MPI share $share% of application time (expected about 8%)"
+    figure runtime.mpi_share_pct "$share" % "4..16"
+    if awk -v s="$share" 'BEGIN { exit !(s >= 4 && s <= 40) }'; then
+        pass "MPI share $share% of application time (expected about 8%, at least 4, under 40 however busy)"
     else
-        fail "MPI share" "$share% of application time, expected about 8% (4 to 16)" \
+        fail "MPI share" "$share% of application time, expected about 8% (4 to 40)" \
             "$work/two/out/${report%.json}.txt"
     fi
     init=$(json_get "$work/two/out/$report" functions MPI_Init mpi_time)
