@@ -8,9 +8,11 @@
  * With --until FILE the ring goes on after ITERATIONS, in rounds of 100
  * iterations that leave the result alone, until FILE exists: a test that
  * checks a running job ends it when its checks are done, however slow a busy
- * machine made them, instead of racing a fixed length of run.
+ * machine made them, instead of racing a fixed length of run. Rank 0 then
+ * says on stderr how many rounds it made; --rounds K makes exactly K, so that
+ * the same job can be run again.
  *
- *     ring [ITERATIONS [SLEEP_US]] [--until FILE]     (defaults 1000 and 0) */
+ *     ring [ITERATIONS [SLEEP_US]] [--until FILE | --rounds K]   (defaults 1000 and 0) */
 #define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
 #include <stdio.h>
@@ -39,11 +41,14 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     const char *until = NULL;
+    long rounds = 0;
     int nargs = 0;
     char *args[2] = {NULL, NULL};
     for (int a = 1; a < argc; a++) {
         if (strcmp(argv[a], "--until") == 0 && a + 1 < argc)
             until = argv[++a];
+        else if (strcmp(argv[a], "--rounds") == 0 && a + 1 < argc)
+            rounds = atol(argv[++a]);
         else if (nargs < 2 && argv[a][0] >= '0' && argv[a][0] <= '9')
             args[nargs++] = argv[a];
     }
@@ -62,12 +67,19 @@ int main(int argc, char **argv)
         }
     }
     /* Rank 0 looks for the file after every round; all ranks stop together. */
-    for (int go = until != NULL; go;) {
+    long done = 0;
+    for (int go = until != NULL || rounds > 0; go;) {
         for (int i = 0; i < 100; i++)
             step(rank, next, prev, sleep_us);
-        go = rank == 0 ? access(until, F_OK) != 0 : 0;
+        done++;
+        if (until != NULL)
+            go = rank == 0 ? access(until, F_OK) != 0 : 0;
+        else
+            go = done < rounds;
         MPI_Allreduce(MPI_IN_PLACE, &go, 1, MPI_INT, MPI_MAX, work);
     }
+    if (until != NULL && rank == 0)
+        fprintf(stderr, "ring: %ld rounds of 100 after the %ld iterations\n", done, iterations);
     MPI_Comm_free(&work);
     long long all = 0;
     MPI_Reduce(&total, &all, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
