@@ -297,7 +297,7 @@ void mwc_model_waitfor(const mwc_model *m, double now, double stuck_s, mwc_waitf
             /* A peer outside the job is nonsense from the wire: no edge. */
             int32_t peer = c->peer >= 0 && (uint32_t)c->peer < r->size ? c->peer : MWP_NONE;
             calls[k++] = (mwc_wf_call){ (int)r->rank, peer, c->flags,
-                                        mwc_inflight_seconds(r, c, now) > stuck_s };
+                                        mwc_stuck(mwc_inflight_seconds(r, c, now), stuck_s) };
         }
     }
     mwc_waitfor_build(w, ranks, m->n, calls, k);

@@ -104,6 +104,15 @@ uint64_t mwc_rank_dropped(const mwc_rank *r);
  * go on). */
 double mwc_inflight_seconds(const mwc_rank *r, const mwc_inflight *c, double now);
 
+/* The stuck verdict, the one rule every view uses: a call is stuck once it
+ * has lasted more than stuck_s seconds (--stuck; MWC_STUCK_DEFAULT_S when
+ * not given). */
+#define MWC_STUCK_DEFAULT_S 5.0
+static inline int mwc_stuck(double seconds, double stuck_s)
+{
+    return seconds > stuck_s;
+}
+
 /* Nonzero when a rank's calls in progress are worth showing: it is
  * attached, or lost with the calls it was last seen in. */
 int mwc_rank_has_inflight(const mwc_rank *r);

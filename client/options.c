@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model.h"
 #include "web_addr.h"
 
 #ifndef PACKAGE_VERSION
@@ -117,7 +118,7 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
     o->events = 1;
     o->wait_s = 60;
     o->stall_s = 60;
-    o->stuck_s = 5;
+    o->stuck_s = MWC_STUCK_DEFAULT_S;
     o->nice = 19;
     o->rank = -1;
     opterr = 0;

@@ -276,7 +276,7 @@ static size_t stuck_calls(const mwc_json_state *st, const mwc_model *m, double n
     size_t n = 0;
     for (size_t i = 0; i < m->n; i++)
         for (uint32_t j = 0; mwc_rank_has_inflight(&m->r[i]) && j < m->r[i].ninflight; j++)
-            n += mwc_inflight_seconds(&m->r[i], &m->r[i].inflight[j], now) > st->stuck_s;
+            n += mwc_stuck(mwc_inflight_seconds(&m->r[i], &m->r[i].inflight[j], now), st->stuck_s);
     return n;
 }
 
@@ -303,7 +303,7 @@ static void inflight_report(mwc_json_state *st, const mwc_model *m)
             jfield(out, "comm", c->comm, MWP_NONE, 0);
             jfield(out, "comm_size", c->comm_size, 0, 0);
             fprintf(out, ",\"seconds\":%.3f,\"stuck\":%s}\n", secs,
-                    secs > st->stuck_s ? "true" : "false");
+                    mwc_stuck(secs, st->stuck_s) ? "true" : "false");
         }
     }
     mwc_waitfor w;
@@ -402,7 +402,7 @@ static void on_finish(void *vst, const mwc_model *m, double elapsed)
 mwc_view mwc_view_json(mwc_json_state *st)
 {
     if (!(st->stuck_s > 0))
-        st->stuck_s = 5;
+        st->stuck_s = MWC_STUCK_DEFAULT_S;
     st->next = 1.0;
     mwc_view v = { on_frame, on_lost, on_tick, on_finish, st };
     return v;

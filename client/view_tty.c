@@ -167,7 +167,7 @@ static void describe(const mwc_rank *r, const mwc_inflight *c, char *buf, size_t
 
 static double stuck_after(const mwc_tty_state *st)
 {
-    return st->stuck_s > 0 ? st->stuck_s : 5;
+    return st->stuck_s > 0 ? st->stuck_s : MWC_STUCK_DEFAULT_S;
 }
 
 /* The call a rank has been in longest, for how long, marked when stuck;
@@ -190,7 +190,7 @@ static void in_call(const mwc_tty_state *st, const mwc_rank *r, double now, char
     describe(r, &r->inflight[longest], what, sizeof what);
     if (r->ninflight > 1)
         snprintf(more, sizeof more, " (+%u threads)", (unsigned)(r->ninflight - 1));
-    snprintf(buf, n, "%s, %.1f s%s%s", what, secs, secs > stuck_after(st) ? " STUCK" : "", more);
+    snprintf(buf, n, "%s, %.1f s%s%s", what, secs, mwc_stuck(secs, stuck_after(st)) ? " STUCK" : "", more);
 }
 
 /* The "Waiting" panel: when some rank is stuck, the cycles of the wait-for

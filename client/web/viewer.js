@@ -532,6 +532,42 @@
     Array.prototype.slice.call($("mw-inflight").rows).forEach(function (tr) {
       if (tr.cells.length && tr.cells[tr.cells.length - 1].textContent === "stuck") tr.className = "stuck";
     });
+    waitingList(obj(L.waiting));
+  }
+
+  /* Who waits for whom, as the terminal's Waiting panel says it: the cycles
+   * (deadlock) first, then the ranks others wait for, most waiters first
+   * (at most 20 lines; the state holds them all). */
+  function waitingList(W) {
+    var ul = $("mw-waiting"), section = $("mw-live-section");
+    while (ul.firstChild) ul.removeChild(ul.firstChild);
+    var cycles = W ? arr(W.cycles).map(function (c) { return arr(c).map(int); }) : [];
+    var waited = W ? arr(W.waited_on).map(function (w) { return obj(w) || {}; }) : [];
+    var lines = [];
+    cycles.forEach(function (c) {
+      lines.push({ cls: "deadlock", text: "Deadlock: ranks " + c.join(", ") + " wait for each other." });
+    });
+    waited.forEach(function (w) {
+      var who = arr(w.waiters).map(int);
+      lines.push({ cls: "", text: "Rank " + int(w.rank) + " is waited for by " + who.length +
+                   (who.length === 1 ? " rank: " : " ranks: ") + who.join(", ") + "." });
+    });
+    lines.slice(0, 20).forEach(function (l) {
+      var li = document.createElement("li");
+      li.textContent = l.text;
+      if (l.cls) li.className = l.cls;
+      ul.appendChild(li);
+    });
+    if (lines.length > 20) {
+      var more = document.createElement("li");
+      more.textContent = "... " + (lines.length - 20) + " more.";
+      ul.appendChild(more);
+    }
+    ul.hidden = lines.length === 0;
+    section.setAttribute("data-mw-cycles", cycles.map(function (c) { return c.join(" "); }).join(";"));
+    section.setAttribute("data-mw-waited-on", waited.map(function (w) {
+      return int(w.rank) + ":" + arr(w.waiters).map(int).join(" ");
+    }).join(";"));
   }
 
   /* How the state arrives: "stream" (/api/stream, Server-Sent Events: each

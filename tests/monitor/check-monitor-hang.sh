@@ -12,7 +12,11 @@
 # - split: the same receive on a communicator split from a duplicate of
 #   MPI_COMM_WORLD in reverse order: the peer is shown as its world rank
 #   (translated when the communicator was created), the barrier as one on
-#   every rank.
+#   every rank;
+# - client-*: the mpiwatch client on such jobs names the stuck calls, the
+#   cycles and the ranks waited on (2, 4 and 64 ranks, attached at once or
+#   late); client-web: its live page (--web, in headless
+#   Chromium) shows the same cycle and waited-on rank as its JSON view.
 name=monitor-hang
 . "$(dirname "$0")/../lib/harness.sh"
 
@@ -175,5 +179,48 @@ client_case client-late 4 recv 5 30 "
 client_case client-64 64 recv 0 60 "
     inflight[1]['function'] == 'MPI_Recv' and inflight[1]['peer'] == 3
     any(w['rank'] == 1 and len(w['waiters']) == 63 for w in s['waited_on'])"
+
+
+# The live page says who waits for whom as the terminal and the JSON view do
+# (the model's one wait-for graph): rank 1 in MPI_Recv from 3 against a
+# barrier, watched with --web; headless Chromium waits until the page shows
+# the cycle [1,3], which must be the one in the stuck line that the same
+# client printed.
+web_case() {
+    local case=client-web dir="$work/client-web" url cl chrome=${CHROMIUM:-} why
+    [ -n "$chrome" ] || for c in chromium chromium-browser google-chrome; do
+        if command -v "$c" >/dev/null 2>&1; then chrome=$c; break; fi
+    done
+    why=$("$client" --web 192.0.2.1:0 --replay /dev/null 2>&1 | grep -E 'built without (libmicrohttpd|Chart.js)')
+    if [ -n "$why" ]; then skip "$case" "${why#mpiwatch: }"; return; fi
+    if [ -z "$chrome" ]; then skip "$case" "no chromium: install it (tools/install-deps.sh)"; return; fi
+    start_hang "$case" 4 "$work/hang" recv flag || return
+    "$client" -f "$dir/cwd/ports" --json --no-events --stuck 2 --web 127.0.0.1:0 \
+        >"$dir/client.out" 2>"$dir/client.err" &
+    cl=$!
+    if ! url=$("$PYTHON" "$top_srcdir/tests/client/web_probe.py" url "$dir/client.err" 60); then
+        fail "$case" "the client named no URL" "$dir/client.err"
+    else
+        local sel="document.getElementById('mw-live-section')"
+        "$PYTHON" "$top_srcdir/tests/client/cdp_page.py" "$chrome" "$url" "$dir/page.dom" \
+            --until "($sel.getAttribute('data-mw-cycles') || '') !== ''" --seconds 60 2>"$dir/page.log"
+        local cycles waited json_cycles
+        cycles=$(grep -o 'data-mw-cycles="[^"]*"' "$dir/page.dom" | head -n 1 | cut -d'"' -f2)
+        waited=$(grep -o 'data-mw-waited-on="[^"]*"' "$dir/page.dom" | head -n 1 | cut -d'"' -f2)
+        json_cycles=$(grep '"type":"stuck"' "$dir/client.out" | tail -n 1 |
+            "$PYTHON" -c 'import json, sys; print(";".join(" ".join(map(str, c)) for c in json.loads(sys.stdin.read())["cycles"]))' 2>/dev/null)
+        if [ "$cycles" = "1 3" ] && [ "$json_cycles" = "$cycles" ] && [[ ";$waited;" == *";1:0 2 3;"* ]] &&
+           grep -q 'Deadlock: ranks 1, 3 wait for each other.' "$dir/page.dom" && [ ! -s "$dir/page.dom.err" ]; then
+            pass "$case: the live page shows the deadlock [1,3] and rank 1 waited for by 0, 2, 3, as the JSON view's stuck line"
+        else
+            fail "$case" "the page's cycles '$cycles' (the JSON view's '$json_cycles'), waited on '$waited'" \
+                "$dir/page.log" "$dir/page.dom.err" "$dir/client.err"
+        fi
+    fi
+    kill "$cl" 2>/dev/null
+    wait "$cl" 2>/dev/null
+    end_job
+}
+web_case
 
 finish
