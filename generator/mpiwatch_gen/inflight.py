@@ -19,10 +19,14 @@ from .model import WrapperParam
 from .moves import Binding, Side
 from .spec import SpecFunction
 
-# The protocol's flags (include/mpiwatch_protocol.h), and the runtime's own
-# bits above them saying which fields the call publishes.
-SENDS, RECEIVES, COLLECTIVE, COMPLETES = 1, 2, 4, 16
-HAS_PEER, HAS_TAG, HAS_ROOT, HAS_COMM = 1 << 8, 1 << 9, 1 << 10, 1 << 11
+# The protocol's flags (include/mpiwatch_protocol.h, MWP_IF_*) and the
+# runtime's bits above them saying which fields the call publishes
+# (templates/functions.h.j2, MW_INFLIGHT_HAS_*), by their C names: their
+# values are defined there, once, and the generated C names them.
+SENDS, RECEIVES = "MWP_IF_SENDS", "MWP_IF_RECEIVES"
+COLLECTIVE, COMPLETES = "MWP_IF_COLLECTIVE", "MWP_IF_COMPLETES"
+HAS_PEER, HAS_TAG = "MW_INFLIGHT_HAS_PEER", "MW_INFLIGHT_HAS_TAG"
+HAS_ROOT, HAS_COMM = "MW_INFLIGHT_HAS_ROOT", "MW_INFLIGHT_HAS_COMM"
 
 # Communicator constructors: collective over their input communicator.
 _COLLECTIVE_CONSTRUCTORS = frozenset({
@@ -40,8 +44,13 @@ class InFlight:
     peer: str | None = None
     tag: str | None = None
     root: str | None = None
-    flags: int = 0
+    flags: tuple[str, ...] = ()  # how it waits, then which fields it publishes
     creates: str | None = None   # an output communicator the call creates
+
+    @property
+    def flags_c(self) -> str:
+        """The flags as a C constant expression: their names or'ed, or 0."""
+        return " | ".join(self.flags) or "0"
 
 
     @property
@@ -64,20 +73,20 @@ def _pick(found: dict[str, str], prefer: tuple[str, ...]) -> str | None:
     return next(iter(found.values()), None)
 
 
-def _waits(name: str, category: str) -> int:
-    """How the call waits, as protocol flags."""
+def _waits(name: str, category: str) -> tuple[str, ...]:
+    """How the call waits, as protocol flags (none, or one)."""
     stem = name.split("_", 1)[1].lower()
     if category == "send":
-        return SENDS
+        return (SENDS,)
     if category in ("recv", "probe", "sendrecv"):
-        return RECEIVES
+        return (RECEIVES,)
     if category == "collective" and "neighbor" not in stem:
-        return COLLECTIVE
+        return (COLLECTIVE,)
     if name in _COLLECTIVE_CONSTRUCTORS:
-        return COLLECTIVE
+        return (COLLECTIVE,)
     if category == "completion" and stem.startswith(("wait", "test")):
-        return COMPLETES
-    return 0
+        return (COMPLETES,)
+    return ()
 
 
 def inflight_of(name: str, spec: SpecFunction | None, large: bool, category: str,
@@ -101,8 +110,7 @@ def inflight_of(name: str, spec: SpecFunction | None, large: bool, category: str
     creates = _pick(_scalars(binding, "comm", "out"), ())
     if comm is None:   # peers, tags and roots mean nothing without it (windows, files)
         peer = tag = root = None
-    flags = _waits(name, category)
-    for value, bit in ((comm, HAS_COMM), (peer, HAS_PEER), (tag, HAS_TAG), (root, HAS_ROOT)):
-        if value is not None:
-            flags |= bit
+    flags = _waits(name, category) + tuple(
+        bit for value, bit in ((comm, HAS_COMM), (peer, HAS_PEER), (tag, HAS_TAG), (root, HAS_ROOT))
+        if value is not None)
     return InFlight(comm, peer, tag, root, flags, creates)

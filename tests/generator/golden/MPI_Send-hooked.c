@@ -19,7 +19,7 @@ static MW_ALWAYS_INLINE int mw_body_MPI_Send(const void *buf, int count, MPI_Dat
 #line 21 "TMPDIR/golden-hooks.j2"
     fprintf(stderr, "MPI_Send: %lld bytes to %d\n", ((long long)(count) * mpiwatch_type_size(datatype)), dest);
 #line 70 "wrap_send.c"
-    mw_publish_args(mw_how, 0xb01, (uintptr_t)comm, dest, tag, 0);
+    mw_publish_args(mw_how, MWP_IF_SENDS | MW_INFLIGHT_HAS_COMM | MW_INFLIGHT_HAS_PEER | MW_INFLIGHT_HAS_TAG, (uintptr_t)comm, dest, tag, 0);
     mw_publish(mw_how, MW_ID_MPI_Send);
     mw_call call;
     mw_clock_in(&call, mw_how);

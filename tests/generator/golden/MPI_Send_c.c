@@ -70,7 +70,7 @@ static MW_ALWAYS_INLINE int mw_body_MPI_Send_c(const void *buf, MPI_Count count,
             return PMPI_Send_c(buf, count, datatype, dest, tag, comm);
         return mw_slow_at_MPI_Send_c(MW_SITE_OR_CALLER(mw_ra), buf, count, datatype, dest, tag, comm);
     }
-    mw_publish_args(mw_how, 0xb01, (uintptr_t)comm, dest, tag, 0);
+    mw_publish_args(mw_how, MWP_IF_SENDS | MW_INFLIGHT_HAS_COMM | MW_INFLIGHT_HAS_PEER | MW_INFLIGHT_HAS_TAG, (uintptr_t)comm, dest, tag, 0);
     mw_publish(mw_how, MW_ID_MPI_Send_c);
     mw_call call;
     /* Noted before the call, from its arguments alone: fewer values to keep
