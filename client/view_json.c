@@ -267,6 +267,25 @@ static void int_list(FILE *out, const int *v, size_t n)
     putc(']', out);
 }
 
+void mwc_json_waitfor(FILE *out, const mwc_waitfor *w)
+{
+    fputs("\"ranks\":", out);
+    int_list(out, w->stuck, w->nstuck);
+    fputs(",\"cycles\":[", out);
+    for (size_t i = 0; i < w->ncycles; i++) {
+        if (i)
+            putc(',', out);
+        int_list(out, w->cycles[i], w->cycle_len[i]);
+    }
+    fputs("],\"waited_on\":[", out);
+    for (size_t i = 0; i < w->nwaited; i++) {
+        fprintf(out, "%s{\"rank\":%d,\"waiters\":", i ? "," : "", w->waited[i].rank);
+        int_list(out, w->waited[i].waiters, w->waited[i].nwaiters);
+        putc('}', out);
+    }
+    putc(']', out);
+}
+
 /* The JSON view prints at most this many edges (a collective of many ranks
  * waiting for one gives as many edges as ranks); edges_total says how many. */
 #define MAX_EDGES 10000
@@ -310,21 +329,9 @@ static void inflight_report(mwc_json_state *st, const mwc_model *m)
     mwc_model_waitfor(m, now, st->stuck_s, &w);
     st->stuck = stuck_calls(st, m, now);
     if (w.nstuck > 0) {
-        fprintf(out, "{\"type\":\"stuck\",\"after\":%g,\"ranks\":", st->stuck_s);
-        int_list(out, w.stuck, w.nstuck);
-        fputs(",\"cycles\":[", out);
-        for (size_t i = 0; i < w.ncycles; i++) {
-            if (i)
-                putc(',', out);
-            int_list(out, w.cycles[i], w.cycle_len[i]);
-        }
-        fputs("],\"waited_on\":[", out);
-        for (size_t i = 0; i < w.nwaited; i++) {
-            fprintf(out, "%s{\"rank\":%d,\"waiters\":", i ? "," : "", w.waited[i].rank);
-            int_list(out, w.waited[i].waiters, w.waited[i].nwaiters);
-            putc('}', out);
-        }
-        fputs("],\"edges\":[", out);
+        fprintf(out, "{\"type\":\"stuck\",\"after\":%g,", st->stuck_s);
+        mwc_json_waitfor(out, &w);
+        fputs(",\"edges\":[", out);
         for (size_t i = 0; i < w.nedges && i < MAX_EDGES; i++)
             fprintf(out, "%s[%d,%d]", i ? "," : "", w.edges[i].from, w.edges[i].to);
         fprintf(out, "],\"edges_total\":%zu}\n", w.nedges);

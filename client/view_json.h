@@ -25,4 +25,11 @@ mwc_view mwc_view_json(mwc_json_state *st);
  * bytes that are not valid UTF-8 become U+FFFD, so any input gives valid JSON. */
 void mwc_json_string(FILE *out, const char *s, size_t n);
 
+/* Who waits for whom (waitfor.h) as JSON members, the same in the JSON
+ * view's stuck line and the live page's state: "ranks" (the stuck ones),
+ * "cycles" and "waited_on" ([{"rank", "waiters"}]), comma-separated, with
+ * no braces around them. */
+struct mwc_waitfor;
+void mwc_json_waitfor(FILE *out, const struct mwc_waitfor *w);
+
 #endif

@@ -34,7 +34,7 @@ typedef struct {
     int *waiters;    /* ascending */
 } mwc_wf_waited;
 
-typedef struct {
+typedef struct mwc_waitfor {
     size_t nstuck;
     int *stuck;             /* ranks with a stuck call, ascending */
     size_t nedges;

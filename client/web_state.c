@@ -132,14 +132,6 @@ static const char *status_name(int status)
     }
 }
 
-static void int_list(FILE *out, const int *v, size_t n)
-{
-    putc('[', out);
-    for (size_t i = 0; i < n; i++)
-        fprintf(out, "%s%d", i ? "," : "", v[i]);
-    putc(']', out);
-}
-
 /* "waiting": who waits for whom, as the terminal's Waiting panel and the
  * JSON view's stuck line say it (the model's wait-for graph): the stuck
  * ranks, the cycles (deadlock) and the ranks others wait for; absent while
@@ -149,21 +141,9 @@ static void waiting(FILE *out, const mwc_model *m, double now, double stuck_s)
     mwc_waitfor w;
     mwc_model_waitfor(m, now, stuck_s, &w);
     if (w.nstuck > 0) {
-        fputs(",\n\"waiting\":{\"stuck\":", out);
-        int_list(out, w.stuck, w.nstuck);
-        fputs(",\"cycles\":[", out);
-        for (size_t i = 0; i < w.ncycles; i++) {
-            if (i)
-                putc(',', out);
-            int_list(out, w.cycles[i], w.cycle_len[i]);
-        }
-        fputs("],\"waited_on\":[", out);
-        for (size_t i = 0; i < w.nwaited; i++) {
-            fprintf(out, "%s{\"rank\":%d,\"waiters\":", i ? "," : "", w.waited[i].rank);
-            int_list(out, w.waited[i].waiters, w.waited[i].nwaiters);
-            putc('}', out);
-        }
-        fputs("]}", out);
+        fputs(",\n\"waiting\":{", out);
+        mwc_json_waitfor(out, &w);
+        putc('}', out);
     }
     mwc_waitfor_free(&w);
 }
