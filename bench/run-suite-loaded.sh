@@ -59,8 +59,8 @@ rc=0
 (cd "$work/clone" && CI=true bash .ci/run) >"$work/ci.log" 2>&1 </dev/null || rc=$?
 took=$(( $(date +%s) - start ))
 touch "$stop"
-sed -n '/^=== time per suite/,$p' "$work/ci.log" | head -n 12
-grep -E '^(FAIL|ERROR)|^  \[.*\] (FAIL|ERROR)' "$work/ci.log" || true
+sed -n '/^=== time per suite/,/^  total:/p' "$work/ci.log" | sed -n '1,12p;13,${/^  total:/p}'
+grep -E '^(FAIL|ERROR)|^  \[.*\] (FAIL|ERROR)|^=== (suites done|make distcheck)' "$work/ci.log" || true
 tail -n 3 "$work/ci.log"
 awk '{ n++; s += $2; if ($2 > m) m = $2; if (n == 1 || $2 < lo) lo = $2 }
      END { printf "load average (1 min) over the run: %.1f to %.1f, mean %.1f\n", lo, m, s / n }' "$work/load.log"
