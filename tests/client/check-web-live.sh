@@ -47,17 +47,11 @@ if [ ! -x "$client" ]; then
     echo "ERROR $name: the client $client is not built" >&2
     exit 99
 fi
-# 192.0.2.1 (TEST-NET-1) is no address of this host: a build with the server
-# fails to listen there at once; one without says what to install.
-why=$("$client" --web 192.0.2.1:0 --replay /dev/null 2>&1 | grep -E 'built without (libmicrohttpd|Chart.js)')
+why=$(web_missing "$client")
 if [ -n "$why" ]; then
     skip_all "$name: ${why#mpiwatch: }"
 fi
-# The browser configure found (CHROMIUM), else one on the PATH.
-chrome=${CHROMIUM:-}
-[ -n "$chrome" ] || for c in chromium chromium-browser google-chrome; do
-    if command -v "$c" >/dev/null 2>&1; then chrome=$c; break; fi
-done
+chrome=$(browser)
 
 cdp="$top_srcdir/tests/client/cdp_page.py"
 

@@ -34,11 +34,7 @@ fi
 if "$client" --report /dev/null --html "$work/probe.html" 2>&1 | grep -q 'built without Chart.js'; then
     skip_all "$name: this build has no HTML report (configure found no Chart.js; install libjs-chart.js)"
 fi
-# The browser configure found (CHROMIUM), else one on the PATH.
-chrome=${CHROMIUM:-}
-[ -n "$chrome" ] || for c in chromium chromium-browser google-chrome; do
-    if command -v "$c" >/dev/null 2>&1; then chrome=$c; break; fi
-done
+chrome=$(browser)
 
 # browse PAGE OUT [--screenshot=PNG]: headless Chromium on PAGE, its DOM after
 # the page's scripts ran into OUT (or a screenshot); OUT.err, OUT.seconds.

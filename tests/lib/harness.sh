@@ -191,3 +191,22 @@ exec_tap() {
     rm -rf "$work"
     exec "$@"
 }
+
+# browser: the headless browser configure found (CHROMIUM), else one on the
+# PATH; nothing when there is none.
+browser() {
+    local c
+    [ -z "${CHROMIUM:-}" ] || { echo "$CHROMIUM"; return; }
+    for c in chromium chromium-browser google-chrome; do
+        if command -v "$c" >/dev/null 2>&1; then echo "$c"; return; fi
+    done
+    return 0
+}
+
+# web_missing CLIENT: why CLIENT cannot serve the live page (its "built
+# without ..." message), or nothing when it can. 192.0.2.1 (TEST-NET-1) is no
+# address of this host: a build with the server fails to listen there at
+# once; one without says what to install.
+web_missing() {
+    "$1" --web 192.0.2.1:0 --replay /dev/null 2>&1 | grep -E 'built without (libmicrohttpd|Chart.js)' || true
+}

@@ -187,11 +187,9 @@ client_case client-64 64 recv 0 60 "
 # the cycle [1,3], which must be the one in the stuck line that the same
 # client printed.
 web_case() {
-    local case=client-web dir="$work/client-web" url cl chrome=${CHROMIUM:-} why
-    [ -n "$chrome" ] || for c in chromium chromium-browser google-chrome; do
-        if command -v "$c" >/dev/null 2>&1; then chrome=$c; break; fi
-    done
-    why=$("$client" --web 192.0.2.1:0 --replay /dev/null 2>&1 | grep -E 'built without (libmicrohttpd|Chart.js)')
+    local case=client-web dir="$work/client-web" url cl chrome why
+    chrome=$(browser)
+    why=$(web_missing "$client")
     if [ -n "$why" ]; then skip "$case" "${why#mpiwatch: }"; return; fi
     if [ -z "$chrome" ]; then skip "$case" "no chromium: install it (tools/install-deps.sh)"; return; fi
     start_hang "$case" 4 "$work/hang" recv flag || return
