@@ -21,7 +21,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .model import Wrapper, WrapperParam
+from .model import Wrapper
+from .parameters import WrapperParam
 
 # Handle types, with the MPI's conversion from a Fortran INTEGER handle.
 _F2C = {
@@ -210,7 +211,7 @@ def plan_memo(call: FortranCall, args: dict[str, FortranArg]) -> FortranMemo | N
     must not depend on the hooks (its hand-over stub and slot-table entry stay
     the same, so that adding a hook compiles only what the hook changes)."""
     wrapper = call.wrapper
-    memo = wrapper.traffic.memo
+    memo = wrapper.memo_shape
     if memo is None:
         return None
     by_name = {p.name: p for p in wrapper.params}
@@ -252,9 +253,9 @@ class CallPlan:
 
     @property
     def memo(self) -> FortranMemo | None:
-        """Its fast body's memo: none when hooked (the C wrapper keeps none)."""
-        hooked = self.call.wrapper.before or self.call.wrapper.after
-        return None if hooked else self.memo_shape
+        """Its fast body's memo: where the C wrapper's fast body has one
+        (Wrapper.memo, the one decision both read)."""
+        return self.memo_shape if self.call.wrapper.memo is not None else None
 
 
 def plan_call(call: FortranCall, args: dict[str, FortranArg]) -> CallPlan | str:

@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from .model import WrapperParam
 from .moves import Binding, Side
+from .parameters import WrapperParam
 from .spec import SpecFunction
 
 # The protocol's flags (include/mpiwatch_protocol.h, MWP_IF_*) and the

@@ -4,21 +4,20 @@ Every value here is frozen: reconcile.py builds the wrappers and the
 coverage in one pass, hooks.py returns new wrappers carrying the hooks' code
 (dataclasses.replace), and the render stage only reads them. The modules
 that derive a wrapper's parts (moves.py, inflight.py) need only WrapperParam
-and the spec, so nothing imports the stage that uses them.
+(parameters.py) and the spec, so they import neither this module nor the
+stages that use them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING
 
+from .inflight import InFlight
+from .moves import MemoUse, Moves
+from .parameters import WrapperParam
 from .probe import HeaderFunction
-from .spec import SpecFunction, SpecParam
-
-if TYPE_CHECKING:   # types only: neither module imports this one back at run time
-    from .inflight import InFlight
-    from .moves import Moves
+from .spec import SpecFunction
 
 
 class Lifecycle(StrEnum):
@@ -46,15 +45,6 @@ class CoverageStatus(StrEnum):
     MACRO = "macro"       # the header #defines MPI_X
     ABSENT = "absent"     # declared, but the libraries define no PMPI_ symbol
     MISSING = "missing"   # in the standard's C binding, not in the header
-
-
-@dataclass(frozen=True)
-class WrapperParam:
-    """A wrapper parameter: its declaration from the header, its role from the spec."""
-
-    name: str
-    declaration: str
-    spec: SpecParam | None
 
 
 @dataclass(frozen=True)
@@ -102,6 +92,22 @@ class Wrapper:
     def arguments(self) -> str:
         """The argument list of the PMPI_ call."""
         return ", ".join(p.name for p in self.params)
+
+    @property
+    def memo_shape(self) -> MemoUse | None:
+        """The call site's memo its calls could use, hooks aside: a function
+        that returns its error code and creates no handle the monitor learns
+        (runtime/traffic/memo.h). Fortran entry points plan their hand-over
+        and slot from this, so that adding a hook does not change them."""
+        if not self.returns_value or self.inflight.creates:
+            return None
+        return self.traffic.memo
+
+    @property
+    def memo(self) -> MemoUse | None:
+        """The memo its fast bodies use, C and Fortran alike: none when hooked
+        (hook code runs between the guard and the clock)."""
+        return None if self.before or self.after else self.memo_shape
 
     @property
     def summary(self) -> str:

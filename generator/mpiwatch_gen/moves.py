@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from enum import Enum, StrEnum
 from typing import Callable, Sequence
 
-from .model import WrapperParam
+from .parameters import WrapperParam
 from .spec import SpecFunction, SpecParam
 
 
@@ -186,7 +186,8 @@ class SideMoves:
 @dataclass(frozen=True)
 class MemoUse:
     """The arguments a fast body keys its call site's memo with, and keeps
-    across the call (C expressions)."""
+    across the call (C expressions, the parameters of those roles): built by
+    the movement's own rule, which knows them by role."""
 
     kind: str                    # the runtime's MW_MEMO_* constant
     end: str                     # its mw_xfer_end_* function's suffix
@@ -215,6 +216,10 @@ class Moves:
     peer: str | None = None
     root: str | None = None
     variant: Variant = Variant.SCALAR
+    # Set by the movement's rule: its notes read only the call's arguments
+    # and cached facts (no status), and the memo its calls can use.
+    arguments_only: bool = False
+    memo_use: MemoUse | None = None
 
     @property
     def before(self) -> tuple[str, ...]:
@@ -247,31 +252,14 @@ class Moves:
         reduction to all, a receive without a status), so the wrapper can take
         them before the call: fewer values kept across it, outside the timed
         span."""
-        if self.persistent_request is not None:
-            return False
-        if self.note in ("mw_note_send", "mw_note_allreduce"):
-            return True
-        return self.note == "mw_note_recv" and self.arguments[-1:] == ("NULL",)
+        return self.arguments_only and self.persistent_request is None
 
     @property
     def memo(self) -> MemoUse | None:
         """How the fast body reads this call through its site's memo
         (runtime/traffic/memo.h), or None when it cannot: the commonest notes
         only, never for a call that creates a persistent request."""
-        if self.persistent_request is not None:
-            return None
-        a = self.arguments
-        if self.note == "mw_note_send":
-            return MemoUse("MW_MEMO_SEND", "send", a[1], a[4], a[0], a[2])
-        if self.note == "mw_note_recv":
-            return MemoUse("MW_MEMO_RECV", "recv", a[1], a[4], a[0], a[2], status=a[5])
-        if self.note == "mw_note_sendrecv":
-            return MemoUse("MW_MEMO_SENDRECV", "sendrecv", a[1], a[7], a[0], a[2],
-                           count2=a[4], peer2=a[6], status=a[8],
-                           datatype2=a[5] if a[5] != a[1] else None)
-        if self.note == "mw_note_allreduce":
-            return MemoUse("MW_MEMO_ALLREDUCE", "allreduce", a[1], a[2], a[0], "0")
-        return None
+        return None if self.persistent_request is not None else self.memo_use
 
     @property
     def transfers(self) -> bool:
@@ -390,8 +378,12 @@ def _send(b: Binding, op: Operation) -> Moves | None:
         return args and Moves(Kind.PSEND, "mw_note_psend", args, send=side,
                               peer=peer.c_name if peer else None)
     args = _names(count, datatype, peer, tag, comm)
-    return args and Moves(Kind.SEND, "mw_note_send", args, send=side,
-                          peer=peer.c_name if peer else None)
+    if args is None:
+        return None
+    count_, datatype_, peer_, _, comm_ = args
+    return Moves(Kind.SEND, "mw_note_send", args, send=side, peer=peer_, arguments_only=True,
+                 memo_use=MemoUse("MW_MEMO_SEND", "send", datatype=datatype_, comm=comm_,
+                                  count=count_, peer=peer_))
 
 
 @movement("recv")
@@ -407,8 +399,14 @@ def _recv(b: Binding, op: Operation) -> Moves | None:
         args = _names(count, datatype)
         return args and Moves(Kind.MRECV, "mw_note_mrecv", args + (b.status(),), recv=side)
     args = _names(count, datatype, peer, tag, comm)
-    return args and Moves(Kind.RECV, "mw_note_recv", args + (b.status(),), recv=side,
-                          peer=source)
+    if args is None:
+        return None
+    count_, datatype_, source_, _, comm_ = args
+    status = b.status()
+    return Moves(Kind.RECV, "mw_note_recv", args + (status,), recv=side, peer=source,
+                 arguments_only=status == "NULL",
+                 memo_use=MemoUse("MW_MEMO_RECV", "recv", datatype=datatype_, comm=comm_,
+                                  count=count_, peer=source_, status=status))
 
 
 @movement("sendrecv")
@@ -422,10 +420,16 @@ def _sendrecv(b: Binding, op: Operation) -> Moves | None:
     args = _names(scount, stype, dest, sendtag, rcount, rtype, source, comm)
     if args is None or scount is None or stype is None or rcount is None or rtype is None:
         return None
-    return Moves(Kind.SENDRECV, "mw_note_sendrecv", args + (b.status(),),
+    status = b.status()
+    count_, datatype_, dest_, _, count2, datatype2, source_, comm_ = args
+    return Moves(Kind.SENDRECV, "mw_note_sendrecv", args + (status,),
                  send=SideMoves(scount.c_name, stype.c_name),
                  recv=SideMoves(rcount.c_name, rtype.c_name),
-                 peer=source.c_name if source else None)
+                 peer=source.c_name if source else None,
+                 memo_use=MemoUse("MW_MEMO_SENDRECV", "sendrecv", datatype=datatype_,
+                                  comm=comm_, count=count_, peer=dest_, count2=count2,
+                                  peer2=source_, status=status,
+                                  datatype2=datatype2 if datatype2 != datatype_ else None))
 
 
 @movement("completion")
@@ -497,9 +501,16 @@ def _collective(b: Binding, op: Operation) -> Moves | None:
     if comm is None:
         return None
     args.append(comm.c_name)
+    # The reductions to all keep their counts in and out: noted from the
+    # arguments alone, and through a memo.
+    to_all = note == "mw_note_allreduce"
+    recv = moved.get(Side.RECV)
+    memo = (MemoUse("MW_MEMO_ALLREDUCE", "allreduce", datatype=recv.datatype,
+                    comm=comm.c_name, count=recv.count, peer="0")
+            if to_all and recv is not None else None)
     return Moves(Kind.COLLECTIVE, note, tuple(args), send=moved.get(Side.SEND),
-                 recv=moved.get(Side.RECV), root=root.c_name if root else None,
-                 variant=variant)
+                 recv=recv, root=root.c_name if root else None,
+                 variant=variant, arguments_only=to_all, memo_use=memo)
 
 
 @movement("rma")

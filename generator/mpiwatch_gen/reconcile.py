@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from .errors import GenError
 from .inflight import inflight_of
-from .model import CoverageEntry, CoverageStatus, Reconciled, Wrapper, WrapperParam
+from .model import CoverageEntry, CoverageStatus, Reconciled, Wrapper
+from .parameters import WrapperParam
 from .moves import derive
 from .probe import HeaderFunction, HeaderInfo
 from .roles import categorize

@@ -6,7 +6,8 @@
  *
  * defines stub: with the guard free, it leaves the handed word of its
  * caller's return address (the Fortran call site) in the guard word
- * (core/handoff.h, mw_handed_word) and jumps through target_slot (the MPI's binding, pmpi_x_);
+ * (core/handoff.h, mw_handed_word) and jumps through target_slot (the address
+ * of a file-scope slot holding the MPI's binding, pmpi_x_);
  * with the guard taken, it jumps to the fast body fast, which knows what to
  * do. Jumps, so the arguments reach them as the program passed them: in C,
  * GCC would copy the stack arguments around the tail call. x86-64 only;
@@ -32,9 +33,9 @@
                          "movq (%%rsp), %%r11\n\t"                                          \
                          "btsq $63, %%r11\n\t"                                              \
                          "movq %%r11, %%fs:%c0(%%rax)\n\t"                                  \
-                         "jmpq *" #target_slot "(%%rip)"                                    \
+                         "jmpq *%c1(%%rip)"                                                 \
                          :                                                                  \
-                         : "i"(offsetof(mw_tls_block, guard)));                             \
+                         : "i"(offsetof(mw_tls_block, guard)), "i"(target_slot));           \
     }
 #else
 #define MW_HAVE_HANDOFF 0

@@ -4,7 +4,9 @@
  * never NULL), datatype sizes and communicators' facts come from its
  * direct-mapped caches (core/handles.h), every field of the record is
  * written once, and only cache misses and first uses are calls. Included by
- * traffic/traffic.h; the rules are the same as the out-of-line notes'. */
+ * traffic/traffic.h. The point-to-point rules and what makes a message are
+ * written here only: the partitioned calls' notes (traffic/p2p.c) and the
+ * memo (traffic/memo.c) use these. */
 #ifndef MW_TRAFFIC_INLINE_H
 #define MW_TRAFFIC_INLINE_H
 
@@ -142,14 +144,31 @@ static MW_ALWAYS_INLINE void mw_count_pair_in(mw_thread *t, int dest, int64_t by
     }
 }
 
-/* Add a noted call's bytes to this thread's statistics: per function (and
- * call site s), the message-size histogram, and bytes per destination (for
- * sends with a known peer: the report's most talkative pairs). Only inside
- * the guard, where mw_self is set. */
 /* Not a known zero (a send's received bytes): the add is needed. */
 #define MW_MAYBE_NONZERO(x) (!__builtin_constant_p(x) || (x) != 0)
 #define MW_KNOWN_ZERO(x) (!MW_MAYBE_NONZERO(x))
 
+/* What a noted call adds besides its bytes, written once, for mw_account
+ * and for the memo, which caches the effect for the calls of one shape
+ * (traffic/memo.c, remember). The notes above decide bytes, peer and
+ * messages (MPI_PROC_NULL included). Macros, so that mw_account compiles to
+ * the code it was tuned for (an inline function's value changes GCC's
+ * choices in every body).
+ *
+ * No message: a call that moved nothing and had no peer (a barrier, a send
+ * to MPI_PROC_NULL, which names no communicator, a reduction of nothing).
+ * The peer first: most messages have one. */
+#define MW_CALL_NO_MESSAGE(c) \
+    ((c)->peer < 0 && ((c)->sent | (c)->recv) == 0 && (!(c)->messages || (c)->comm == MPI_COMM_NULL))
+/* A message's size, which picks its histogram slot: what was sent, else
+ * what was received (a send-receive that sends nothing counts its receive). */
+#define MW_CALL_MESSAGE_SIZE(c) \
+    (MW_KNOWN_ZERO((c)->recv) ? (c)->sent : (c)->sent ? (c)->sent : (c)->recv)
+
+/* Add a noted call's bytes to this thread's statistics: per function (and
+ * call site s), the message-size histogram, and bytes per destination (for
+ * sends with a known peer: the report's most talkative pairs). Only inside
+ * the guard, where mw_self is set. */
 static MW_ALWAYS_INLINE void mw_account(int id, const mw_call *c, mw_fn_stats *s)
 {
     mw_thread *t = mw_self;
@@ -157,14 +176,10 @@ static MW_ALWAYS_INLINE void mw_account(int id, const mw_call *c, mw_fn_stats *s
         MW_OWN_STORE(s->sent, MW_OWN_LOAD(s->sent) + (uint64_t)c->sent);
     if (MW_MAYBE_NONZERO(c->recv))
         MW_OWN_STORE(s->recv, MW_OWN_LOAD(s->recv) + (uint64_t)c->recv);
-    /* Histograms and pairs are about messages: a call that moved nothing
-     * and had no peer (a barrier, a send to MPI_PROC_NULL) is not one. The
-     * peer first: most messages have one. */
-    if (c->peer < 0 && (c->sent | c->recv) == 0 &&
-        (!c->messages || c->comm == MPI_COMM_NULL))   /* mw_note_send to MPI_PROC_NULL */
+    /* Histograms and pairs are about messages. */
+    if (MW_CALL_NO_MESSAGE(c))
         return;
-    /* The size of the message: what was sent, else what was received. */
-    int64_t size = MW_KNOWN_ZERO(c->recv) ? c->sent : c->sent ? c->sent : c->recv;
+    int64_t size = MW_CALL_MESSAGE_SIZE(c);
     size_t b = mw_size_bucket((uint64_t)size);
     uint64_t *h = &t->hist[id][b];
     MW_OWN_STORE(*h, MW_OWN_LOAD(*h) + 1);

@@ -1,6 +1,7 @@
 /* The out-of-line half of the call sites' memos (traffic/memo.h): filling a
- * memo from the thread's handle caches, and the end of a call whose ranks
- * the inline path leaves to the general rules. */
+ * memo from the thread's handle caches, and the end of a call of a new
+ * shape: noted and accounted by the general rules (traffic/inline.h), whose
+ * effect the memo then caches for the calls of that shape. */
 #include "core/handles.h"
 #include "core/state.h"
 #include "traffic/memo.h"
@@ -79,64 +80,65 @@ mw_site *mw_memo_prepare(int id, const void *ra, int kind, uintptr_t type, uintp
 }
 
 #if MW_HAVE_MEMO
-/* mw_xfer_new_shape's first half: 0 when the general rules apply. */
-static int learn(int kind, int wide)
+/* The call kept in mw_tls.xfer at e, noted by the notes of
+ * traffic/inline.h (the rules, written there only). A Fortran body keeps no
+ * status: its receives from MPI_ANY_SOURCE take the general way
+ * (fortran_calls.py), and a send-receive's source decides alone. */
+static void note_kept(mw_call *c, const mw_site *e, int64_t count)
 {
-    mw_site *e = mw_tls.xfer.site;
-    mw_memo *m = &e->memo;
-    int64_t count = mw_xfer_count(wide);
+    int kind = e->memo.kind;
+    MPI_Datatype type = memo_type(e->memo.type, kind);
+    MPI_Comm comm = memo_comm(e->memo.comm, kind);
     int peer = mw_tls.xfer.peer;
-    uint64_t bytes = (uint64_t)(count * m->size), histogrammed = bytes;
-    uint64_t *pair = NULL;
-    switch (kind) {
+    const MPI_Status *status = kind & MW_MEMO_FORTRAN ? NULL : mw_tls.xfer.status;
+    switch (kind & ~MW_MEMO_FORTRAN) {
     case MW_MEMO_SEND:
-    case MW_MEMO_SENDRECV:
-        if ((unsigned)peer >= (unsigned)m->peers ||
-            (kind == MW_MEMO_SENDRECV && mw_tls.xfer.peer2 == MPI_PROC_NULL))
-            return 0;   /* MPI_PROC_NULL */
-        pair = m->pairs + 2 * (size_t)(unsigned)m->world[peer];
-        if (kind == MW_MEMO_SENDRECV && bytes == 0) {
-            /* The message counted is the receive's: a call of this shape is
-             * counted again only with as many bytes received. */
-            histogrammed = (uint64_t)(mw_tls.xfer.count2 * m->size);
-            m->recv_bytes = histogrammed;
-        }
+        mw_note_send(c, count, type, peer, 0, comm);
         break;
     case MW_MEMO_RECV:
-        if ((unsigned)peer >= (unsigned)m->peers)
-            return 0;   /* MPI_ANY_SOURCE, MPI_PROC_NULL */
+        mw_note_recv(c, count, type, peer, 0, comm, status);
+        break;
+    case MW_MEMO_SENDRECV:
+        mw_note_sendrecv(c, count, type, peer, 0, mw_tls.xfer.count2, type, mw_tls.xfer.peer2,
+                         comm, status);
         break;
     default:
-        if (bytes == 0)
-            return 0;   /* a reduction of nothing */
+        mw_note_allreduce(c, count, type, comm);
         break;
     }
+}
+
+/* Cache what call c added at e (mw_account: its bytes, histogram slot and
+ * destination row) for the calls of its shape, which add the same. A memo
+ * serves calls whose peers are ranks of its communicator (a reduction has
+ * none) and that are messages; the others take the general way each time. */
+static void remember(mw_site *e, const mw_call *c, int kind, int wide)
+{
+    mw_memo *m = &e->memo;
+    int ranked = kind == MW_MEMO_ALLREDUCE ||
+                 ((unsigned)mw_tls.xfer.peer < (unsigned)m->peers &&
+                  (kind != MW_MEMO_SENDRECV || (unsigned)mw_tls.xfer.peer2 < (unsigned)m->peers));
+    /* m->type is 0 when the notes' look-ups emptied the memos. */
+    if (!ranked || MW_CALL_NO_MESSAGE(c) || m->type == 0)
+        return;
+    if (c->messages && (unsigned)c->peer >= (unsigned)mw_self->world_size)
+        return;
     m->shape = wide ? MW_MEMO_NO_SHAPE : mw_tls.xfer.shape;
-    m->bytes = bytes;
-    m->slot = mw_xfer_slot(e, histogrammed);
-    m->pair = pair;
-    return 1;
+    m->bytes = (uint64_t)(kind == MW_MEMO_RECV ? c->recv : c->sent);
+    m->slot = &m->hist[mw_size_bucket((uint64_t)MW_CALL_MESSAGE_SIZE(c))];
+    m->pair = c->messages ? m->pairs + 2 * (size_t)(unsigned)c->peer : NULL;
+    /* A send-receive that sends nothing is counted again from its memo only
+     * with as many bytes received (mw_xfer_end_sendrecv). */
+    m->recv_bytes = (uint64_t)c->recv;
 }
 
 int mw_xfer_new_shape(int kind, int id, int wide)
 {
-    if (!learn(kind, wide))
-        return mw_xfer_unusual(MPI_SUCCESS, id, wide);
     mw_site *e = mw_tls.xfer.site;
-    switch (kind) {
-    case MW_MEMO_SEND:
-        mw_xfer_add_send(e);
-        break;
-    case MW_MEMO_RECV:
-        mw_xfer_add_recv(e);
-        break;
-    case MW_MEMO_SENDRECV:
-        mw_xfer_add_sendrecv(e, (uint64_t)(mw_tls.xfer.count2 * e->memo.size));
-        break;
-    default:
-        mw_xfer_add_allreduce(e);
-        break;
-    }
+    mw_call c;
+    note_kept(&c, e, mw_xfer_count(wide));
+    mw_account(id, &c, &e->s);
+    remember(e, &c, kind, wide);
     mw_depth = 0;
     return MPI_SUCCESS;
 }
@@ -148,36 +150,3 @@ int mw_xfer_failed(int ret)
     return ret;
 }
 #endif
-
-int mw_xfer_finish(int ret, int id)
-{
-    mw_site *e = mw_tls.xfer.site;
-    int kind = e->memo.kind;
-    MPI_Datatype type = memo_type(e->memo.type, kind);
-    MPI_Comm comm = memo_comm(e->memo.comm, kind);
-    int64_t count = mw_tls.xfer.count;
-    int peer = mw_tls.xfer.peer;
-    /* A Fortran body keeps no status: its receives from MPI_ANY_SOURCE take
-     * the general way (fortran_calls.py), and a send-receive's source
-     * decides alone. */
-    const MPI_Status *status = kind & MW_MEMO_FORTRAN ? NULL : mw_tls.xfer.status;
-    mw_call c;
-    switch (kind & ~MW_MEMO_FORTRAN) {
-    case MW_MEMO_SEND:
-        mw_note_send(&c, count, type, peer, 0, comm);
-        break;
-    case MW_MEMO_RECV:
-        mw_note_recv(&c, count, type, peer, 0, comm, status);
-        break;
-    case MW_MEMO_SENDRECV:
-        mw_note_sendrecv(&c, count, type, peer, 0, mw_tls.xfer.count2, type,
-                         mw_tls.xfer.peer2, comm, status);
-        break;
-    default:
-        mw_note_allreduce(&c, count, type, comm);
-        break;
-    }
-    mw_account(id, &c, &e->s);
-    mw_depth = 0;
-    return ret;
-}

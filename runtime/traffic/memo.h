@@ -11,9 +11,10 @@
  * (count and peer) as the last one counted at its site adds what that one
  * added, without computing it again (mw_memo.shape).
  *
- * Anything unusual goes out of line with the same rules as traffic/inline.h
- * (mw_xfer_finish: MPI_PROC_NULL, MPI_ANY_SOURCE, a reduction of nothing),
- * and a memo that cannot be filled (a communicator with processes outside
+ * A call of a new shape goes out of line (mw_xfer_new_shape), where the
+ * rules of traffic/inline.h note and account it, and the memo caches what it
+ * added when every call of its shape adds the same; a memo that cannot be
+ * filled (a communicator with processes outside
  * MPI_COMM_WORLD, a send-receive with two datatypes, unknown facts) sends
  * the call to the general (slow) body. Only for the fast body (MW_FAST),
  * outside ThreadSanitizer builds, on x86-64; elsewhere the bodies use the
@@ -50,22 +51,16 @@ MW_HIDDEN mw_site *mw_memo_fill(mw_site *e);
 MW_HIDDEN MW_NOINLINE mw_site *mw_memo_prepare(int id, const void *ra, int kind,
                                                uintptr_t type, uintptr_t comm);
 
-/* The out-of-line end of a successful call whose ranks the inline path does
- * not handle: the notes and mw_account of traffic/inline.h, from the call
- * kept in mw_tls.xfer; releases the guard and returns ret. */
-MW_HIDDEN MW_NOINLINE int mw_xfer_finish(int ret, int id);
-
 /* The end of a call that failed: its time only; releases the guard and
  * returns ret. */
 MW_HIDDEN MW_NOINLINE int mw_xfer_failed(int ret);
 
 /* The end of a successful call (kind, kept in mw_tls.xfer with its receive
- * side) whose shape is not its site's memo's: what it adds (bytes,
- * histogram slot with its bit in the site's sizes, destination row) is put
- * in the memo with its shape (unless wide: large counts) and added; or the
- * general rules apply (MPI_PROC_NULL, MPI_ANY_SOURCE, a reduction of
- * nothing). Releases the guard; returns MPI_SUCCESS. Out of line, so that
- * the inline end keeps nothing across it. */
+ * side) whose shape is not its site's memo's: noted and accounted by the
+ * rules of traffic/inline.h, and what it added (bytes, histogram slot,
+ * destination row) cached in the memo with its shape (unless wide: large
+ * counts) when the memo can serve such calls. Releases the guard; returns
+ * MPI_SUCCESS. Out of line, so that the inline end keeps nothing across it. */
 MW_HIDDEN MW_NOINLINE int mw_xfer_new_shape(int kind, int id, int wide);
 
 /* A C handle as a memo key: an int handle (MPICH) zero-extended, as
@@ -166,23 +161,6 @@ static MW_ALWAYS_INLINE int mw_xfer_same_shape(const mw_site *e, int wide)
     return !wide && mw_tls.xfer.shape == e->memo.shape;
 }
 
-/* The histogram slot of a message of bytes at e, whose bit goes into the
- * site's sizes. */
-static MW_ALWAYS_INLINE uint64_t *mw_xfer_slot(mw_site *e, uint64_t bytes)
-{
-    size_t b = mw_size_bucket(bytes);
-    MW_OWN_STORE(e->s.sizes, MW_OWN_LOAD(e->s.sizes) | 1ull << b);
-    return &e->memo.hist[b];
-}
-
-/* Out of line, for the ranks the inline path leaves to the general rules. */
-static MW_ALWAYS_INLINE int mw_xfer_unusual(int ret, int id, int wide)
-{
-    if (!wide)
-        mw_tls.xfer.count = mw_tls.xfer.count32;
-    return mw_xfer_finish(ret, id);
-}
-
 /* One more message in a histogram slot. */
 static MW_ALWAYS_INLINE void mw_xfer_add(uint64_t *slot)
 {
@@ -274,16 +252,17 @@ static MW_ALWAYS_INLINE int mw_xfer_end_recv(int ret, int id, int wide, const vo
 }
 
 /* The end of a fast send-receive: dest and sendcount kept by mw_xfer_keep
- * (its shape); the receive side's count, source and status. When nothing is
- * sent the message counted is the receive's, so the shape serves only for
- * as many bytes received as it was learnt with. */
+ * (its shape); the receive side's count, source and status. The memo serves
+ * a receive side from a rank (memo.c, remember), and, when nothing is sent
+ * (the message counted is the receive's), only as many bytes received as it
+ * was learnt with. */
 static MW_ALWAYS_INLINE int mw_xfer_end_sendrecv(int ret, int id, int wide, int64_t count2,
                                                  int peer2, const void *status)
 {
     if (MW_UNLIKELY(ret != MPI_SUCCESS))
         return mw_xfer_failed(ret);
     mw_site *e = mw_xfer_clock_out();
-    if (MW_UNLIKELY(peer2 == MPI_PROC_NULL ||
+    if (MW_UNLIKELY(peer2 < 0 ||
                     !mw_xfer_same_shape(e, wide) ||
                     (e->memo.bytes == 0 &&
                      (uint64_t)(count2 * e->memo.size) != e->memo.recv_bytes))) {

@@ -12,7 +12,7 @@ import unittest
 
 from support import shipped_spec
 
-from mpiwatch_gen.model import WrapperParam
+from mpiwatch_gen.parameters import WrapperParam
 from mpiwatch_gen.moves import (COLLECTIVES, MOVEMENTS, Binding, Frees, Kind, Moves,
                                 Operation, Side, Variant, derive)
 
