@@ -16,6 +16,9 @@
 #   C LOOP or LOOP:CALL   added over bare <= the call's budget + tolerance,
 #                         profiling on; each is also printed as a figure
 #   C ... off             the same with profiling off, against BUDGET_OFF
+#   C send_recv_dup:CALL minus send_recv:CALL
+#                         a duplicated communicator over MPI_COMM_WORLD,
+#                         against BUDGET_DUP_EXTRA
 #   Fortran LOOP (on, off) per iteration, against the sum of its calls' C
 #                         budgets plus BUDGET_FORTRAN_EXTRA each (on) or
 #                         BUDGET_OFF each (off)
@@ -126,6 +129,17 @@ if $MPICC -std=c11 -O2 -o "$work/overhead" "$top_srcdir/bench/overhead.c" >"$wor
                 for c in $calls; do
                     check C "$loop:$c" "$(budget_of "$c")" 1 "instructions per call"
                 done
+            fi
+        done
+        # A duplicated communicator costs what MPI_COMM_WORLD costs (the memo
+        # holds any communicator's facts).
+        for c in $(calls_per_iteration send_recv_dup); do
+            if w=$(added C on "send_recv:$c") && d=$(added C on "send_recv_dup:$c"); then
+                judge "C send_recv_dup:$c minus send_recv:$c" \
+                    "$(awk -v d="$d" -v w="$w" 'BEGIN {printf "%.2f", d - w}')" \
+                    "$BUDGET_DUP_EXTRA" "instructions per call"
+            else
+                fail "C send_recv_dup:$c minus send_recv:$c" "no figure (see $work/C.on.costs)"
             fi
         done
     fi
