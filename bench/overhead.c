@@ -42,6 +42,16 @@
  * start-up and first-call costs (lazy binding, table allocation) cancelled.
  * Cheap loops only; it runs on one rank (a singleton is fine).
  *
+ * All-loops mode (--callgrind-all N): the same for every single-rank loop in
+ * one process, for the test suite's cost guard (tests/runtime/check-cost.sh):
+ * each loop runs three times in a row, N iterations to warm up (lazy binding,
+ * tables, the call sites' memos), then N, then 2N, and each run is announced
+ * first on stdout as "run=K loop=NAME iterations=n" (K from 1). Under
+ * valgrind --tool=callgrind --collect-atstart=no --toggle-collect=bench_run_loop
+ * --dump-after=bench_run_loop, callgrind's dump K holds run K alone (every run
+ * goes through bench_run_loop, since --dump-after takes one name, not a
+ * pattern).
+ *
  * Timing uses clock_gettime(CLOCK_MONOTONIC), not MPI_Wtime, so that the
  * profiling layer never wraps the clock. */
 #define _POSIX_C_SOURCE 200809L
@@ -295,6 +305,31 @@ static const loop_def *find_loop(const char *name)
     return NULL;
 }
 
+void bench_run_loop(void (*fn)(long), long n);
+
+BENCH_NOINLINE void bench_run_loop(void (*fn)(long), long n)
+{
+    fn(n);
+}
+
+/* --callgrind-all: each single-rank loop with n (warm-up), n and 2n
+ * iterations; the announcement is flushed before the run, so that the lines
+ * and callgrind's dumps come in the same order. */
+static void run_all_loops(long n)
+{
+    int run = 0;
+    for (int l = 0; l < NLOOPS; l++) {
+        if (!loops[l].cheap)
+            continue;
+        const long counts[3] = {n, n, 2 * n};
+        for (int k = 0; k < 3; k++) {
+            printf("run=%d loop=%s iterations=%ld\n", ++run, loops[l].name, counts[k]);
+            fflush(stdout);
+            bench_run_loop(loops[l].fn, counts[k]);
+        }
+    }
+}
+
 static uint64_t now_ns(void)
 {
     struct timespec ts;
@@ -324,6 +359,8 @@ static void usage(FILE *out, const char *prog)
             "  --pcontrol-off           call MPI_Pcontrol(0) after MPI_Init (profiling off)\n"
             "  --callgrind LOOP         run only bench_loop_LOOP once with --iterations\n"
             "                           iterations, untimed, no warm-up (cheap loops only)\n"
+            "  --callgrind-all N        run every single-rank loop with N (warm-up), N and\n"
+            "                           2N iterations, untimed, each run announced on stdout\n"
             "  --help                   this text\n",
             prog);
 }
@@ -347,6 +384,7 @@ int main(int argc, char **argv)
     int pcontrol_off = 0;
     const char *loop_list = NULL;
     const loop_def *callgrind_loop = NULL;
+    long callgrind_all = 0;
 
     /* Options are parsed before MPI_Init so that --help and mistakes need no
      * MPI; every rank sees the same arguments and reaches the same verdict. */
@@ -383,6 +421,9 @@ int main(int argc, char **argv)
                                 "pingpong), got '%s'\n", v);
                 return 2;
             }
+        } else if (strcmp(a, "--callgrind-all") == 0) {
+            if (parse_long(a, v, 1, &callgrind_all))
+                return 2;
         } else {
             fprintf(stderr, "overhead: unknown option '%s'\n", a);
             usage(stderr, argv[0]);
@@ -420,6 +461,11 @@ int main(int argc, char **argv)
 
     if (callgrind_loop != NULL) {
         callgrind_loop->fn(iterations);
+        MPI_Finalize();
+        return 0;
+    }
+    if (callgrind_all > 0) {
+        run_all_loops(callgrind_all);
         MPI_Finalize();
         return 0;
     }

@@ -2,6 +2,11 @@
 ! run-fortran-overhead.sh: what a Fortran call costs through libmpiwatch_f.
 !
 !   overhead_f LOOP N     runs loop LOOP N times after MPI_INIT, singleton
+!   overhead_f --callgrind-all N
+!                         runs every loop with N (warm-up), N and 2N iterations,
+!                         each run through bench_run_loop and announced first on
+!                         stdout as "run=K loop=NAME iterations=n", as overhead.c's
+!                         --callgrind-all does (tests/runtime/check-cost.sh)
 !
 ! LOOP: comm_rank      MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)
 !       sendrecv_self  0-byte MPI_SENDRECV to oneself (a call that moves data)
@@ -86,6 +91,24 @@ contains
         end do
         sink = acc
     end subroutine
+
+    ! One loop's run, never inlined: callgrind's --toggle-collect and
+    ! --dump-after name it, so that each run is counted in a dump of its own.
+    subroutine run_loop(which, n) bind(C, name="bench_run_loop")
+        integer, value :: which, n
+        select case (which)
+        case (1)
+            call loop_comm_rank(n)
+        case (2)
+            call loop_sendrecv_self(n)
+        case (3)
+            call loop_isend_irecv(n)
+        case (4)
+            call loop_send_recv(n)
+        case (5)
+            call loop_allreduce(n)
+        end select
+    end subroutine
 end module
 
 program overhead_f
@@ -93,15 +116,32 @@ program overhead_f
     use bench_loops
     implicit none
     character(len=32) :: loop, arg
-    integer :: n, ierr, stat
+    character(len=13), parameter :: names(5) = [character(len=13) :: 'comm_rank', &
+        'sendrecv_self', 'isend_irecv', 'send_recv', 'allreduce']
+    integer :: n, ierr, stat, l, k, run, counts(3)
     call get_command_argument(1, loop)
     call get_command_argument(2, arg)
     read (arg, *, iostat=stat) n
     if (stat /= 0 .or. n < 1) then
-        write (0, '(a)') 'usage: overhead_f comm_rank|sendrecv_self|isend_irecv|send_recv|allreduce N'
+        write (0, '(a)') 'usage: overhead_f comm_rank|sendrecv_self|isend_irecv|send_recv|allreduce|--callgrind-all N'
         stop 2
     end if
     call MPI_INIT(ierr)
+    if (trim(loop) == '--callgrind-all') then
+        counts = [n, n, 2 * n]
+        run = 0
+        do l = 1, size(names)
+            do k = 1, 3
+                run = run + 1
+                write (*, '(a,i0,a,a,a,i0)') 'run=', run, ' loop=', trim(names(l)), &
+                    ' iterations=', counts(k)
+                flush (6)
+                call run_loop(l, counts(k))
+            end do
+        end do
+        call MPI_FINALIZE(ierr)
+        stop
+    end if
     select case (trim(loop))
     case ('comm_rank')
         call loop_comm_rank(n)

@@ -57,7 +57,9 @@ note() {
 # It never decides a case: how fast something happens depends on how busy the
 # machine is, so tests check that it happens (under a generous guard against
 # hangs) and leave the figure to tools/test-all.sh's summary and to
-# bench/run-latency.sh, which judges it against the target.
+# bench/run-latency.sh, which judges it against the target. (Instruction
+# counts are exact, not a matter of load: tests/runtime/check-cost.sh prints
+# them as figures and judges them in cases of their own.)
 figure() {
     echo "# figure: $1 $2 $3 (target $4)"
 }
