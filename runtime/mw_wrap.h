@@ -59,7 +59,7 @@
 #include "lifecycle/lifecycle.h"
 #include "monitor/events.h"
 #include "monitor/inflight.h"
-#include "monitor/monitor.h"
+#include "mpiwatch_protocol.h"   /* the in-flight flags (MWP_IF_*) the wrappers publish */
 #include "mw_functions.h"
 #include "traffic/memo.h"
 #include "traffic/traffic.h"

@@ -143,20 +143,9 @@ MW_HIDDEN void mw_monitor_unpublish(void);
 
 /* ------------------------------------------------------------ life cycle */
 
-/* MPI_Init/MPI_Init_thread, before PMPI_Init. */
-MW_HIDDEN void mw_on_init_args(int *argc, char ***argv);
-/* The thread level MPI_Init_thread should ask for (MPI ports need MULTIPLE). */
-MW_HIDDEN int mw_monitor_thread_level(int required);
-/* For MPI_Init when MPI ports are wanted: PMPI_Init_thread(MULTIPLE). */
+/* Do the monitor's MPI ports need MPI_THREAD_MULTIPLE (lifecycle/thread_level.c
+ * asks for it)? Valid once the options are loaded. */
 MW_HIDDEN int mw_monitor_wants_threads(void);
-MW_HIDDEN int mw_monitor_init_threaded(int *argc, char ***argv);
-/* After MPI_Init_thread: the level the program would have been given without
- * mpiwatch (the least of what it asked for and what MPI provides), which
- * MPI_Query_thread then reports too; provided as is when mpiwatch asked for
- * nothing more. */
-MW_HIDDEN int mw_monitor_app_level(int required, int provided);
-/* In MPI_Query_thread: the program's level in place of mpiwatch's. */
-MW_HIDDEN void mw_monitor_query_thread(int *provided);
 
 /* In mw_on_init, after the private communicator exists. */
 MW_HIDDEN void mw_monitor_start(void);
