@@ -10,7 +10,8 @@ A's object uses a symbol that B's object defines. The rules:
 - the wrappers, the layer on top (the generated objects: generated/wrap_*.c,
   mw_functions.c, hook_definitions.c and the Fortran entry points), use of
   the runtime only the symbols of their API, WRAPPER_API, each declared in
-  the header it is listed under.
+  the header it is listed under, and include of the runtime only the API's
+  headers, WRAPPER_HEADERS (an inline function leaves no symbol).
 
 Usage: runtime_layers.py SRCDIR BUILDDIR      check the build
        runtime_layers.py --self-test          the checker finds what it must
@@ -64,6 +65,13 @@ WRAPPER_API: dict[str, tuple[str, ...]] = {
     "runtime/fortran/handoff.h": ("mw_handoff_probe", "mw_handoff_probed"),
 }
 
+# The runtime headers a generated source may include: mw_wrap.h (and what
+# it includes) for the C wrappers, fortran/'s for the Fortran calls and
+# entry points.
+WRAPPER_HEADERS = ("runtime/mw_wrap.h", "runtime/fortran/bridge.h", "runtime/fortran/calls.h",
+                   "runtime/fortran/convert.h", "runtime/fortran/gate.h",
+                   "runtime/fortran/handoff.h")
+
 # The generated objects of the wrappers' layer (builddir/generated/); the
 # Fortran ones exist only when Fortran is built. viewer_page.c is the
 # client's, not a wrapper.
@@ -116,6 +124,25 @@ def wrapper_uses(builddir: Path) -> dict[str, set[str]]:
     if not any(obj.name.startswith("wrap_") for obj in objects):
         raise SystemExit(f"runtime_layers: no {builddir}/generated/wrap_*.o: build first")
     return {f"generated/{obj.name}": read_symbols(obj)[1] for obj in objects}
+
+
+def wrapper_sources(builddir: Path) -> dict[str, str]:
+    """The text of each generated C source of the wrappers' layer."""
+    return {f"generated/{c.name}": c.read_text()
+            for pattern in WRAPPER_OBJECTS
+            for c in sorted((builddir / "generated").glob(pattern.replace(".o", ".c")))}
+
+
+def include_violations(sources: dict[str, str], runtime_headers: set[str]) -> list[str]:
+    """Runtime headers a generated source includes that are not the API's."""
+    found = []
+    for name, text in sorted(sources.items()):
+        for included in re.findall(r'^\s*#\s*include\s+"([^"]+)"', text, flags=re.M):
+            header = f"runtime/{included}"
+            if header in runtime_headers and header not in WRAPPER_HEADERS:
+                found.append(f"{name} includes {included}, which is not a header of the "
+                             "wrappers' API (WRAPPER_HEADERS in tests/build/runtime_layers.py)")
+    return found
 
 
 def api_entry(symbol: str, api: dict[str, tuple[str, ...]]) -> str | None:
@@ -207,12 +234,12 @@ def cycles(graph: Graph) -> list[list[str]]:
     return found
 
 
-def report(graph: Graph, uses: dict[str, set[str]], owner: dict[str, str],
-           read_header) -> int:
-    """Print the TAP lines for the runtime's graph and the wrappers' uses;
-    the number of failed rules."""
+def report(graph: Graph, uses: dict[str, set[str]], owner: dict[str, str], read_header,
+           bad_includes: list[str]) -> int:
+    """Print the TAP lines for the runtime's graph and the wrappers' uses and
+    includes; the number of failed rules."""
     failed = 0
-    print("1..4")
+    print("1..5")
     found_cycles = cycles(graph)
     if found_cycles:
         failed += 1
@@ -234,7 +261,9 @@ def report(graph: Graph, uses: dict[str, set[str]], owner: dict[str, str],
              f"{len(uses)} generated objects"),
             (4, "every name of the wrapper API is declared in its header",
              undeclared_api(uses, owner, WRAPPER_API, read_header),
-             f"{len(WRAPPER_API)} headers")):
+             f"{len(WRAPPER_API)} headers"),
+            (5, "the wrappers include only the wrapper API's runtime headers", bad_includes,
+             ", ".join(h.removeprefix("runtime/") for h in WRAPPER_HEADERS))):
         if lines:
             failed += 1
             print(f"not ok {number} - {what}")
@@ -260,6 +289,9 @@ def self_test() -> int:
     planted = {"generated/wrap_environment.o": {"mw_monitor_event", "mw_monitor_query_thread"}}
     commented = {"generated/wrap_recv.o": {"mw_note_recv"}}
     owner_recv = dict(owner, mw_note_recv="traffic/p2p")
+    runtime_headers = {"runtime/mw_wrap.h", "runtime/monitor/monitor.h"}
+    api_only = {"generated/wrap_send.c": '#include "mpiwatch.h"\n#include "mw_wrap.h"\n#include "my_hooks.h"\n'}
+    internal = {"generated/wrap_send.c": '#include "mw_wrap.h"\n#  include "monitor/monitor.h"\n'}
     checks = [
         (not cycles(clean) and not layer_violations(clean), "a layered graph passes"),
         (cycles(cyclic) == [["core/a", "core/b"]], "a two-file cycle is found"),
@@ -276,6 +308,11 @@ def self_test() -> int:
             "mw_note_recv is in the wrappers' API under runtime/traffic/traffic.h, "
             "which does not declare it"],
          "an API name only a comment of its header mentions is refused"),
+        (not include_violations(api_only, runtime_headers), "a wrapper including the API's header passes"),
+        (include_violations(internal, runtime_headers) == [
+            "generated/wrap_send.c includes monitor/monitor.h, which is not a header of the "
+            "wrappers' API (WRAPPER_HEADERS in tests/build/runtime_layers.py)"],
+         "a wrapper including the monitor's internal header is refused"),
     ]
     print(f"1..{len(checks)}")
     for number, (passed, what) in enumerate(checks, 1):
@@ -291,8 +328,11 @@ def main(argv: list[str]) -> int:
         return 2
     srcdir, builddir = Path(argv[0]), Path(argv[1])
     defined, used = runtime_symbols(srcdir, builddir)
+    runtime_headers = {path.relative_to(srcdir).as_posix()
+                       for path in (srcdir / "runtime").rglob("*.h")}
     failed = report(build_graph(defined, used), wrapper_uses(builddir), owners(defined),
-                    lambda header: (srcdir / header).read_text())
+                    lambda header: (srcdir / header).read_text(),
+                    include_violations(wrapper_sources(builddir), runtime_headers))
     return 1 if failed else 0
 
 
