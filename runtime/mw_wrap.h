@@ -1,5 +1,9 @@
 /* The runtime API the generated wrappers call. Everything on the per-call
- * path is inline.
+ * path is inline. The C wrappers include nothing else of the runtime; what
+ * this inline code leaves in their objects (its rare paths, out of line, and
+ * the data it reads) is listed in tests/build/runtime_layers.py
+ * (WRAPPER_API), to which check-runtime-layers.sh holds the generated
+ * objects (runtime/README.md).
  *
  * MPI_X is one indirect jump through its slot (runtime/core/mode.h): to PMPI_X
  * when profiling is off, else to one of three instances of the profiled body
@@ -59,7 +63,7 @@
 #include "lifecycle/lifecycle.h"
 #include "monitor/events.h"
 #include "monitor/inflight.h"
-#include "monitor/monitor.h"
+#include "mpiwatch_protocol.h"   /* the in-flight flags (MWP_IF_*) the wrappers publish */
 #include "mw_functions.h"
 #include "traffic/memo.h"
 #include "traffic/traffic.h"

@@ -7,6 +7,7 @@
 
 #include "core/event_ring.h"
 #include "monitor/events.h"
+#include "monitor/monitor.h"
 #include "core/warn.h"
 
 int mw_monitor_events;

@@ -6,7 +6,9 @@
  * blocks. When the ring is full the event is counted as dropped. With the
  * TSC as the clock the wrappers' "watched" body queues its events itself,
  * inline (mw_event_push_times, mw_event_push_traffic); the slow body calls
- * mw_monitor_event() while mw_monitor_events is set. */
+ * mw_monitor_event() while mw_monitor_events is set. This is the call path's
+ * part, which the wrappers include (mw_wrap.h); the sender's (capacity,
+ * switching on, draining, counts) is in monitor/monitor.h. */
 #ifndef MW_MONITOR_H
 #define MW_MONITOR_H
 
@@ -123,24 +125,5 @@ static inline void mw_event_push_traffic(int id, const mw_call *call)
  * forms. traffic: the record's bytes, peer, tag and comm were filled by an
  * mw_note_* function; otherwise only the times are meaningful. */
 MW_HIDDEN MW_NOINLINE void mw_monitor_event(int id, const mw_call *call, int traffic);
-
-/* Events each thread may queue (MPIWATCH_MONITOR_BUFFER), rounded up to a
- * power of two. Set before events are switched on. */
-MW_HIDDEN void mw_events_set_capacity(size_t events);
-
-/* Switch event collection on or off for every thread: on while a client is
- * attached. The wrappers run the watched body all the time the monitor runs
- * (so that a call entered before the client came is seen in progress), and
- * queue events only while this is on. */
-MW_HIDDEN void mw_events_enable(int on);
-
-/* Move up to max queued events, from every thread's ring, into out, with
- * their thread and (for events without traffic) peer, tag and comm -1,
- * bytes 0. */
-MW_HIDDEN size_t mw_events_drain(mw_event *out, size_t max);
-
-/* Summed over the threads: the events queued into the rings so far
- * (drained or not), and those lost because a ring was full. */
-MW_HIDDEN void mw_events_counts(uint64_t *recorded, uint64_t *dropped);
 
 #endif

@@ -11,6 +11,7 @@
 #include "core/thread_stats.h"
 #include "core/tls.h"
 #include "monitor/inflight.h"
+#include "monitor/monitor.h"
 #include "mpiwatch_protocol.h"
 #include "mw_functions.h"
 

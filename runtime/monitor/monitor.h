@@ -45,6 +45,55 @@ MW_HIDDEN void mw_monitor_options_load(int *argc, char ***argv);
 MW_HIDDEN void mw_monitor_options_report(int loud);
 MW_HIDDEN void mw_monitor_print_help(void);
 
+/* ------------------------------------------------------------ events and calls in progress */
+
+/* The sender's side of the event rings (monitor/events.c; the call path's
+ * is monitor/events.h) and of the calls in progress (monitor/inflight.c;
+ * the call path's flag is monitor/inflight.h). */
+
+/* Events each thread may queue (MPIWATCH_MONITOR_BUFFER), rounded up to a
+ * power of two. Set before events are switched on. */
+MW_HIDDEN void mw_events_set_capacity(size_t events);
+
+/* Switch event collection on or off for every thread: on while a client is
+ * attached. The wrappers run the watched body all the time the monitor runs
+ * (so that a call entered before the client came is seen in progress), and
+ * queue events only while this is on. */
+MW_HIDDEN void mw_events_enable(int on);
+
+/* Move up to max queued events, from every thread's ring, into out, with
+ * their thread and (for events without traffic) peer, tag and comm -1,
+ * bytes 0. */
+MW_HIDDEN size_t mw_events_drain(mw_event *out, size_t max);
+
+/* Summed over the threads: the events queued into the rings so far
+ * (drained or not), and those lost because a ring was full. */
+MW_HIDDEN void mw_events_counts(uint64_t *recorded, uint64_t *dropped);
+
+/* One call in progress, as the sender found it. */
+typedef struct mw_inflight {
+    uint32_t function, thread;
+    uint64_t t_in;           /* ticks */
+    int32_t peer, tag, root; /* world ranks and tag, or MWP_NONE / MWP_ANY */
+    int32_t comm, comm_size;
+    uint32_t flags;          /* MWP_IF_* */
+} mw_inflight;
+
+/* The monitor starts or stops: route profiled calls through the bodies that
+ * publish (the watched one with the TSC), or back. */
+MW_HIDDEN void mw_inflight_begin(void);
+MW_HIDDEN void mw_inflight_end(void);
+
+/* Up to max calls in progress, one per thread inside a profiled call, into
+ * out; returns how many. Never blocks a calling thread: reads without its
+ * lock, and leaves out a call that ended or changed while it read. */
+MW_HIDDEN size_t mw_inflight_collect(mw_inflight *out, size_t max);
+
+/* Did the set of calls in progress change (another call, or a thread
+ * entering or leaving one) between a and b? */
+MW_HIDDEN int mw_inflight_changed(const mw_inflight *a, size_t na, const mw_inflight *b,
+                                  size_t nb);
+
 /* ------------------------------------------------------------ frames */
 
 /* Frame types, sizes and layouts: include/mpiwatch_protocol.h. */
@@ -91,7 +140,6 @@ MW_HIDDEN int mw_frame_level(mw_buf *b, uint64_t t, int32_t level);
  * the MWP_PAIRS_MAX with the most bytes if there are more. */
 MW_HIDDEN int mw_frame_pairs(mw_buf *b, uint64_t t, const uint64_t *bytes,
                              const uint64_t *messages, int n);
-struct mw_inflight;
 /* The calls in progress at t (ns since the epoch); n fits one frame. */
 MW_HIDDEN int mw_frame_inflight(mw_buf *b, uint64_t t, const struct mw_inflight *calls, size_t n,
                                 const mw_timebase *tb);
@@ -143,20 +191,9 @@ MW_HIDDEN void mw_monitor_unpublish(void);
 
 /* ------------------------------------------------------------ life cycle */
 
-/* MPI_Init/MPI_Init_thread, before PMPI_Init. */
-MW_HIDDEN void mw_on_init_args(int *argc, char ***argv);
-/* The thread level MPI_Init_thread should ask for (MPI ports need MULTIPLE). */
-MW_HIDDEN int mw_monitor_thread_level(int required);
-/* For MPI_Init when MPI ports are wanted: PMPI_Init_thread(MULTIPLE). */
+/* Do the monitor's MPI ports need MPI_THREAD_MULTIPLE (lifecycle/thread_level.c
+ * asks for it)? Valid once the options are loaded. */
 MW_HIDDEN int mw_monitor_wants_threads(void);
-MW_HIDDEN int mw_monitor_init_threaded(int *argc, char ***argv);
-/* After MPI_Init_thread: the level the program would have been given without
- * mpiwatch (the least of what it asked for and what MPI provides), which
- * MPI_Query_thread then reports too; provided as is when mpiwatch asked for
- * nothing more. */
-MW_HIDDEN int mw_monitor_app_level(int required, int provided);
-/* In MPI_Query_thread: the program's level in place of mpiwatch's. */
-MW_HIDDEN void mw_monitor_query_thread(int *provided);
 
 /* In mw_on_init, after the private communicator exists. */
 MW_HIDDEN void mw_monitor_start(void);

@@ -233,45 +233,9 @@ void mw_monitor_print_help(void)
 
 /* ------------------------------------------------------------ MPI_Init */
 
-void mw_on_init_args(int *argc, char ***argv)
-{
-    mw_monitor_options_load(argc, argv);
-}
-
-/* MPI ports accept in a background thread, so they need MPI_THREAD_MULTIPLE. */
+/* MPI ports accept in a background thread, so they need MPI_THREAD_MULTIPLE
+ * (which the life cycle then asks for: lifecycle/thread_level.c). */
 int mw_monitor_wants_threads(void)
 {
     return mw_monitor_opts.publish != MW_PUBLISH_OFF && mw_monitor_opts.transport == MW_TRANSPORT_MPI;
-}
-
-int mw_monitor_thread_level(int required)
-{
-    return mw_monitor_wants_threads() ? MPI_THREAD_MULTIPLE : required;
-}
-
-/* The level the program sees when mpiwatch raised it for itself; -1 when
- * it did not, and the MPI's own answers stand. */
-static int app_level = -1;
-
-int mw_monitor_init_threaded(int *argc, char ***argv)
-{
-    int provided = MPI_THREAD_SINGLE;
-    int rc = PMPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
-    if (rc == MPI_SUCCESS)
-        app_level = MPI_THREAD_SINGLE;   /* what MPI_Init gives (both MPIs) */
-    return rc;
-}
-
-int mw_monitor_app_level(int required, int provided)
-{
-    if (!mw_monitor_wants_threads())
-        return provided;
-    app_level = required < provided ? required : provided;
-    return app_level;
-}
-
-void mw_monitor_query_thread(int *provided)
-{
-    if (app_level >= 0 && provided != NULL)
-        *provided = app_level;
 }

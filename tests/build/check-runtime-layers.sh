@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The runtime's layering, read from the built objects' symbols: no cycle
-# between runtime files, and no file using a layer above its own
-# (tests/build/runtime_layers.py says which rules). The checker's own
+# between runtime files, no file using a layer above its own, and generated
+# wrappers using only the runtime's wrapper API (tests/build/runtime_layers.py
+# says which rules and lists that API). The checker's own
 # self-test runs first, so a checker that sees nothing cannot pass.
 set -eu
 . "$(dirname "$0")/../lib/harness.sh"

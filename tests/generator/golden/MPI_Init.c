@@ -10,8 +10,8 @@ MW_EXPORT int MPI_Init(int *argc, char ***argv)
 
     if (profiled)
         mw_start(&call);
-    int ret = MW_UNLIKELY(mw_monitor_wants_threads())
-                  ? mw_monitor_init_threaded(argc, argv)
+    int ret = MW_UNLIKELY(mw_init_wants_threads())
+                  ? mw_init_threaded(argc, argv)
                   : PMPI_Init(argc, argv);
     if (profiled)
         mw_stop(&call);
