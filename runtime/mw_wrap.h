@@ -83,9 +83,9 @@ static inline int mw_profiling(void)
  * call (by the MPI itself, or a Fortran shim), which is not counted again. */
 static inline int mw_enter_guard(void)
 {
-    if (MW_UNLIKELY(mw_depth))
+    if (MW_UNLIKELY(mw_guard_taken()))
         return mw_guard_contended();   /* nested, or the thread's first call */
-    mw_depth = 1;
+    mw_guard_hold();
     return 1;
 }
 
@@ -189,7 +189,7 @@ static MW_ALWAYS_INLINE void mw_leave_at(const mw_call *call, int id, int how, c
             mw_monitor_event(id, call, 0);
         mw_unpublish(how);
     }
-    mw_depth = 0;
+    mw_guard_release();
 }
 
 /* The call site of a wrapper: inlined into a body that MPI_X jumped to (or
@@ -236,7 +236,7 @@ static MW_ALWAYS_INLINE void mw_leave_xfer_at(const mw_call *call, int id, int h
             mw_monitor_event(id, call, 1);
         mw_unpublish(how);
     }
-    mw_depth = 0;
+    mw_guard_release();
 }
 
 static MW_ALWAYS_INLINE void mw_leave_xfer(const mw_call *call, int id, int how)

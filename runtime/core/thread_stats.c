@@ -68,20 +68,20 @@ mw_thread *mw_thread_attach(void)
     registry = t;
     pthread_mutex_unlock(&registry_lock);
     mw_self = t;
-    mw_depth = 0;   /* was MW_GUARD_NEW: an attached thread is never inside a call */
+    mw_guard_release();   /* was MW_GUARD_NEW: an attached thread is never inside a call */
     return t;
 }
 
 int mw_guard_contended(void)
 {
-    if (mw_guard_handed(mw_depth)) {   /* stale: not this call's (core/handoff.h) */
+    if (mw_guard_handed(mw_guard)) {   /* stale: not this call's (core/handoff.h) */
         mw_handoff_stale();
-        mw_depth = 1;
+        mw_guard_hold();
         return 1;
     }
     if (mw_self != NULL || mw_thread_attach() == NULL)
         return 0;   /* nested; or no memory, and the guard stays MW_GUARD_NEW */
-    mw_depth = 1;
+    mw_guard_hold();
     return 1;
 }
 

@@ -57,11 +57,16 @@ typedef struct mw_tls_block {
     } now;
 } mw_tls_block;
 
-/* A thread starts with the guard taken (MW_GUARD_NEW) and no statistics,
- * so that its first call goes out of line (mw_guard_contended) to attach
- * them, which frees the guard: a free guard implies self != NULL, and the
- * hot path need not test self. */
-#define MW_GUARD_NEW 1
+/* The guard word's states (docs/design.md, "The guard word"). A thread
+ * starts with the guard taken (MW_GUARD_NEW) and no statistics, so that its
+ * first call goes out of line (mw_guard_contended) to attach them, which
+ * frees the guard: a free guard implies self != NULL, and the hot path need
+ * not test self. Any other value is a TSC reading (a fast or watched body's
+ * time in) or a handed word (top bit set: a Fortran call handed over,
+ * core/handoff.h). */
+#define MW_GUARD_FREE 0   /* outside any profiled call */
+#define MW_GUARD_NEW 1    /* with self NULL: the thread has made no call yet */
+#define MW_GUARD_HELD 1   /* taken by the slow body, or by mpiwatch's own MPI calls */
 
 extern MW_HIDDEN _Thread_local mw_tls_block mw_tls MW_TLS_MODEL;
 
@@ -71,6 +76,25 @@ extern MW_HIDDEN _Thread_local mw_tls_block mw_tls MW_TLS_MODEL;
 extern MW_HIDDEN struct mw_event_ring mw_ring_detached;
 
 #define mw_self (mw_tls.self)
-#define mw_depth (mw_tls.guard.word)
+/* The guard word, read or written whole where a state is not one of the
+ * accessors' below: a time in, a handed word. */
+#define mw_guard (mw_tls.guard.word)
+
+/* Is this thread inside a profiled call (or its first)? */
+static MW_ALWAYS_INLINE int mw_guard_taken(void)
+{
+    return mw_guard != MW_GUARD_FREE;
+}
+
+static MW_ALWAYS_INLINE void mw_guard_release(void)
+{
+    mw_guard = MW_GUARD_FREE;
+}
+
+/* Taken without a time in: the slow body, or mpiwatch's own MPI calls. */
+static MW_ALWAYS_INLINE void mw_guard_hold(void)
+{
+    mw_guard = MW_GUARD_HELD;
+}
 
 #endif

@@ -75,7 +75,7 @@ void mpiwatch_fortran_exit(int id, const void *site)
     mw_stop(&mw_fcall);
     if (MW_UNLIKELY(id < 0 || id >= MW_FN_COUNT)) {
         mw_unpublish(MW_SLOW);
-        mw_depth = 0;
+        mw_guard_release();
         return;
     }
     mw_exit_at(&mw_fcall, id, site);
@@ -106,7 +106,7 @@ void mpiwatch_fortran_after_init(int profiled, int id)
             mw_exit(&mw_fcall, id);
         } else {
             mw_unpublish(MW_SLOW);
-            mw_depth = 0;
+            mw_guard_release();
         }
     }
 }
@@ -129,7 +129,7 @@ int mpiwatch_fortran_hold(void)
 
 void mpiwatch_fortran_release(void)
 {
-    mw_depth = 0;
+    mw_guard_release();
 }
 
 int mpiwatch_fortran_comm_peers(MPI_Comm comm)

@@ -8,15 +8,15 @@ uint64_t mw_handoff_probe(uint64_t key, const void *ra)
     mw_site *e = mw_site_find(mw_self, key);
     if (e == NULL)
         return UINT64_MAX;
-    mw_depth = mw_handed_word(ra);
+    mw_guard = mw_handed_word(ra);
     return e->s.calls;
 }
 
 int mw_handoff_probed(uint64_t key, uint64_t calls, unsigned char *probed, const void *stub)
 {
     __atomic_store_n(probed, 1, __ATOMIC_RELAXED);
-    if (mw_guard_handed(mw_depth)) {   /* the binding did not reach a C wrapper */
-        mw_depth = 0;
+    if (mw_guard_handed(mw_guard)) {   /* the binding did not reach a C wrapper */
+        mw_guard_release();
         return 0;
     }
     /* Taken: by the C wrapper of this very call if the site counted one more

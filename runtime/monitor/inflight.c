@@ -48,9 +48,9 @@ void mw_inflight_end(void)
 static uint64_t time_in(const mw_tls_block *b)
 {
     uint64_t g = __atomic_load_n(&b->guard.word, __ATOMIC_ACQUIRE);
-    if (g == 0)
+    if (g == MW_GUARD_FREE)
         return 0;
-    if (g == MW_GUARD_NEW)   /* the slow body (or a thread not started) */
+    if (g == MW_GUARD_HELD)   /* the slow body (or MW_GUARD_NEW: a thread not started) */
         return __atomic_load_n(&b->now.t_in, __ATOMIC_ACQUIRE);
     return g;
 }

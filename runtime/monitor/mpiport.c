@@ -84,7 +84,7 @@ static int receive_token(MPI_Comm inter, char *buf, int size)
 static void *accept_main(void *arg)
 {
     (void)arg;
-    mw_depth = 1;
+    mw_guard_hold();
     for (;;) {
         MPI_Comm inter = MPI_COMM_NULL;
         char got[128];

@@ -397,7 +397,7 @@ static void lower_priority(void)
 static void *sender_main(void *arg)
 {
     (void)arg;
-    mw_depth = 1;   /* nothing this thread does is the application's MPI */
+    mw_guard_hold();   /* nothing this thread does is the application's MPI */
     lower_priority();
     while (!__atomic_load_n(&stop_flag, __ATOMIC_ACQUIRE)) {
         step();

@@ -37,7 +37,7 @@ mw_site *mw_memo_fill(mw_site *e)
     uintptr_t type_key = m->type, comm_key = m->comm;
     int kind = m->kind;
     /* The MPI calls below are ours: inside the guard, not profiled. */
-    mw_depth = 1;
+    mw_guard_hold();
     m->type = 0;
     MPI_Datatype type = memo_type(type_key, kind);
     MPI_Comm comm = memo_comm(comm_key, kind);
@@ -48,7 +48,7 @@ mw_site *mw_memo_fill(mw_site *e)
     const mw_group_slot *g = mw_comm_facts(t, comm);
     int ok = g->size > 0 && g->world != NULL && size >= 0 && mw_pairs_attach(t) &&
              all_in_world(g->world, g->size, t->world_size);
-    mw_depth = 0;
+    mw_guard_release();
     if (!ok)
         return NULL;
     m->comm = comm_key;
@@ -139,14 +139,14 @@ int mw_xfer_new_shape(int kind, int id, int wide)
     note_kept(&c, e, mw_xfer_count(wide));
     mw_account(id, &c, &e->s);
     remember(e, &c, kind, wide);
-    mw_depth = 0;
+    mw_guard_release();
     return MPI_SUCCESS;
 }
 
 int mw_xfer_failed(int ret)
 {
     mw_xfer_clock_out();
-    mw_depth = 0;
+    mw_guard_release();
     return ret;
 }
 #endif

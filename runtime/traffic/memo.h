@@ -231,7 +231,7 @@ static MW_ALWAYS_INLINE int mw_xfer_end_send(int ret, int id, int wide)
     if (MW_UNLIKELY(!mw_xfer_same_shape(e, wide)))
         return mw_xfer_new_shape(MW_MEMO_SEND, id, wide);
     mw_xfer_add_send(e);
-    mw_depth = 0;
+    mw_guard_release();
     return mw_xfer_success();
 }
 
@@ -247,7 +247,7 @@ static MW_ALWAYS_INLINE int mw_xfer_end_recv(int ret, int id, int wide, const vo
         return mw_xfer_new_shape(MW_MEMO_RECV, id, wide);
     }
     mw_xfer_add_recv(e);
-    mw_depth = 0;
+    mw_guard_release();
     return mw_xfer_success();
 }
 
@@ -272,7 +272,7 @@ static MW_ALWAYS_INLINE int mw_xfer_end_sendrecv(int ret, int id, int wide, int6
         return mw_xfer_new_shape(MW_MEMO_SENDRECV, id, wide);
     }
     mw_xfer_add_sendrecv(e, (uint64_t)(count2 * e->memo.size));
-    mw_depth = 0;
+    mw_guard_release();
     return mw_xfer_success();
 }
 
@@ -285,7 +285,7 @@ static MW_ALWAYS_INLINE int mw_xfer_end_allreduce(int ret, int id, int wide)
     if (MW_UNLIKELY(!mw_xfer_same_shape(e, wide)))
         return mw_xfer_new_shape(MW_MEMO_ALLREDUCE, id, wide);
     mw_xfer_add_allreduce(e);
-    mw_depth = 0;
+    mw_guard_release();
     return mw_xfer_success();
 }
 #endif

@@ -19,7 +19,7 @@ MW_EXPORT int MPI_Finalize(void)
         if (hook_calls > 1000)
             fprintf(stderr, "MPI_Finalize returned %d\n", (int)ret);
 #line 70 "wrap_environment.c"
-        mw_depth = 0;
+        mw_guard_release();
     }
     return ret;
 }

@@ -7,7 +7,7 @@ static MW_ALWAYS_INLINE int mw_body_MPI_Send(const void *buf, int count, MPI_Dat
     if (mw_how == MW_SLOW) {
         if (!mw_enter_guard())
             return PMPI_Send(buf, count, datatype, dest, tag, comm);
-    } else if (MW_UNLIKELY(mw_depth)) {
+    } else if (MW_UNLIKELY(mw_guard_taken())) {
         /* Nested: not counted again. A stale handed word (core/handoff.h)
          * goes the slow way, which frees it. */
         if (MW_LIKELY(mw_self != NULL) && MW_LIKELY(!mw_guard_handed(mw_guard_word())))
@@ -15,7 +15,7 @@ static MW_ALWAYS_INLINE int mw_body_MPI_Send(const void *buf, int count, MPI_Dat
         return mw_slow_MPI_Send(buf, count, datatype, dest, tag, comm);
     }
     if (mw_how != MW_SLOW)
-        mw_depth = 1;
+        mw_guard_hold();
 #line 21 "TMPDIR/golden-hooks.j2"
     fprintf(stderr, "MPI_Send: %lld bytes to %d\n", ((long long)(count) * mpiwatch_type_size(datatype)), dest);
 #line 70 "wrap_send.c"

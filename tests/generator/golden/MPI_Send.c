@@ -19,7 +19,7 @@ static MW_ALWAYS_INLINE int mw_memo_call_MPI_Send(mw_site *mw_e, const void *buf
 static MW_NOINLINE int mw_memo_miss_MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
     const void *mw_ra = (const void *)mw_site_address(mw_tls.xfer.key);
-    if (MW_UNLIKELY(mw_depth))
+    if (MW_UNLIKELY(mw_guard_taken()))
         return mw_slow_at_MPI_Send(mw_ra, buf, count, datatype, dest, tag, comm);
     mw_site *mw_e = mw_memo_prepare(MW_ID_MPI_Send, mw_ra, MW_MEMO_SEND, MW_MEMO_KEY(datatype), MW_MEMO_KEY(comm));
     if (mw_e == NULL)
@@ -33,7 +33,7 @@ static MW_NOINLINE int mw_fast_MPI_Send(const void *buf, int count, MPI_Datatype
 {
     uint64_t mw_key = mw_site_key(MW_ID_MPI_Send, MW_CALL_SITE);
     mw_site *mw_e;
-    if (MW_UNLIKELY(mw_depth)) {
+    if (MW_UNLIKELY(mw_guard_taken())) {
         uint64_t mw_word = mw_guard_word();
         if (MW_LIKELY(!mw_guard_handed(mw_word))) {
             if (MW_LIKELY(mw_self != NULL))   /* nested: not counted again */
@@ -42,7 +42,7 @@ static MW_NOINLINE int mw_fast_MPI_Send(const void *buf, int count, MPI_Datatype
         }
         /* A Fortran call handed over (core/handoff.h): counted as from its
          * call site. */
-        mw_depth = 0;
+        mw_guard_release();
         mw_key = mw_handed_key(MW_ID_MPI_Send, mw_word);
     }
     if (MW_LIKELY((mw_e = mw_memo_hit(mw_key, MW_MEMO_KEY(datatype), MW_MEMO_KEY(comm))) != NULL)) {
@@ -63,7 +63,7 @@ static MW_ALWAYS_INLINE int mw_body_MPI_Send(const void *buf, int count, MPI_Dat
     if (mw_how == MW_SLOW) {
         if (!mw_enter_guard())
             return PMPI_Send(buf, count, datatype, dest, tag, comm);
-    } else if (MW_UNLIKELY(mw_depth)) {
+    } else if (MW_UNLIKELY(mw_guard_taken())) {
         /* Nested: not counted again. A stale handed word (core/handoff.h)
          * goes the slow way, which frees it. */
         if (MW_LIKELY(mw_self != NULL) && MW_LIKELY(!mw_guard_handed(mw_guard_word())))

@@ -7,7 +7,7 @@ static MW_ALWAYS_INLINE double mw_body_MPI_Wtime(const int mw_how,
     if (mw_how == MW_SLOW) {
         if (!mw_enter_guard())
             return PMPI_Wtime();
-    } else if (MW_UNLIKELY(mw_depth)) {
+    } else if (MW_UNLIKELY(mw_guard_taken())) {
         /* Nested: not counted again. A stale handed word (core/handoff.h)
          * goes the slow way, which frees it. */
         if (MW_LIKELY(mw_self != NULL) && MW_LIKELY(!mw_guard_handed(mw_guard_word())))
