@@ -4,7 +4,7 @@
  * mpi), a profiled Fortran call would enter two bodies: the Fortran entry
  * point's and, nested in it, the C wrapper's, which passes the call on
  * uncounted. Once measured that the binding of an entry point reaches its
- * C wrapper (the probe: runtime/fortran/handoff.h), the entry point's slot
+ * C wrapper (the probe: runtime/fortran/handoff_stubs.h), the entry point's slot
  * points at a hand-over stub instead: it leaves its call site in the guard
  * word, as a handed word, and jumps to the MPI's binding; the C wrapper's
  * fast body takes the word, frees the guard and counts the call as its own,
@@ -34,7 +34,7 @@ static MW_ALWAYS_INLINE uint64_t mw_guard_word(void)
 }
 
 /* The guard word a hand-over stub leaves for a call from ra
- * (runtime/fortran/handoff.h writes the same in assembly). */
+ * (runtime/fortran/handoff_stubs.h writes the same in assembly). */
 static MW_ALWAYS_INLINE uint64_t mw_handed_word(const void *ra)
 {
     return (uint64_t)(uintptr_t)ra | MW_HANDED_BIT;

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/collectives.h"
+#include "core/yielding_collectives.h"
 #include "monitor/monitor.h"
 #include "core/state.h"
 #include "core/warn.h"

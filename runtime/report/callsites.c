@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/clock.h"
-#include "core/collectives.h"
+#include "core/yielding_collectives.h"
 #include "core/state.h"
 #include "core/thread_stats.h"
 #include "report/callsites.h"

@@ -7,7 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/collectives.h"
+#include "core/yielding_collectives.h"
 #include "core/state.h"
 #include "report/report.h"
 

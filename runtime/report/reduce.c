@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/clock.h"
-#include "core/collectives.h"
+#include "core/yielding_collectives.h"
 #include "report/report.h"
 #include "core/state.h"
 

@@ -62,7 +62,7 @@ WRAPPER_API: dict[str, tuple[str, ...]] = {
                                 "mw_fortran_targets_mismatch"),
     "runtime/fortran/convert.h": ("mw_f_datatype_array", "mw_f_note_sentinel",
                                   "mw_f_request_array", "mw_f_sentinel_addresses"),
-    "runtime/fortran/handoff.h": ("mw_handoff_probe", "mw_handoff_probed"),
+    "runtime/fortran/handoff_stubs.h": ("mw_handoff_probe", "mw_handoff_probed"),
 }
 
 # The runtime headers a generated source may include: mw_wrap.h (and what
@@ -70,7 +70,7 @@ WRAPPER_API: dict[str, tuple[str, ...]] = {
 # entry points.
 WRAPPER_HEADERS = ("runtime/mw_wrap.h", "runtime/fortran/bridge.h", "runtime/fortran/calls.h",
                    "runtime/fortran/convert.h", "runtime/fortran/gate.h",
-                   "runtime/fortran/handoff.h")
+                   "runtime/fortran/handoff_stubs.h")
 
 # The generated objects of the wrappers' layer (builddir/generated/); the
 # Fortran ones exist only when Fortran is built. viewer_page.c is the
@@ -282,7 +282,7 @@ def self_test() -> int:
     unknown = {"misc/x": set()}
     api = {"runtime/monitor/events.h": ("mw_monitor_event",), "runtime/traffic/traffic.h": ("mw_note_*",)}
     owner = {"mw_monitor_event": "monitor/events", "mw_note_send": "traffic/p2p",
-             "mw_monitor_query_thread": "monitor/options"}
+             "mw_monitor_query_thread": "monitor/monitor_options"}
     headers = {"runtime/monitor/events.h": "void mw_monitor_event(int id);",
                "runtime/traffic/traffic.h": "/* mw_note_recv */ void mw_note_send(void);"}
     within = {"generated/wrap_send.o": {"mw_monitor_event", "mw_note_send", "PMPI_Send", "memcpy"}}
@@ -300,7 +300,7 @@ def self_test() -> int:
         (len(layer_violations(unknown)) == 1, "a folder that is not a layer is refused"),
         (not wrapper_violations(within, owner, api), "a wrapper using only the API passes"),
         (wrapper_violations(planted, owner, api) == [
-            "generated/wrap_environment.o uses mw_monitor_query_thread (runtime/monitor/options.c), "
+            "generated/wrap_environment.o uses mw_monitor_query_thread (runtime/monitor/monitor_options.c), "
             "which is not in the wrappers' API (WRAPPER_API in tests/build/runtime_layers.py)"],
          "a wrapper calling a monitor internal is refused, by object and symbol"),
         (not undeclared_api(within, owner, api, headers.get), "the API's names declared in their headers pass"),

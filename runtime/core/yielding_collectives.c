@@ -1,7 +1,7 @@
-/* Collectives to rank 0 that yield the CPU while they wait (core/collectives.h). */
+/* Collectives to rank 0 that yield the CPU while they wait (core/yielding_collectives.h). */
 #include <sched.h>
 
-#include "core/collectives.h"
+#include "core/yielding_collectives.h"
 
 static int wait_yielding(int rc, MPI_Request *request)
 {

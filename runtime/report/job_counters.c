@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/collectives.h"
-#include "core/counters.h"
+#include "core/yielding_collectives.h"
+#include "core/hook_counters.h"
 #include "core/state.h"
 #include "report/report.h"
 

@@ -1,5 +1,5 @@
-/* Named counters that hooks (or the program) add to (core/counters.c),
- * summed over the ranks in the report (report/counters.c). */
+/* Named counters that hooks (or the program) add to (core/hook_counters.c),
+ * summed over the ranks in the report (report/job_counters.c). */
 #ifndef MW_CORE_COUNTERS_H
 #define MW_CORE_COUNTERS_H
 

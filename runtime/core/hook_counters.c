@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "mpiwatch.h"
-#include "core/counters.h"
+#include "core/hook_counters.h"
 #include "core/warn.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;

@@ -1,6 +1,6 @@
 /* The hand-over stubs of libmpiwatch's Fortran fast bodies, and the probe
  * that decides whether an entry point may use one (core/handoff.h;
- * fortran/handoff.c).
+ * fortran/handoff_stubs.c).
  *
  *     MW_F_HANDOFF(stub, (parameters), target_slot, fast)
  *

@@ -1,7 +1,7 @@
-/* The probe of a Fortran entry point's hand-over: see fortran/handoff.h. */
+/* The probe of a Fortran entry point's hand-over: see fortran/handoff_stubs.h. */
 #include "core/mode.h"
 #include "core/thread_stats.h"
-#include "fortran/handoff.h"
+#include "fortran/handoff_stubs.h"
 
 uint64_t mw_handoff_probe(uint64_t key, const void *ra)
 {

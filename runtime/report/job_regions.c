@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "core/clock.h"
-#include "core/collectives.h"
-#include "core/regions.h"
+#include "core/yielding_collectives.h"
+#include "core/user_regions.h"
 #include "report/report.h"
 #include "core/state.h"
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "core/clock.h"
-#include "core/collectives.h"
+#include "core/yielding_collectives.h"
 #include "core/state.h"
 #include "report/report.h"
 

@@ -2,7 +2,7 @@
  * (sent, dropped, unwatched; docs/protocol.md) summed over the ranks. */
 #include <stdint.h>
 
-#include "core/collectives.h"
+#include "core/yielding_collectives.h"
 #include "monitor/monitor.h"
 #include "report/report.h"
 

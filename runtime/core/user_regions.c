@@ -5,7 +5,7 @@
 
 #include "mpiwatch.h"
 #include "core/clock.h"
-#include "core/regions.h"
+#include "core/user_regions.h"
 #include "core/thread_stats.h"
 #include "core/warn.h"
 
