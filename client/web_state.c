@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "mpiwatch_protocol.h"
+#include "mpiwatch_report.h"
 #include "util.h"
 #include "view_json.h"
 
@@ -215,7 +216,7 @@ char *mwc_web_state(const mwc_model *m, double now, double elapsed, double stuck
         return NULL;
     const mwc_rank *h = first_hello(m);
     int size = h ? (int)h->size : (int)m->n;
-    fputs("{\"schema\":\"mpiwatch-report/1\",\"program\":", out);
+    fputs("{\"schema\":\"" MW_REPORT_SCHEMA "\",\"program\":", out);
     jstr(out, h ? h->program : "");
     fprintf(out, ",\"ranks\":%d,\"mpi\":", size);
     jstr(out, h ? h->mpi : "");
