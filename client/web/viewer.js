@@ -535,7 +535,7 @@
     Array.prototype.slice.call($("mw-inflight").rows).forEach(function (tr) {
       if (tr.cells.length && tr.cells[tr.cells.length - 1].textContent === "stuck") tr.className = "stuck";
     });
-    waitingList(obj(L.waiting));
+    waitingList(obj(L.wait_for));
   }
 
   /* Who waits for whom, as the terminal's Waiting panel says it: the cycles

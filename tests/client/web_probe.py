@@ -93,7 +93,7 @@ def cmd_schema(url: str, keep: str) -> int:
     d = json.loads(body)
     print(f"schema ok: {len(d['functions'])} functions, {len(d['rank_times'])} ranks' times, "
           f"{len(d['pairs'])} pairs, {len(d['live']['inflight'])} calls in progress"
-          + (", who waits for whom" if isinstance(d["live"].get("waiting"), dict) else ""))
+          + (", who waits for whom" if isinstance(d["live"].get("wait_for"), dict) else ""))
     return 0
 
 

@@ -53,7 +53,7 @@ REPORT_KEYS = {"schema", "program", "ranks", "snapshot", "mpi", "timer", "fortra
                "counters", "pairs", "regions"}
 LIVE_KEYS = {"recording", "elapsed", "watched", "waiting", "attached", "finished", "lost",
              "events_received", "events_dropped", "stuck_after", "rates", "rank_status",
-             "inflight"}
+             "inflight", "wait_for"}
 RANK_STATUS = {"waiting", "attached", "finished", "lost"}
 
 
@@ -190,7 +190,7 @@ def _live(c: _Check, doc: dict, world: int) -> None:
     if not c.typed(doc, "live", lambda v: isinstance(v, dict), "an object", ""):
         return
     live = doc["live"]
-    for k in sorted(set(live) - LIVE_KEYS - {"waiting"}):
+    for k in sorted(set(live) - LIVE_KEYS):
         c.bad(f"live.{k}", "not a key of the live state (docs/client.md)")
     c.typed(live, "recording", lambda v: isinstance(v, bool), "true or false", "live")
     c.seconds(live, ("elapsed", "stuck_after"), "live")
@@ -212,6 +212,16 @@ def _live(c: _Check, doc: dict, world: int) -> None:
                 "an MPI function's name", where)
         c.seconds(call, ("seconds",), where)
         c.typed(call, "stuck", lambda v: isinstance(v, bool), "true or false", where)
+    if c.typed(live, "wait_for", lambda v: isinstance(v, dict), "an object", "live",
+               required=False):
+        w = live["wait_for"]
+        ranks = lambda v: isinstance(v, list) and all(_is_int(r) and 0 <= r < world for r in v)
+        c.typed(w, "ranks", ranks, "a list of world ranks", "live.wait_for")
+        c.typed(w, "cycles", lambda v: isinstance(v, list) and all(ranks(x) for x in v),
+                "a list of lists of world ranks", "live.wait_for")
+        for i, on in c.objects(w, "waited_on", "live.wait_for"):
+            c.rank(on, "rank", world, f"live.wait_for.waited_on[{i}]")
+            c.typed(on, "waiters", ranks, "a list of world ranks", f"live.wait_for.waited_on[{i}]")
 
 
 def problems(doc: Any, live: bool = False) -> list[str]:
