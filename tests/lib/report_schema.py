@@ -27,8 +27,9 @@ not from the code (as check-shared-facts.sh asks of tests):
   a key twice (JSON parsers keep one of the two, each its own choice).
 
 ``--live`` is for /api/state: the document must also have ``live``, the
-object docs/client.md ("The live page") describes, which a report must not
-have. What the state does not claim (sizes, call sites, regions, the run's
+object docs/client.md ("The live page") describes (its counts, rates, ranks'
+states, calls in progress and, while a call is stuck, ``wait_for``), which a
+report must not have. What the state does not claim (sizes, call sites, regions, the run's
 command and times) it is not asked for.
 
 Exit status: 0 if every FILE conforms, 1 if one does not (each problem on a

@@ -424,7 +424,8 @@ def find_report(target: Path) -> Path:
 def load_report(path: Path, np_value: int) -> Report:
     """Load and validate a report's header and call counts."""
     try:
-        data: Any = json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        data: Any = json.loads(text)
     except (OSError, UnicodeDecodeError) as err:
         raise CheckError(f"{path}: cannot read report: {_reason(err)}") from None
     except json.JSONDecodeError as err:
@@ -441,7 +442,7 @@ def load_report(path: Path, np_value: int) -> Report:
         raise CheckError(f"{path}: 'ranks' is {ranks!r}, expected an integer")
     if ranks != np_value:
         raise CheckError(f"{path}: report has ranks={ranks}, expected {np_value}")
-    off_schema = check_text(path.read_text(encoding="utf-8"))
+    off_schema = check_text(text)
     if off_schema:
         raise CheckError(f"{path}: not in the report schema ({len(off_schema)} problem(s)): "
                          + "; ".join(off_schema[:5]))
