@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "json_check.h"
+#include "mpiwatch_report.h"
 #include "mpiwatch_viewer.h"
 
 #define MAX_REPORT ((size_t)1 << 30)   /* 1 GiB: far above any real report */
@@ -79,11 +80,11 @@ int mwc_html_report(const char *json_path, const char *out_path, int quiet)
         free(text);
         return 1;
     }
-    if (!check.is_object || strcmp(check.schema, "mpiwatch-report/1") != 0) {
+    if (!check.is_object || strcmp(check.schema, MW_REPORT_SCHEMA) != 0) {
         fprintf(stderr, "mpiwatch: %s is not an mpiwatch report: %s\n", json_path,
                 !check.is_object ? "it is not a JSON object"
-                : check.schema[0] ? "its \"schema\" is not mpiwatch-report/1"
-                : "it has no \"schema\": \"mpiwatch-report/1\"");
+                : check.schema[0] ? "its \"schema\" is not " MW_REPORT_SCHEMA
+                : "it has no \"schema\": \"" MW_REPORT_SCHEMA "\"");
         free(text);
         return 1;
     }

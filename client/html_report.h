@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-/* Checks that json_path holds an mpiwatch-report/1 JSON report and writes
+/* Checks that json_path holds a JSON report (schema MW_REPORT_SCHEMA) and writes
  * the page to out_path (through a temporary file, then renamed). Errors go
  * to stderr, naming the file; returns 0, or 1 on any error. */
 int mwc_html_report(const char *json_path, const char *out_path, int quiet);

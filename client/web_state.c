@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "mpiwatch_protocol.h"
+#include "mpiwatch_report.h"
 #include "util.h"
 #include "view_json.h"
 
@@ -132,16 +133,16 @@ static const char *status_name(int status)
     }
 }
 
-/* "waiting": who waits for whom, as the terminal's Waiting panel and the
+/* "wait_for": who waits for whom, as the terminal's Waiting panel and the
  * JSON view's stuck line say it (the model's wait-for graph): the stuck
  * ranks, the cycles (deadlock) and the ranks others wait for; absent while
  * no call is stuck. */
-static void waiting(FILE *out, const mwc_model *m, double now, double stuck_s)
+static void wait_for(FILE *out, const mwc_model *m, double now, double stuck_s)
 {
     mwc_waitfor w;
     mwc_model_waitfor(m, now, stuck_s, &w);
     if (w.nstuck > 0) {
-        fputs(",\n\"waiting\":{", out);
+        fputs(",\n\"wait_for\":{", out);
         mwc_json_waitfor(out, &w);
         putc('}', out);
     }
@@ -201,7 +202,7 @@ static void live(FILE *out, const mwc_model *m, double now, double elapsed, doub
         }
     }
     fputs("]", out);
-    waiting(out, m, now, stuck_s);
+    wait_for(out, m, now, stuck_s);
     fputs("}", out);
 }
 
@@ -215,7 +216,7 @@ char *mwc_web_state(const mwc_model *m, double now, double elapsed, double stuck
         return NULL;
     const mwc_rank *h = first_hello(m);
     int size = h ? (int)h->size : (int)m->n;
-    fputs("{\"schema\":\"mpiwatch-report/1\",\"program\":", out);
+    fputs("{\"schema\":\"" MW_REPORT_SCHEMA "\",\"program\":", out);
     jstr(out, h ? h->program : "");
     fprintf(out, ",\"ranks\":%d,\"mpi\":", size);
     jstr(out, h ? h->mpi : "");

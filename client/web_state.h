@@ -1,5 +1,5 @@
 /* The job's state as the viewer page reads it from /api/state (mpiwatch
- * --web): a JSON document in the report's schema (mpiwatch-report/1: ranks,
+ * --web): a JSON document in the report's schema (MW_REPORT_SCHEMA: ranks,
  * rank_times, functions, rank_functions, pairs), so that one page draws both,
  * plus a "live" object: the client's counts of ranks, the job-wide rates over
  * the last interval, and the calls in progress with whether they are stuck.

@@ -1,5 +1,5 @@
-/* mpiwatch's viewer: draws a report (docs/report-format.md, schema
- * mpiwatch-report/1) read from the page's own <script id="mw-data">, or, on
+/* mpiwatch's viewer: draws a report (docs/report-format.md, the schema
+ * SCHEMA below) read from the page's own <script id="mw-data">, or, on
  * the live page (mpiwatch --web), each state as mpiwatch streams it.
  * Every string that comes from the report is hostile: it only ever reaches
  * the page as textContent or a chart label, never as HTML.
@@ -8,6 +8,9 @@
 (function () {
   "use strict";
 
+  /* The schema name, from include/mpiwatch_report.h: embed.py leaves the
+   * placeholder to the C compiler, which puts MW_REPORT_SCHEMA there. */
+  var SCHEMA = "@MW_REPORT_SCHEMA@";
   var MAX_BARS = 64;        /* per-rank chart: more ranks are shown in blocks */
   var MAX_CELLS = 64;       /* matrix: rows and columns before blocks */
   var MAX_SERIES = 8;       /* functions named in stacked charts, then "other" */
@@ -532,7 +535,7 @@
     Array.prototype.slice.call($("mw-inflight").rows).forEach(function (tr) {
       if (tr.cells.length && tr.cells[tr.cells.length - 1].textContent === "stuck") tr.className = "stuck";
     });
-    waitingList(obj(L.waiting));
+    waitingList(obj(L.wait_for));
   }
 
   /* Who waits for whom, as the terminal's Waiting panel says it: the cycles
@@ -623,8 +626,8 @@
     charts = [];
     R = obj(R);
     if (!R) { fail("the report is not a JSON object"); return; }
-    if (R.schema !== "mpiwatch-report/1") {
-      fail("the report's schema is '" + str(R.schema) + "', not mpiwatch-report/1");
+    if (R.schema !== SCHEMA) {
+      fail("the report's schema is '" + str(R.schema) + "', not " + SCHEMA);
       return;
     }
     var parts = [header, liveSection, perRank, functionsTable, matrix, sizes, regions, sites, counters];

@@ -50,81 +50,104 @@
 #define MW_INFLIGHT_MAX 1024               /* threads shown in one INFLIGHT frame */
 #define MW_INFLIGHT_REPEAT_NS 1000000000ull   /* an unchanged set of calls is re-sent this often */
 
-/* ------------------------------------------------------------ shared */
-
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
-static int attached_once;                 /* lock: a client has attached (MPIWATCH_WAIT) */
-static int thread_done;                   /* lock: the sender thread has left its loop */
-static int levels[MW_LEVELS];             /* lock: MPI_Pcontrol levels not sent yet */
-static uint64_t level_ticks[MW_LEVELS];
-static int nlevels, last_level = 1;
-static int stop_flag;                     /* atomic */
-static int snapshot_request;              /* atomic */
-
-static const mw_transport *tp;            /* NULL: the monitor is off */
-static pthread_t thread;
-static int running;                       /* the sender thread exists */
-static int finished;
-
-/* ------------------------------------------------------------ the sender's own */
-
 typedef struct frame_mark {
     uint64_t end;                         /* stream offset just past the frame */
     uint64_t events;
 } frame_mark;
 
-static mw_buf out;
-static frame_mark *marks;                 /* EVENTS frames not yet fully written, in order */
-static size_t nmarks, marks_head, marks_cap;
-static uint64_t stream_queued, stream_written;   /* this client's byte stream */
-static int attached;
-static uint64_t sent_total;               /* events in frames for clients, minus those lost */
-static uint64_t sent_client;              /* events in frames for the current client */
-static uint64_t dropped_sender;           /* dropped here (not by a full ring) */
-static mw_event batch[MW_DRAIN_BATCH];
-static mw_timebase tb;
-static uint64_t next_snapshot;            /* ns since the epoch */
-/* Every frame respects MW_OUT_CAP: while a client is behind (stopped, or a
- * pipe nobody reads), snapshots replace the unsent one before them and
- * level changes wait, so a rank's memory stays bounded however long the
- * client sleeps. What was not sent is counted for the report. */
-static uint64_t frames_skipped;
-static uint64_t snap_start = UINT64_MAX, snap_end;   /* the last queued snapshot, in stream offsets */
+/* The rank's monitor, all of it. The groups say who touches what: the
+ * application's threads only the "shared" group (under its lock, or
+ * atomically); the sender thread the groups below it, which the finalizing
+ * thread takes over once it has joined the sender (mw_monitor_finish). */
+static struct {
+    /* ---- life cycle: the threads that call MPI_Init, MPI_Finalize or exit */
+    int started;                          /* mw_monitor_start has run */
+    const mw_transport *transport;        /* NULL: the monitor is off */
+    pthread_t thread;
+    int running;                          /* the sender thread exists */
+    int finished;                         /* the stream is ending or has ended */
 
-/* The calls in progress last sent to this client, and when. */
-static mw_inflight inflight_sent[MW_INFLIGHT_MAX], inflight_now[MW_INFLIGHT_MAX];
-static size_t ninflight_sent;
-static uint64_t inflight_sent_at;         /* ns since the epoch; 0: none sent to this client */
+    /* ---- shared with the application's threads */
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int attached_once;                    /* lock: a client has attached (MPIWATCH_WAIT) */
+    int thread_done;                      /* lock: the sender thread has left its loop */
+    int levels[MW_LEVELS];                /* lock: MPI_Pcontrol levels not sent yet */
+    uint64_t level_ticks[MW_LEVELS];      /* lock: when each was set */
+    int nlevels;                          /* lock */
+    int last_level;                       /* lock: the level in force (1 from the start) */
+    int stop_flag;                        /* atomic */
+    int snapshot_request;                 /* atomic */
+
+    /* ---- the client's byte stream, and when the next snapshot is due */
+    mw_buf out;
+    frame_mark *marks;                    /* EVENTS frames not yet fully written, in order */
+    size_t nmarks, marks_head, marks_cap;
+    uint64_t stream_queued, stream_written;   /* this client's byte stream */
+    int attached;
+    mw_timebase tb;
+    uint64_t next_snapshot;               /* ns since the epoch */
+    /* Every frame respects MW_OUT_CAP: while a client is behind (stopped, or a
+     * pipe nobody reads), snapshots replace the unsent one before them and
+     * level changes wait, so a rank's memory stays bounded however long the
+     * client sleeps. What was not sent is counted for the report. */
+    uint64_t frames_skipped;
+    uint64_t snap_start, snap_end;        /* the last queued snapshot, in stream offsets;
+                                             snap_start UINT64_MAX: none (on_attach) */
+
+    /* ---- the events' counters, for SNAPSHOT, GOODBYE and the report */
+    uint64_t sent_total;                  /* events in frames for clients, minus those lost */
+    uint64_t sent_client;                 /* events in frames for the current client */
+    uint64_t dropped_sender;              /* dropped here (not by a full ring) */
+    uint64_t last_unwatched;              /* the last unwatched count that was not negative */
+    mw_monitor_counts final_counts;       /* at MPI_Finalize, for the report */
+
+    /* ---- the calls in progress last sent to this client, and when */
+    mw_inflight inflight_sent[MW_INFLIGHT_MAX], inflight_now[MW_INFLIGHT_MAX];
+    size_t ninflight_sent;
+    uint64_t inflight_sent_at;            /* ns since the epoch; 0: none sent to this client */
+
+    /* ---- scratch space, kept to spare the loop an allocation per tick */
+    mw_event batch[MW_DRAIN_BATCH];       /* one drain of the rings */
+    mw_fn_stats stats[MW_FN_COUNT];       /* the merged statistics of a snapshot */
+    uint64_t *pair_bytes;                 /* the rank's row of the matrix: bytes, messages */
+} sender = {
+    /* Only zeros here (as the mutex and condition initialisers are on glibc),
+     * so that the struct, with its large arrays, stays in .bss and out of
+     * the library file; mw_monitor_start sets last_level. */
+    .lock = PTHREAD_MUTEX_INITIALIZER,
+    .cond = PTHREAD_COND_INITIALIZER,
+};
 
 static uint64_t now_ns(void)
 {
-    return mw_timebase_ns(&tb, mw_now());
+    return mw_timebase_ns(&sender.tb, mw_now());
 }
 
 /* Remember that the stream up to now ends with an EVENTS frame of n events. */
 static void mark_events(uint64_t events)
 {
-    if (nmarks == marks_cap && marks_head > 0) {
-        memmove(marks, marks + marks_head, (nmarks - marks_head) * sizeof *marks);
-        nmarks -= marks_head;
-        marks_head = 0;
+    if (sender.nmarks == sender.marks_cap && sender.marks_head > 0) {
+        memmove(sender.marks, sender.marks + sender.marks_head,
+                (sender.nmarks - sender.marks_head) * sizeof *sender.marks);
+        sender.nmarks -= sender.marks_head;
+        sender.marks_head = 0;
     }
-    if (nmarks == marks_cap) {
-        size_t cap = marks_cap ? 2 * marks_cap : 256;
-        frame_mark *m = realloc(marks, cap * sizeof *m);
+    if (sender.nmarks == sender.marks_cap) {
+        size_t cap = sender.marks_cap ? 2 * sender.marks_cap : 256;
+        frame_mark *m = realloc(sender.marks, cap * sizeof *m);
         if (m == NULL)
             return;   /* then these events stay counted as sent if the client goes */
-        marks = m;
-        marks_cap = cap;
+        sender.marks = m;
+        sender.marks_cap = cap;
     }
-    marks[nmarks++] = (frame_mark){stream_queued, events};
+    sender.marks[sender.nmarks++] = (frame_mark){sender.stream_queued, events};
 }
 
 /* Count the stream bytes of frames appended since last time. */
 static void account_queued(size_t before)
 {
-    stream_queued += mw_buf_pending(&out) - before;
+    sender.stream_queued += mw_buf_pending(&sender.out) - before;
 }
 
 /* ------------------------------------------------------------ statistics */
@@ -145,15 +168,14 @@ static uint64_t report_ns_of(uint64_t ticks, const void *arg)
 static void counters(const mw_fn_stats *stats, uint64_t recorded, uint64_t ring_dropped,
                      mw_monitor_counts *c)
 {
-    static uint64_t last_unwatched;
     uint64_t calls = 0;
     for (int i = 0; i < MW_FN_COUNT; i++)
         calls += stats[i].calls;
-    c->sent = sent_total;
-    c->dropped = ring_dropped + dropped_sender;
+    c->sent = sender.sent_total;
+    c->dropped = ring_dropped + sender.dropped_sender;
     if (calls >= recorded + ring_dropped)
-        last_unwatched = calls - recorded - ring_dropped;
-    c->unwatched = last_unwatched;
+        sender.last_unwatched = calls - recorded - ring_dropped;
+    c->unwatched = sender.last_unwatched;
 }
 
 /* Room for a snapshot when the client is behind: the last snapshot, if it
@@ -161,13 +183,14 @@ static void counters(const mw_fn_stats *stats, uint64_t recorded, uint64_t ring_
  * one holds everything it held). 0 when the new one must be skipped. */
 static int snapshot_room(void)
 {
-    if (mw_buf_pending(&out) < MW_OUT_CAP)
+    if (mw_buf_pending(&sender.out) < MW_OUT_CAP)
         return 1;
-    frames_skipped++;
-    if (snap_start == UINT64_MAX || snap_end != stream_queued || snap_start < stream_written)
+    sender.frames_skipped++;
+    if (sender.snap_start == UINT64_MAX || sender.snap_end != sender.stream_queued ||
+        sender.snap_start < sender.stream_written)
         return 0;
-    out.len -= (size_t)(snap_end - snap_start);
-    stream_queued = snap_start;
+    sender.out.len -= (size_t)(sender.snap_end - sender.snap_start);
+    sender.stream_queued = sender.snap_start;
     return 1;
 }
 
@@ -176,34 +199,35 @@ static int snapshot_room(void)
  * behind. */
 static void send_pairs(void)
 {
-    static uint64_t *bytes;
     int n = mw_state.world_size;
-    if (n <= 0 || (bytes == NULL && (bytes = malloc(2 * (size_t)n * sizeof *bytes)) == NULL))
+    if (n <= 0 || (sender.pair_bytes == NULL &&
+                   (sender.pair_bytes = malloc(2 * (size_t)n * sizeof *sender.pair_bytes)) == NULL))
         return;
+    uint64_t *bytes = sender.pair_bytes;
     mw_pairs_merge(bytes, bytes + n, n);
-    size_t before = mw_buf_pending(&out);
-    if (mw_frame_pairs(&out, now_ns(), bytes, bytes + n, n) == 0) {
+    size_t before = mw_buf_pending(&sender.out);
+    if (mw_frame_pairs(&sender.out, now_ns(), bytes, bytes + n, n) == 0) {
         account_queued(before);
-        snap_end = stream_queued;
+        sender.snap_end = sender.stream_queued;
     }
 }
 
 static void periodic_snapshot(void)
 {
-    static mw_fn_stats stats[MW_FN_COUNT];
+    mw_fn_stats *stats = sender.stats;
     mw_monitor_counts c;
     uint64_t recorded, ring_dropped;
-    next_snapshot = now_ns() + (uint64_t)(mw_monitor_opts.interval * 1e9);
+    sender.next_snapshot = now_ns() + (uint64_t)(mw_monitor_opts.interval * 1e9);
     if (!snapshot_room())
         return;
     mw_events_counts(&recorded, &ring_dropped);
     mw_stats_merge(stats);
     counters(stats, recorded, ring_dropped, &c);
-    size_t before = mw_buf_pending(&out);
-    if (mw_frame_snapshot(&out, now_ns(), &c, stats, timebase_ns_of, &tb) == 0) {
-        snap_start = stream_queued;
+    size_t before = mw_buf_pending(&sender.out);
+    if (mw_frame_snapshot(&sender.out, now_ns(), &c, stats, timebase_ns_of, &sender.tb) == 0) {
+        sender.snap_start = sender.stream_queued;
         account_queued(before);
-        snap_end = stream_queued;
+        sender.snap_end = sender.stream_queued;
         send_pairs();
     }
 }
@@ -213,7 +237,7 @@ static void periodic_snapshot(void)
 static void timer_name(char *outname, size_t size)
 {
     if (mw_clock_use_tsc)
-        snprintf(outname, size, "tsc (invariant, %.3f GHz)", 1.0 / tb.ns_per_tick);
+        snprintf(outname, size, "tsc (invariant, %.3f GHz)", 1.0 / sender.tb.ns_per_tick);
     else
         snprintf(outname, size, "clock_gettime(CLOCK_MONOTONIC)");
 }
@@ -225,33 +249,33 @@ static void on_attach(void)
     clock_gettime(CLOCK_REALTIME, &wall);
     uint64_t wall_ns = (uint64_t)wall.tv_sec * 1000000000u + (uint64_t)wall.tv_nsec;
     uint64_t since = now_ns();
-    attached = 1;
-    sent_client = 0;
-    stream_queued = stream_written = 0;
-    nmarks = marks_head = 0;
-    out.head = out.len = 0;
-    snap_start = UINT64_MAX;
+    sender.attached = 1;
+    sender.sent_client = 0;
+    sender.stream_queued = sender.stream_written = 0;
+    sender.nmarks = sender.marks_head = 0;
+    sender.out.head = sender.out.len = 0;
+    sender.snap_start = UINT64_MAX;
     mw_events_enable(1);
     timer_name(timer, sizeof timer);
-    size_t before = mw_buf_pending(&out);
-    if (mw_frame_hello(&out, wall_ns > since ? wall_ns - since : 0, timer) == 0)
+    size_t before = mw_buf_pending(&sender.out);
+    if (mw_frame_hello(&sender.out, wall_ns > since ? wall_ns - since : 0, timer) == 0)
         account_queued(before);
     periodic_snapshot();
-    inflight_sent_at = 0;
-    pthread_mutex_lock(&lock);
-    attached_once = 1;
-    nlevels = 0;                          /* the client starts from the snapshot */
-    pthread_cond_broadcast(&cond);
-    pthread_mutex_unlock(&lock);
+    sender.inflight_sent_at = 0;
+    pthread_mutex_lock(&sender.lock);
+    sender.attached_once = 1;
+    sender.nlevels = 0;                   /* the client starts from the snapshot */
+    pthread_cond_broadcast(&sender.cond);
+    pthread_mutex_unlock(&sender.lock);
 }
 
 /* Events in frames not yet written: lost with the client. */
 static uint64_t unwritten_events(void)
 {
     uint64_t n = 0;
-    for (size_t i = marks_head; i < nmarks; i++)
-        if (marks[i].end > stream_written)
-            n += marks[i].events;
+    for (size_t i = sender.marks_head; i < sender.nmarks; i++)
+        if (sender.marks[i].end > sender.stream_written)
+            n += sender.marks[i].events;
     return n;
 }
 
@@ -260,54 +284,55 @@ static void on_detach(int final)
     uint64_t lost = unwritten_events();
     if (!final)
         mw_events_enable(0);
-    sent_total -= lost;
-    dropped_sender += lost;
-    out.head = out.len = 0;
-    nmarks = marks_head = 0;
-    attached = 0;
-    tp->detach(final);
+    sender.sent_total -= lost;
+    sender.dropped_sender += lost;
+    sender.out.head = sender.out.len = 0;
+    sender.nmarks = sender.marks_head = 0;
+    sender.attached = 0;
+    sender.transport->detach(final);
 }
 
 /* ------------------------------------------------------------ the stream */
 
 static int flush(void)
 {
-    while (mw_buf_pending(&out) > 0) {
-        size_t n = mw_buf_pending(&out);
-        long w = tp->write(out.data + out.head, n);
+    while (mw_buf_pending(&sender.out) > 0) {
+        size_t n = mw_buf_pending(&sender.out);
+        long w = sender.transport->write(sender.out.data + sender.out.head, n);
         if (w < 0)
             return -1;
         if (w == 0)
             return 0;
-        mw_buf_consume(&out, (size_t)w);
-        stream_written += (uint64_t)w;
-        while (marks_head < nmarks && marks[marks_head].end <= stream_written)
-            marks_head++;
+        mw_buf_consume(&sender.out, (size_t)w);
+        sender.stream_written += (uint64_t)w;
+        while (sender.marks_head < sender.nmarks &&
+               sender.marks[sender.marks_head].end <= sender.stream_written)
+            sender.marks_head++;
     }
-    if (marks_head == nmarks)
-        nmarks = marks_head = 0;
+    if (sender.marks_head == sender.nmarks)
+        sender.nmarks = sender.marks_head = 0;
     return 0;
 }
 
 /* Drain the rings once; returns how many events were taken. */
 static size_t drain_once(void)
 {
-    size_t n = mw_events_drain(batch, MW_DRAIN_BATCH);
+    size_t n = mw_events_drain(sender.batch, MW_DRAIN_BATCH);
     size_t done = 0;
-    while (attached && done < n) {
-        size_t before = mw_buf_pending(&out);
+    while (sender.attached && done < n) {
+        size_t before = mw_buf_pending(&sender.out);
         size_t room = before < MW_OUT_CAP ? (MW_OUT_CAP - before) / 56 : 0;
         size_t take = n - done < room ? n - done : room;
-        size_t k = take ? mw_frame_events(&out, batch + done, take, &tb) : 0;
+        size_t k = take ? mw_frame_events(&sender.out, sender.batch + done, take, &sender.tb) : 0;
         if (k == 0)
             break;
         account_queued(before);
         mark_events(k);
-        sent_total += k;
-        sent_client += k;
+        sender.sent_total += k;
+        sender.sent_client += k;
         done += k;
     }
-    dropped_sender += n - done;
+    sender.dropped_sender += n - done;
     return n;
 }
 
@@ -315,17 +340,17 @@ static void send_levels(void)
 {
     int lv[MW_LEVELS], n;
     uint64_t lt[MW_LEVELS];
-    if (mw_buf_pending(&out) >= MW_OUT_CAP)
+    if (mw_buf_pending(&sender.out) >= MW_OUT_CAP)
         return;   /* they wait (MW_LEVELS of them at most) until the client catches up */
-    pthread_mutex_lock(&lock);
-    n = nlevels;
-    memcpy(lv, levels, (size_t)n * sizeof lv[0]);
-    memcpy(lt, level_ticks, (size_t)n * sizeof lt[0]);
-    nlevels = 0;
-    pthread_mutex_unlock(&lock);
+    pthread_mutex_lock(&sender.lock);
+    n = sender.nlevels;
+    memcpy(lv, sender.levels, (size_t)n * sizeof lv[0]);
+    memcpy(lt, sender.level_ticks, (size_t)n * sizeof lt[0]);
+    sender.nlevels = 0;
+    pthread_mutex_unlock(&sender.lock);
     for (int i = 0; i < n; i++) {
-        size_t before = mw_buf_pending(&out);
-        if (mw_frame_level(&out, mw_timebase_ns(&tb, lt[i]), lv[i]) == 0)
+        size_t before = mw_buf_pending(&sender.out);
+        if (mw_frame_level(&sender.out, mw_timebase_ns(&sender.tb, lt[i]), lv[i]) == 0)
             account_queued(before);
     }
 }
@@ -336,40 +361,42 @@ static void send_levels(void)
  * waits while the client is behind. */
 static void send_inflight(void)
 {
-    if (mw_buf_pending(&out) >= MW_OUT_CAP)
+    if (mw_buf_pending(&sender.out) >= MW_OUT_CAP)
         return;
-    size_t n = mw_inflight_collect(inflight_now, MW_INFLIGHT_MAX);
+    size_t n = mw_inflight_collect(sender.inflight_now, MW_INFLIGHT_MAX);
     uint64_t t = now_ns();
-    int changed = inflight_sent_at == 0 ||
-                  mw_inflight_changed(inflight_now, n, inflight_sent, ninflight_sent);
-    if (!changed && (n == 0 || t - inflight_sent_at < MW_INFLIGHT_REPEAT_NS))
+    int changed = sender.inflight_sent_at == 0 ||
+                  mw_inflight_changed(sender.inflight_now, n, sender.inflight_sent,
+                                      sender.ninflight_sent);
+    if (!changed && (n == 0 || t - sender.inflight_sent_at < MW_INFLIGHT_REPEAT_NS))
         return;
-    size_t before = mw_buf_pending(&out);
-    if (mw_frame_inflight(&out, t, inflight_now, n, &tb) != 0)
+    size_t before = mw_buf_pending(&sender.out);
+    if (mw_frame_inflight(&sender.out, t, sender.inflight_now, n, &sender.tb) != 0)
         return;
     account_queued(before);
-    memcpy(inflight_sent, inflight_now, n * sizeof inflight_now[0]);
-    ninflight_sent = n;
-    inflight_sent_at = t;
+    memcpy(sender.inflight_sent, sender.inflight_now, n * sizeof sender.inflight_now[0]);
+    sender.ninflight_sent = n;
+    sender.inflight_sent_at = t;
 }
 
 static void step(void)
 {
-    mw_timebase_update(&tb);
-    if (tp->poll_attach() && !attached)
+    mw_timebase_update(&sender.tb);
+    if (sender.transport->poll_attach() && !sender.attached)
         on_attach();
-    if (attached && tp->gone())
+    if (sender.attached && sender.transport->gone())
         on_detach(0);
     drain_once();
-    if (attached) {
+    if (sender.attached) {
         send_levels();
         send_inflight();
-        if (__atomic_exchange_n(&snapshot_request, 0, __ATOMIC_ACQ_REL) || now_ns() >= next_snapshot)
+        if (__atomic_exchange_n(&sender.snapshot_request, 0, __ATOMIC_ACQ_REL) ||
+            now_ns() >= sender.next_snapshot)
             periodic_snapshot();
         if (flush() < 0)
             on_detach(0);
     } else {
-        __atomic_store_n(&snapshot_request, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&sender.snapshot_request, 0, __ATOMIC_RELAXED);
     }
 }
 
@@ -399,14 +426,14 @@ static void *sender_main(void *arg)
     (void)arg;
     mw_guard_hold();   /* nothing this thread does is the application's MPI */
     lower_priority();
-    while (!__atomic_load_n(&stop_flag, __ATOMIC_ACQUIRE)) {
+    while (!__atomic_load_n(&sender.stop_flag, __ATOMIC_ACQUIRE)) {
         step();
-        tp->wait(MW_TICK_MS, attached && mw_buf_pending(&out) > 0);
+        sender.transport->wait(MW_TICK_MS, sender.attached && mw_buf_pending(&sender.out) > 0);
     }
-    pthread_mutex_lock(&lock);
-    thread_done = 1;
-    pthread_cond_broadcast(&cond);
-    pthread_mutex_unlock(&lock);
+    pthread_mutex_lock(&sender.lock);
+    sender.thread_done = 1;
+    pthread_cond_broadcast(&sender.cond);
+    pthread_mutex_unlock(&sender.lock);
     return NULL;
 }
 
@@ -416,10 +443,10 @@ static void *sender_main(void *arg)
  * the thread if it stops promptly, and close the sockets. */
 static void at_exit(void)
 {
-    if (!running || finished)
+    if (!sender.running || sender.finished)
         return;
-    finished = 1;
-    __atomic_store_n(&stop_flag, 1, __ATOMIC_RELEASE);
+    sender.finished = 1;
+    __atomic_store_n(&sender.stop_flag, 1, __ATOMIC_RELEASE);
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
     until.tv_nsec += 200000000;
@@ -427,15 +454,15 @@ static void at_exit(void)
         until.tv_sec++;
         until.tv_nsec -= 1000000000;
     }
-    pthread_mutex_lock(&lock);
-    while (!thread_done && pthread_cond_timedwait(&cond, &lock, &until) == 0)
+    pthread_mutex_lock(&sender.lock);
+    while (!sender.thread_done && pthread_cond_timedwait(&sender.cond, &sender.lock, &until) == 0)
         ;
-    int done = thread_done;
-    pthread_mutex_unlock(&lock);
+    int done = sender.thread_done;
+    pthread_mutex_unlock(&sender.lock);
     if (done) {
-        pthread_join(thread, NULL);
-        running = 0;
-        tp->shutdown(1);
+        pthread_join(sender.thread, NULL);
+        sender.running = 0;
+        sender.transport->shutdown(1);
     }
 }
 
@@ -471,20 +498,20 @@ static void wait_for_client(void)
         until.tv_sec++;
         until.tv_nsec -= 1000000000;
     }
-    pthread_mutex_lock(&lock);
-    while (!attached_once && pthread_cond_timedwait(&cond, &lock, &until) == 0)
+    pthread_mutex_lock(&sender.lock);
+    while (!sender.attached_once && pthread_cond_timedwait(&sender.cond, &sender.lock, &until) == 0)
         ;
-    pthread_mutex_unlock(&lock);
+    pthread_mutex_unlock(&sender.lock);
 }
 
 void mw_monitor_start(void)
 {
     char token[40], line[1024];
-    static int started;
 
-    if (started)
+    if (sender.started)
         return;
-    started = 1;
+    sender.started = 1;
+    sender.last_level = 1;                /* MPI_Pcontrol's level until the application sets one */
     mw_monitor_options_load(NULL, NULL);
     mw_monitor_options_report(mw_state.world_rank == 0);
     if (mw_monitor_opts.help && mw_state.world_rank == 0)
@@ -495,122 +522,124 @@ void mw_monitor_start(void)
         mw_warn("no random bytes for the monitor's token; the monitor is off on this rank");
     } else {
         mw_events_set_capacity(mw_monitor_opts.buffer);
-        tp = open_transport(token);
+        sender.transport = open_transport(token);
     }
-    if (tp != NULL) {
-        mw_timebase_init(&tb);
+    if (sender.transport != NULL) {
+        mw_timebase_init(&sender.tb);
         sigset_t all, old;
         sigfillset(&all);
         pthread_sigmask(SIG_SETMASK, &all, &old);   /* the application's signals are not ours */
-        int rc = pthread_create(&thread, NULL, sender_main, NULL);
+        int rc = pthread_create(&sender.thread, NULL, sender_main, NULL);
         pthread_sigmask(SIG_SETMASK, &old, NULL);
         if (rc != 0) {
             mw_warn("cannot start the monitor's thread (error %d); the monitor is off on this rank", rc);
-            tp->shutdown(0);
-            tp = NULL;
+            sender.transport->shutdown(0);
+            sender.transport = NULL;
         } else {
-            running = 1;
+            sender.running = 1;
             atexit(at_exit);
             mw_inflight_begin();
         }
     }
     snprintf(line, sizeof line, MWP_ENDPOINT_FORMAT, MWP_VERSION, mw_state.world_rank,
-             mw_state.world_size, tp ? tp->endpoint() : MWP_ENDPOINT_NONE);
+             mw_state.world_size,
+             sender.transport ? sender.transport->endpoint() : MWP_ENDPOINT_NONE);
     mw_monitor_publish(line);
-    if (tp != NULL && mw_monitor_opts.wait > 0)
+    if (sender.transport != NULL && mw_monitor_opts.wait > 0)
         wait_for_client();
 }
 
 void mw_monitor_pcontrol(int level)
 {
-    if (!running)
+    if (!sender.running)
         return;
-    pthread_mutex_lock(&lock);
-    if (level != last_level) {
-        if (nlevels == MW_LEVELS) {       /* keep the latest */
-            memmove(levels, levels + 1, (MW_LEVELS - 1) * sizeof levels[0]);
-            memmove(level_ticks, level_ticks + 1, (MW_LEVELS - 1) * sizeof level_ticks[0]);
-            nlevels--;
+    pthread_mutex_lock(&sender.lock);
+    if (level != sender.last_level) {
+        if (sender.nlevels == MW_LEVELS) {       /* keep the latest */
+            memmove(sender.levels, sender.levels + 1, (MW_LEVELS - 1) * sizeof sender.levels[0]);
+            memmove(sender.level_ticks, sender.level_ticks + 1,
+                    (MW_LEVELS - 1) * sizeof sender.level_ticks[0]);
+            sender.nlevels--;
         }
-        levels[nlevels] = level;
-        level_ticks[nlevels++] = mw_now();
-        last_level = level;
+        sender.levels[sender.nlevels] = level;
+        sender.level_ticks[sender.nlevels++] = mw_now();
+        sender.last_level = level;
     }
-    pthread_mutex_unlock(&lock);
+    pthread_mutex_unlock(&sender.lock);
     if (level == 2)
-        __atomic_store_n(&snapshot_request, 1, __ATOMIC_RELEASE);
+        __atomic_store_n(&sender.snapshot_request, 1, __ATOMIC_RELEASE);
 }
 
 /* ------------------------------------------------------------ finish */
 
-static mw_monitor_counts final_counts;
-
 void mw_monitor_finish(const mw_fn_stats *stats)
 {
-    if (!running || finished)
+    if (!sender.running || sender.finished)
         return;
-    finished = 1;
-    __atomic_store_n(&stop_flag, 1, __ATOMIC_RELEASE);
-    pthread_join(thread, NULL);
-    running = 0;
+    sender.finished = 1;
+    __atomic_store_n(&sender.stop_flag, 1, __ATOMIC_RELEASE);
+    pthread_join(sender.thread, NULL);
+    sender.running = 0;
     /* This thread now owns the stream. Everything the application did is in
      * the rings and in stats. */
     mw_events_enable(0);
     mw_inflight_end();
-    mw_timebase_update(&tb);
-    if (!attached && tp->poll_attach())
+    mw_timebase_update(&sender.tb);
+    if (!sender.attached && sender.transport->poll_attach())
         on_attach();
-    if (attached && tp->gone())
+    if (sender.attached && sender.transport->gone())
         on_detach(0);
     while (drain_once() > 0)
         ;
     uint64_t recorded, ring_dropped;
+    mw_monitor_counts *final = &sender.final_counts;
     mw_events_counts(&recorded, &ring_dropped);
-    counters(stats, recorded, ring_dropped, &final_counts);
-    if (attached) {
+    counters(stats, recorded, ring_dropped, final);
+    if (sender.attached) {
         send_levels();
         send_inflight();
-        size_t before = mw_buf_pending(&out);
+        size_t before = mw_buf_pending(&sender.out);
         uint64_t t = now_ns();
-        if (mw_frame_snapshot(&out, t, &final_counts, stats, report_ns_of, NULL) == 0) {
+        if (mw_frame_snapshot(&sender.out, t, final, stats, report_ns_of, NULL) == 0) {
             account_queued(before);
             send_pairs();
-            before = mw_buf_pending(&out);
-            if (mw_frame_goodbye(&out, t, sent_client, final_counts.dropped) == 0)
+            before = mw_buf_pending(&sender.out);
+            if (mw_frame_goodbye(&sender.out, t, sender.sent_client, final->dropped) == 0)
                 account_queued(before);
         }
         uint64_t deadline = mw_clock_monotonic_ns() + MW_FLUSH_NS;
         int rc = 0;
-        while (mw_buf_pending(&out) > 0 && (rc = flush()) == 0 && mw_clock_monotonic_ns() < deadline)
-            if (mw_buf_pending(&out) > 0)
-                tp->wait(10, 1);
-        while (rc == 0 && tp->busy() && mw_clock_monotonic_ns() < deadline)
-            tp->wait(10, 0);
-        if (mw_buf_pending(&out) > 0) {
+        while (mw_buf_pending(&sender.out) > 0 && (rc = flush()) == 0 &&
+               mw_clock_monotonic_ns() < deadline)
+            if (mw_buf_pending(&sender.out) > 0)
+                sender.transport->wait(10, 1);
+        while (rc == 0 && sender.transport->busy() && mw_clock_monotonic_ns() < deadline)
+            sender.transport->wait(10, 0);
+        if (mw_buf_pending(&sender.out) > 0) {
             mw_warn("monitor: the client did not take the last %zu bytes within 2 s; "
-                    "the stream ends without its goodbye", mw_buf_pending(&out));
+                    "the stream ends without its goodbye", mw_buf_pending(&sender.out));
         }
         on_detach(1);
-        final_counts.sent = sent_total;
-        final_counts.dropped = ring_dropped + dropped_sender;
+        final->sent = sender.sent_total;
+        final->dropped = ring_dropped + sender.dropped_sender;
     }
-    tp->shutdown(0);
+    sender.transport->shutdown(0);
     mw_monitor_unpublish();
-    if (final_counts.dropped > 0)
+    if (final->dropped > 0)
         mw_warn("monitor: %llu events were dropped (buffer full or client too slow); "
-                "raise MPIWATCH_MONITOR_BUFFER", (unsigned long long)final_counts.dropped);
-    mw_buf_free(&out);
-    free(marks);
-    marks = NULL;
-    nmarks = marks_head = marks_cap = 0;
+                "raise MPIWATCH_MONITOR_BUFFER", (unsigned long long)final->dropped);
+    mw_buf_free(&sender.out);
+    free(sender.marks);
+    sender.marks = NULL;
+    sender.nmarks = sender.marks_head = sender.marks_cap = 0;
 }
 
 int mw_monitor_active(const char **transport, mw_monitor_counts *counts, uint64_t *skipped)
 {
-    if (tp == NULL)
+    if (sender.transport == NULL)
         return 0;
-    *transport = tp->name;
-    *counts = final_counts;
-    *skipped = frames_skipped;
+    *transport = sender.transport->name;
+    *counts = sender.final_counts;
+    *skipped = sender.frames_skipped;
     return 1;
 }

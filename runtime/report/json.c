@@ -1,10 +1,11 @@
-/* The JSON report, schema mpiwatch-report/1 (docs/report-format.md). */
+/* The JSON report, schema MW_REPORT_SCHEMA (docs/report-format.md). */
 #include <stdio.h>
 
 #include "fortran/bridge.h"
 #include "mw_functions.h"
 #include "report/report.h"
 #include "core/state.h"
+#include "mpiwatch_report.h"
 
 void mw_json_string(FILE *out, const char *s)
 {
@@ -238,7 +239,7 @@ static void write_counters(FILE *out, const mw_job_summary *job)
 
 void mw_report_json(FILE *out, const mw_job_summary *job)
 {
-    fprintf(out, "{\n  \"schema\": \"mpiwatch-report/1\",\n  \"program\": ");
+    fprintf(out, "{\n  \"schema\": \"%s\",\n  \"program\": ", MW_REPORT_SCHEMA);
     mw_json_string(out, job->program);
     fprintf(out, ",\n  \"ranks\": %d,\n", job->ranks);
     if (job->snapshot)

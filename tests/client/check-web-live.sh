@@ -7,7 +7,10 @@
 # - live: tests/monitor/ring.c, linked, on 4 ranks (2 ms between iterations,
 #   running until the checks below are done), watched with `mpiwatch --json --no-events --web
 #   127.0.0.1:0`: the client names its URL; /api/state's calls grow between two
-#   requests 1.5 s apart; /api/stream (Server-Sent Events) sends whole states
+#   requests 1.5 s apart; /api/state passes the report schema check
+#   (tests/lib/report_schema.py --live, the check every report of the MPI
+#   suites passes too: check_report.py), while the job runs and after it;
+#   /api/stream (Server-Sent Events) sends whole states, each in the schema,
 #   whose calls change from one event to the next; headless Chromium, driven
 #   over the DevTools protocol in real time (cdp_page.py: an open stream stalls
 #   --virtual-time-budget), on the page while the job runs: no script error,
@@ -131,6 +134,15 @@ same_as_bare() {
         pass "$1: the job's output and status are the bare run's"
     fi
 }
+# schema CASE FILE: /api/state, kept in FILE, is in the report schema.
+schema() {
+    local said
+    if said=$("$PYTHON" "$probe" schema "$url" "$2" 2>&1); then
+        pass "$1: /api/state is in the report schema ($said)"
+    else
+        fail "$1: /api/state" "$said" "$2"
+    fi
+}
 # start_client DIR: mpiwatch --web on DIR/cwd/ports, in the background (cpid); url is set.
 start_client() {
     mkdir -p "$1/cwd"
@@ -154,6 +166,7 @@ stop_client() {
     if ! "$PYTHON" "$probe" state "$url" >"$2/after.state" 2>&1; then
         fail "$1: after the job" "the page no longer answers" "$2/after.state" "$2/client.err"
     fi
+    schema "$1: after the job" "$2/after.json"
     kill -INT "$cpid"
     wait "$cpid" || rc=$?
     if [ "$rc" -eq 0 ] && grep -q 'the job is over' "$2/client.err"; then
@@ -188,6 +201,7 @@ if [ "${c2:-0}" -gt "${c1:-0}" ] && [ "$(echo "$s2" | cut -d' ' -f3)" -eq "$NP" 
 else
     fail "live: /api/state" "calls did not grow while 4 ranks were attached: '$s1', then '$s2'" "$dir/client.err"
 fi
+schema "live: while the job runs" "$dir/state.json"
 if "$PYTHON" "$probe" stream "$url" 4 >"$dir/stream.log" 2>&1; then
     pass "live: /api/stream sends each new state: $(cat "$dir/stream.log")"
 else
@@ -275,6 +289,7 @@ if [ "$have_ipv6" -eq 1 ]; then
     cpid=$!
     url=$("$PYTHON" "$probe" url "$dir/v6.err" 20)
     state=$("$PYTHON" "$probe" state "$url" 2>&1)
+    schema "ipv6: the recording's last state" "$dir/v6.json"
     one=$("$PYTHON" "$probe" stream "$url" 1 2>&1)
     port=${url##*:}; port=${port%/}
     v4=$(curl -s -m 5 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/api/state" || true)

@@ -3,12 +3,15 @@
 
   web_probe.py url ERRFILE SECONDS   the page's URL from the client's stderr, once it is there
   web_probe.py state URL             "elapsed calls attached finished" of /api/state
+  web_probe.py schema URL FILE       /api/state, kept in FILE, passes the report schema check
+                                     (tests/lib/report_schema.py --live): "schema ok: ..."
   web_probe.py hammer URL N          once some rank is attached, N requests of /api/state in a
                                      loop, on one connection:
                                      "n=N median_ms=.. p95_ms=.. max_ms=.. during_job=K"
                                      (K answered while some rank was still attached)
   web_probe.py stream URL N          N events of /api/stream (Server-Sent Events), each a whole
-                                     state: "events=N calls=A,B,.. seconds=S"; for N >= 2,
+                                     state that passes the report schema check:
+                                     "events=N calls=A,B,.. seconds=S"; for N >= 2,
                                      fails unless the calls change from one event to another
   web_probe.py streams URL LIMIT     LIMIT streams open at once get 200, one more 503, while
                                      / and /api/state still answer; once they are closed a new
@@ -26,7 +29,11 @@ import re
 import socket
 import sys
 import time
+from pathlib import Path
 from urllib.parse import urlsplit
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "lib"))
+from report_schema import check_text  # noqa: E402  (tests/lib/report_schema.py)
 
 
 def get(conn: http.client.HTTPConnection, path: str, method: str = "GET") -> tuple[int, bytes]:
@@ -68,6 +75,25 @@ def cmd_state(url: str) -> int:
         print(f"web_probe: /api/state answered {status}", file=sys.stderr)
         return 1
     print("%.3f %d %d %d" % summary(body))
+    return 0
+
+
+def cmd_schema(url: str, keep: str) -> int:
+    status, body = get(connect(url), "/api/state")
+    Path(keep).write_bytes(body)
+    if status != 200:
+        print(f"web_probe: /api/state answered {status}", file=sys.stderr)
+        return 1
+    problems = check_text(body.decode("utf-8"), live=True)
+    if problems:
+        print(f"web_probe: /api/state ({keep}) is not in the report schema:", file=sys.stderr)
+        for p in problems:
+            print(f"  {p}", file=sys.stderr)
+        return 1
+    d = json.loads(body)
+    print(f"schema ok: {len(d['functions'])} functions, {len(d['rank_times'])} ranks' times, "
+          f"{len(d['pairs'])} pairs, {len(d['live']['inflight'])} calls in progress"
+          + (", who waits for whom" if isinstance(d["live"].get("wait_for"), dict) else ""))
     return 0
 
 
@@ -135,7 +161,12 @@ def cmd_stream(url: str, n: int) -> int:
         if not ev:
             print(f"web_probe: the stream ended after {len(calls)} events", file=sys.stderr)
             return 1
-        calls.append(summary(ev["data"].encode())[1])   # each event is a whole JSON state
+        problems = check_text(ev["data"], live=True)   # each event is a whole JSON state
+        if problems:
+            print(f"web_probe: event {len(calls) + 1} of the stream is not in the report schema: "
+                  + "; ".join(problems[:5]), file=sys.stderr)
+            return 1
+        calls.append(summary(ev["data"].encode())[1])
         ids.append(int(ev.get("id", "0")))
     r.close()
     if ids != sorted(set(ids)):
@@ -270,6 +301,8 @@ def main(argv: list[str]) -> int:
         return cmd_url(argv[1], float(argv[2]))
     if len(argv) == 2 and argv[0] == "state":
         return cmd_state(argv[1])
+    if len(argv) == 3 and argv[0] == "schema":
+        return cmd_schema(argv[1], argv[2])
     if len(argv) == 3 and argv[0] == "hammer":
         return cmd_hammer(argv[1], int(argv[2]))
     if len(argv) == 3 and argv[0] == "stream":

@@ -185,7 +185,9 @@ client_case client-64 64 recv 0 60 "
 # (the model's one wait-for graph): rank 1 in MPI_Recv from 3 against a
 # barrier, watched with --web; headless Chromium waits until the page shows
 # the cycle [1,3], which must be the one in the stuck line that the same
-# client printed.
+# client printed; its count of ranks waiting to attach stays a number
+# (0). /api/state, with the wait-for graph in it, passes the report schema
+# check (tests/lib/report_schema.py --live: no key twice, among the rest).
 web_case() {
     local case=client-web dir="$work/client-web" url cl chrome why
     chrome=$(browser)
@@ -208,11 +210,19 @@ web_case() {
         json_cycles=$(grep '"type":"stuck"' "$dir/client.out" | tail -n 1 |
             "$PYTHON" -c 'import json, sys; print(";".join(" ".join(map(str, c)) for c in json.loads(sys.stdin.read())["cycles"]))' 2>/dev/null)
         if [ "$cycles" = "1 3" ] && [ "$json_cycles" = "$cycles" ] && [[ ";$waited;" == *";1:0 2 3;"* ]] &&
-           grep -q 'Deadlock: ranks 1, 3 wait for each other.' "$dir/page.dom" && [ ! -s "$dir/page.dom.err" ]; then
-            pass "$case: the live page shows the deadlock [1,3] and rank 1 waited for by 0, 2, 3, as the JSON view's stuck line"
+           grep -q 'Deadlock: ranks 1, 3 wait for each other.' "$dir/page.dom" &&
+           grep -q ' 0 waiting; ' "$dir/page.dom" && [ ! -s "$dir/page.dom.err" ]; then
+            pass "$case: the live page shows the deadlock [1,3] and rank 1 waited for by 0, 2, 3, as the JSON view's stuck line; 0 ranks waiting to attach"
         else
-            fail "$case" "the page's cycles '$cycles' (the JSON view's '$json_cycles'), waited on '$waited'" \
+            fail "$case" "the page's cycles '$cycles' (the JSON view's '$json_cycles'), waited on '$waited', ranks waiting to attach: '$(grep -o '[-0-9]* waiting; ' "$dir/page.dom" | head -n 1)'" \
                 "$dir/page.log" "$dir/page.dom.err" "$dir/client.err"
+        fi
+        local said
+        if said=$("$PYTHON" "$top_srcdir/tests/client/web_probe.py" schema "$url" "$dir/state.json" 2>&1) &&
+           [[ "$said" == *"who waits for whom"* ]]; then
+            pass "$case: /api/state with the wait-for graph is in the report schema ($said)"
+        else
+            fail "$case: /api/state" "$said" "$dir/state.json"
         fi
     fi
     kill "$cl" 2>/dev/null

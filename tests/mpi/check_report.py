@@ -34,8 +34,8 @@ absent from the report (or there with 0 and 0). Without ``pairs exact``,
 pairs the file does not list are not checked.
 
 The report is the single ``mpiwatch-*.json`` file in REPORT_DIR (or the
-file given). It must carry ``"schema": "mpiwatch-report/1"`` and
-``"ranks": N``. Every expected count must equal the report's (a function
+file given). It must pass the report schema check (tests/lib/report_schema.py,
+``"schema": "mpiwatch-report/1"`` among the rest) and carry ``"ranks": N``. Every expected count must equal the report's (a function
 absent from the report counts as 0 calls and 0 bytes), and the report must
 not have calls > 0 of any function the expect file does not list.
 
@@ -55,7 +55,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
-SCHEMA = "mpiwatch-report/1"
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "lib"))
+from report_schema import SCHEMA, check_text  # noqa: E402  (tests/lib/report_schema.py)
+
 REPORT_GLOB = "mpiwatch-*.json"
 NAME_RE = re.compile(r"^MPIX?_[A-Za-z0-9_]+$")
 BYTES_RE = re.compile(r"^(MPIX?_[A-Za-z0-9_]+)\.(sent|recv)$")
@@ -422,7 +424,8 @@ def find_report(target: Path) -> Path:
 def load_report(path: Path, np_value: int) -> Report:
     """Load and validate a report's header and call counts."""
     try:
-        data: Any = json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        data: Any = json.loads(text)
     except (OSError, UnicodeDecodeError) as err:
         raise CheckError(f"{path}: cannot read report: {_reason(err)}") from None
     except json.JSONDecodeError as err:
@@ -439,6 +442,10 @@ def load_report(path: Path, np_value: int) -> Report:
         raise CheckError(f"{path}: 'ranks' is {ranks!r}, expected an integer")
     if ranks != np_value:
         raise CheckError(f"{path}: report has ranks={ranks}, expected {np_value}")
+    off_schema = check_text(text)
+    if off_schema:
+        raise CheckError(f"{path}: not in the report schema ({len(off_schema)} problem(s)): "
+                         + "; ".join(off_schema[:5]))
     functions = data.get("functions")
     if not isinstance(functions, dict):
         raise CheckError(f"{path}: 'functions' is missing or not an object")
