@@ -12,6 +12,9 @@ typedef struct mw_config {
     const char *timer;       /* MPIWATCH_TIMER: auto, tsc, clock_gettime */
     int formats;             /* MPIWATCH_FORMATS: MW_FORMAT_* bits */
     int callsite_depth;      /* MPIWATCH_CALLSITE_DEPTH: return addresses per call site */
+    int trace;               /* MPIWATCH_TRACE: 0 off, 1 on (docs/trace.md) */
+    char trace_dir[4096];    /* MPIWATCH_TRACE_DIR: where trace files go (outdir by default) */
+    unsigned long long trace_buffer;   /* MPIWATCH_TRACE_BUFFER: bytes of trace chunks held */
 } mw_config;
 
 /* Read MPIWATCH_* variables into config; warn about bad values if asked. */
