@@ -182,8 +182,11 @@ static MW_ALWAYS_INLINE void mw_leave_at(const mw_call *call, int id, int how, c
 {
     if (how == MW_SLOW && MW_UNLIKELY(mw_callsite_depth > 1))
         site = mw_callstack_site(site);
-    mw_fn_stats *s = mw_stats_of(id, site);
-    mw_stats_add(s, call->t_out - call->t_in);
+    /* The site's look-up and the time taken in one expression, unsequenced:
+     * GCC computes the time first (looking the site up first costs the fast
+     * body 2 instructions, the slow one 1). */
+    mw_fn_stats *s;
+    mw_stats_add(s = mw_stats_of(id, site), call->t_out - call->t_in);
     if (how == MW_WATCHED) {
         if (MW_LIKELY(__atomic_load_n(&mw_call_events, __ATOMIC_RELAXED) & MW_CALL_EVENTS_MONITOR))
             mw_event_push_times(id, call->t_in, call->t_out);
