@@ -7,6 +7,9 @@
 # - perfetto: `mpiwatch --trace DIR --perfetto OUT` exits 0; OUT parses, has
 #   one process per rank, and every flow joins a send to the receive that
 #   matched it, as many flows as the report's messages;
+# - threads (tests/runtime/threads.c, 4 threads a rank) and Fortran
+#   (examples/halo.f90 with libmpiwatch_f): per function as many calls in the
+#   files as in the report;
 # - bounded: tests/monitor/ring.c, 20000 iterations, MPIWATCH_TRACE_BUFFER=256K:
 #   the calls written plus the dropped ones are the report's calls, exactly;
 # - truncated (copies of the bounded run's files, several chunks a rank):
@@ -77,6 +80,41 @@ fi
 # --- perfetto
 checked "perfetto: converted" "$client" --trace "$out" --perfetto "$work/ring.json"
 checked "perfetto: processes and flows" "$PYTHON" "$check" perfetto "$work/ring.json" "$NP" "$report"
+
+# --- threads and Fortran: per function, the files' calls are the report's
+# traced_counts CASE DIR: the run in DIR (status 0) left one trace file per
+# rank whose calls per function are its report's.
+traced_counts() {
+    local case=$1 dir=$2 t
+    local -a found=()
+    if [ "$(rc_of "$dir")" -ne 0 ]; then
+        fail "$case: status" "$(describe_rc "$(rc_of "$dir")")" "$dir/stdout" "$dir/stderr"
+        return
+    fi
+    for t in $(cd "$dir/cwd" && ls | grep '\.trace\.[0-9]*$'); do found+=("$dir/cwd/$t"); done
+    if [ "${#found[@]}" -ne "$NP" ]; then
+        fail "$case: files" "${#found[@]} trace files, not $NP"
+        return
+    fi
+    checked "$case: calls per function" "$PYTHON" "$check" counts \
+        "$dir/cwd/$(reports "$dir/cwd" 'mpiwatch-*.json' | head -n 1)" "${found[@]}"
+}
+build "$top_srcdir/tests/runtime/threads.c" "$work/threads-prog" plain
+run "$work/threads" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_FORMATS=json -- "$work/threads-prog"
+if grep -q '^SKIP' "$work/threads/stdout"; then
+    skip "threads" "$(grep '^SKIP' "$work/threads/stdout" | head -n 1 | sed 's/^SKIP: //')"
+else
+    traced_counts "threads (4 a rank, MPI_THREAD_MULTIPLE)" "$work/threads"
+fi
+if [ "$MW_HAVE_FORTRAN" != yes ] || [ ! -f "$LIBMPIWATCH_F" ]; then
+    skip "Fortran halo" "this build has no libmpiwatch_f"
+elif ! $MPIFC -o "$work/halo" "$top_srcdir/examples/halo.f90" >"$work/halo.log" 2>&1; then
+    fail "Fortran halo: build" "$MPIFC could not build examples/halo.f90" "$work/halo.log"
+else
+    run "$work/halo-run" "$NP" bare LD_PRELOAD="$LIBMPIWATCH:$LIBMPIWATCH_F" MPIWATCH_TRACE=1 \
+        MPIWATCH_FORMATS=json -- "$work/halo"
+    traced_counts "Fortran halo" "$work/halo-run"
+fi
 
 # --- bounded
 out="$work/bounded/cwd"
