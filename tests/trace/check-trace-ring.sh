@@ -16,7 +16,8 @@
 #   rank 1's file cut inside its last chunk still converts (exit 0), with
 #   fewer calls of rank 1 but some; a file cut inside its header (the other
 #   ranks converted), or with garbage after its chunks, is named on stderr,
-#   exit 1;
+#   exit 1; 300 damaged copies of the ring's rank 1 file (bytes changed, cut,
+#   repeated) each convert without a crash, exit 0 or 1, JSON that parses;
 # - bad values: MPIWATCH_TRACE=yes and MPIWATCH_TRACE_BUFFER=12 each get one
 #   warning naming the value, and the run is the bare run;
 # - unwritable: MPIWATCH_TRACE_DIR naming no folder: a warning naming it, the
@@ -177,6 +178,7 @@ if [ "${#busy[@]}" -eq "$NP" ]; then
     copy_run "$work/garbage"
     printf 'not a chunk' >>"$work/garbage/$(basename "${busy[1]}")"
     convert "garbage" 1 "$work/garbage" "$NP"
+    checked "mutations" "$PYTHON" "$check" mutate "$client" "${files[1]}" 300
 else
     fail "truncated" "the bounded run left ${#busy[@]} trace files, not $NP"
 fi

@@ -11,6 +11,10 @@ output. Subcommands (each prints what it found and exits 1 on a mismatch):
   written REPORT.json FILE...   the calls in the files plus those they say
                                 were dropped equal the report's trace.events
                                 plus trace.dropped and its total calls
+  mutate CLIENT FILE N          N damaged copies of FILE (bytes changed,
+                                cut, repeated; seeded, so the same each run),
+                                each converted by CLIENT alone: it never
+                                crashes, exits 0 or 1, and its JSON parses
   perfetto OUT.json RANKS [REPORT.json]
                                 OUT parses; one process per rank of RANKS
                                 (a count NP for 0..NP-1, or a list: 0,2,3);
@@ -20,8 +24,12 @@ output. Subcommands (each prints what it found and exits 1 on a mismatch):
                                 as many flows as the report's messages
 """
 import json
+import os
+import random
 import struct
+import subprocess
 import sys
+import tempfile
 from collections import Counter
 
 
@@ -180,10 +188,51 @@ def perfetto(path, ranks, report=None):
     return 1 if problems else 0
 
 
+def mutate(client, path, count):
+    """Convert count damaged copies of path with client; 1 on any crash."""
+    data = open(path, "rb").read()
+    rng = random.Random(29)
+    problems = []
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = os.path.join(tmp, os.path.basename(path))
+        out = os.path.join(tmp, "out.json")
+        for i in range(count):
+            bad = bytearray(data)
+            how = i % 3
+            if how == 0:  # bytes changed, in the header or anywhere
+                for _ in range(rng.randint(1, 8)):
+                    at = rng.randrange(min(len(bad), 64) if i % 2 else len(bad))
+                    bad[at] = rng.randrange(256)
+            elif how == 1:  # cut anywhere
+                del bad[rng.randrange(len(bad)):]
+            else:  # a run of bytes repeated
+                at = rng.randrange(len(bad))
+                bad[at:at] = bad[at:at + rng.randint(1, 64)] * rng.randint(1, 4)
+            open(copy, "wb").write(bad)
+            run = subprocess.run([client, "--quiet", "--trace", tmp, "--perfetto", out],
+                                 capture_output=True, timeout=60, check=False)
+            if run.returncode not in (0, 1):
+                problems.append(f"copy {i}: exit {run.returncode}: {run.stderr[-300:]!r}")
+            elif os.path.exists(out):
+                try:
+                    json.load(open(out, encoding="utf-8"))
+                except ValueError as err:
+                    problems.append(f"copy {i}: the JSON does not parse: {err}")
+            if os.path.exists(out):
+                os.unlink(out)
+    for p in problems[:10]:
+        print(p)
+    if not problems:
+        print(f"{count} damaged copies converted without a crash")
+    return 1 if problems else 0
+
+
 def main(argv):
     if len(argv) >= 3 and argv[0] in ("counts", "written"):
         report = json.load(open(argv[1], encoding="utf-8"))
         return (counts if argv[0] == "counts" else written)(report, argv[2:])
+    if len(argv) == 4 and argv[0] == "mutate":
+        return mutate(argv[1], argv[2], int(argv[3]))
     if len(argv) in (3, 4) and argv[0] == "perfetto":
         report = json.load(open(argv[3], encoding="utf-8")) if len(argv) == 4 else None
         ranks = [int(r) for r in argv[2].split(",")] if "," in argv[2] else range(int(argv[2]))
