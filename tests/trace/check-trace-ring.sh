@@ -9,7 +9,9 @@
 #   matched it, as many flows as the report's messages;
 # - threads (tests/runtime/threads.c, 4 threads a rank) and Fortran
 #   (examples/halo.f90 with libmpiwatch_f): per function as many calls in the
-#   files as in the report;
+#   files as in the report; threads.c under a 256K bound (less than a chunk
+#   for each of its 5 threads a rank): calls dropped, and written + dropped =
+#   the report's calls, exactly;
 # - bounded: tests/monitor/ring.c, 20000 iterations, MPIWATCH_TRACE_BUFFER=256K:
 #   the calls written plus the dropped ones are the report's calls, exactly;
 # - truncated (copies of the bounded run's files, several chunks a rank):
@@ -106,6 +108,28 @@ if grep -q '^SKIP' "$work/threads/stdout"; then
     skip "threads" "$(grep '^SKIP' "$work/threads/stdout" | head -n 1 | sed 's/^SKIP: //')"
 else
     traced_counts "threads (4 a rank, MPI_THREAD_MULTIPLE)" "$work/threads"
+fi
+# Five threads a rank (the main one and 4) under a bound of 256K, less than
+# five chunks: some threads never get one, so calls are dropped for certain.
+run "$work/threads-bounded" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_TRACE_BUFFER=256K \
+    MPIWATCH_FORMATS=json -- "$work/threads-prog"
+out="$work/threads-bounded/cwd"
+if grep -q '^SKIP' "$work/threads-bounded/stdout"; then
+    skip "threads bounded" "$(grep '^SKIP' "$work/threads-bounded/stdout" | head -n 1 | sed 's/^SKIP: //')"
+elif [ "$(rc_of "$work/threads-bounded")" -ne 0 ] ||
+        [ "$(cat "$work/threads-bounded/stdout")" != "errors 0" ]; then
+    fail "threads bounded: status" "$(describe_rc "$(rc_of "$work/threads-bounded")")" \
+        "$work/threads-bounded/stdout" "$work/threads-bounded/stderr"
+else
+    report="$out/$(reports "$out" 'mpiwatch-*.json' | head -n 1)"
+    dropped=$(json_get "$report" trace dropped)
+    if [ "$dropped" -gt 0 ] 2>/dev/null; then
+        pass "threads bounded: the report says $dropped calls were dropped"
+    else
+        fail "threads bounded: dropped" "the report's trace.dropped is '$dropped'"
+    fi
+    checked "threads bounded: written + dropped = calls" "$PYTHON" "$check" written "$report" \
+        "$out"/*.trace.*
 fi
 if [ "$MW_HAVE_FORTRAN" != yes ] || [ ! -f "$LIBMPIWATCH_F" ]; then
     skip "Fortran halo" "this build has no libmpiwatch_f"
