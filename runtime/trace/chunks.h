@@ -40,8 +40,9 @@ MW_HIDDEN void mw_trace_chunk_queue(mw_trace_chunk *c);
  * queued them): the writer's side of the queue. */
 MW_HIDDEN mw_trace_chunk *mw_trace_chunks_take(void);
 
-/* Every thread's partial chunk, queued (at the end, by the finalizing
- * thread; recorder.c). */
+/* Every thread's partial chunk, queued, with the calls it dropped since
+ * its last record (at the end, by the finalizing thread, once recording
+ * has stopped and the bound is lifted; recorder.c). */
 MW_HIDDEN void mw_trace_queue_partial(void);
 
 /* Calls recorded and dropped by every thread so far (recorder.c). */

@@ -115,10 +115,28 @@ void mw_trace_record(int id, const mw_call *call, int traffic, const mw_fn_stats
     __atomic_store_n(&r->events, r->events + 1, __ATOMIC_RELAXED);
 }
 
+/* The calls a thread dropped since its last record, said at the end of its
+ * last chunk (or of a chunk of their own, for a thread that never had one):
+ * a record always leaves room for this one (make_room). */
+static void say_dropped(recorder *r)
+{
+    if (r->dropped_unsaid == 0)
+        return;
+    if (r->chunk == NULL && (r->chunk = mw_trace_chunk_new(r->thread)) == NULL)
+        return;
+    mw_trace_chunk *c = r->chunk;
+    unsigned char *p = c->data + c->used;
+    *p++ = MWT_DROPPED;
+    p = put_varint(p, r->dropped_unsaid);
+    c->used = (uint32_t)(p - c->data);
+    r->dropped_unsaid = 0;
+}
+
 void mw_trace_queue_partial(void)
 {
     pthread_mutex_lock(&registry_lock);
     for (recorder *r = registry; r != NULL; r = r->next) {
+        say_dropped(r);
         mw_trace_chunk *c = r->chunk;
         r->chunk = NULL;
         if (c != NULL && c->used != 0)

@@ -254,6 +254,8 @@ void mw_trace_finish(void)
         w.running = 0;
     }
     drain();
+    /* Recording has stopped: the last chunks may take memory beyond the bound. */
+    __atomic_store_n(&mw_trace_bound, UINT64_MAX, __ATOMIC_RELAXED);
     mw_trace_queue_partial();
     drain();
     close(w.fd);

@@ -13,7 +13,8 @@
 #   for each of its 5 threads a rank): calls dropped, and written + dropped =
 #   the report's calls, exactly;
 # - bounded: tests/monitor/ring.c, 20000 iterations, MPIWATCH_TRACE_BUFFER=256K:
-#   the calls written plus the dropped ones are the report's calls, exactly;
+#   the calls written plus the dropped ones are the report's calls, exactly,
+#   and the drops the files say are the report's;
 # - truncated (copies of the bounded run's files, several chunks a rank):
 #   rank 1's file cut inside its last chunk still converts (exit 0), with
 #   fewer calls of rank 1 but some; a file cut inside its header (the other
