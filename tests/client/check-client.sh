@@ -203,7 +203,7 @@ nice_case() {
     local want=$1 what=$2 pid got end=$((SECONDS + 30))
     shift 2
     rm -f "$d/ports"
-    [ "$what" = flood ] && fake "$d" 0 1 --scenario flood --hold 4
+    [ "$what" = flood ] && fake "$d" 0 1 --scenario flood --hold 10
     "$client" "$@" --json --wait 30 -f "$d/$( [ "$what" = flood ] && echo ports || echo never)" \
         >/dev/null 2>"$d/err" &
     pid=$!
