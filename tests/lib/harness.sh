@@ -84,6 +84,16 @@ mpif_send_reaches_c() {
 # build SOURCE OUTPUT plain|linked: compile a test program, bare or linked
 # with libmpiwatch (which then precedes the MPI libraries). A failure fails
 # the script.
+# need_client: $client is the build's mpiwatch client; a suite that needs
+# it stops with an error (99) when it is not built.
+need_client() {
+    client="$top_builddir/mpiwatch"
+    if [ ! -x "$client" ]; then
+        echo "ERROR $name: the client $client is not built" >&2
+        exit 99
+    fi
+}
+
 build() {
     local src=$1 out=$2 mode=$3 rc=0
     if [ "$mode" = linked ]; then

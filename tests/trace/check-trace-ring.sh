@@ -30,12 +30,8 @@ name=trace-ring
 . "$(dirname "$0")/../lib/harness.sh"
 
 NP=4
-client="$top_builddir/mpiwatch"
 check="$top_srcdir/tests/trace/trace_check.py"
-if [ ! -x "$client" ]; then
-    echo "ERROR $name: the client $client is not built" >&2
-    exit 99
-fi
+need_client
 build "$top_srcdir/examples/ring.c" "$work/ring" plain
 build "$top_srcdir/tests/monitor/ring.c" "$work/busy" plain
 
