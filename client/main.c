@@ -18,6 +18,7 @@
 #include "html_report.h"
 #include "options.h"
 #include "priority.h"
+#include "python_mode.h"
 #include "record.h"
 #include "session.h"
 #include "trace_perfetto.h"
@@ -301,6 +302,9 @@ static int watch(const mwc_options *o, views *v, int *argc, char ***argv)
 
 int main(int argc, char **argv)
 {
+    /* --diff and --hatchet: the Python package's (python_mode.h). */
+    if (mwc_python_mode(argc, argv))
+        return mwc_python_exec(argc, argv);
     mwc_options o;
     int rc = mwc_options_parse(&o, argc, argv);
     if (rc != 0)

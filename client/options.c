@@ -23,6 +23,8 @@ static const char usage[] =
     "       mpiwatch --report REPORT.json --html OUT.html\n"
     "       mpiwatch --replay FILE --html OUT.html\n"
     "       mpiwatch --trace DIR --perfetto OUT.json\n"
+    "       mpiwatch --diff A.json B.json [--json] [--html OUT.html] [--fail-if EXPR]...\n"
+    "       mpiwatch --report REPORT.json --hatchet OUT.json\n"
     "\n"
     "Watches a job profiled by mpiwatch while it runs (man mpiwatch; the guide:\n"
     MW_DOCDIR "/client.md).\n"
@@ -71,12 +73,24 @@ static const char usage[] =
     "      --html OUT         write the report (or, with --replay, the recording's\n"
     "                         last state) as one self-contained HTML page to OUT\n"
     "                         (charts, tables and the matrix; it opens from disk)\n"
+    "      --diff A B         compare two JSON reports (A before, B after): per\n"
+    "                         function, call site and region, the change in MPI time,\n"
+    "                         calls, bytes and share of the run, largest first; as\n"
+    "                         text, or JSON with --json; --html OUT also writes a page\n"
+    "                         with both runs side by side (" MW_DOCDIR "/python.md)\n"
+    "      --fail-if EXPR     with --diff: exit with status 3 when the change crosses\n"
+    "                         EXPR (mpi_time>+10%, site_time>+50ms,\n"
+    "                         function:MPI_Allreduce.time>+20%; the grammar is in\n"
+    "                         " MW_DOCDIR "/python.md); may be given several times\n"
+    "      --hatchet OUT      with --report FILE: write the report as a Hatchet\n"
+    "                         literal graph (GraphFrame.from_literal) to OUT\n"
     "  -q, --quiet            no progress messages on standard error\n"
     "  -h, --help             this help\n"
     "      --version          the version\n"
     "\n"
     "Exit status: 0 every rank said goodbye (or the page was written); 1 some rank was\n"
-    "lost or not reached, or an input could not be read or written; 2 usage error.\n";
+    "lost or not reached, or an input could not be read or written; 2 usage error;\n"
+    "3 (--diff) a --fail-if threshold was crossed.\n";
 
 static int bad(const char *fmt, const char *arg)
 {

@@ -134,6 +134,26 @@ static int formats(const char *var)
     return MW_FORMAT_TEXT | MW_FORMAT_JSON;
 }
 
+/* The user's name for the run: printable, up to 127 bytes; else none. */
+static void label(char *out, size_t size, const char *var)
+{
+    const char *value = getenv(var);
+    out[0] = '\0';
+    if (value == NULL)
+        return;
+    size_t n = strlen(value);
+    int printable = 1;
+    for (size_t i = 0; i < n; i++)
+        printable &= (unsigned char)value[i] >= 0x20 && value[i] != 0x7f;
+    if (n < size && printable) {
+        memcpy(out, value, n + 1);
+        return;
+    }
+    if (loud)
+        mw_warn("%s is %s; the reports have no label", var,
+                printable ? "longer than 127 bytes" : "not printable (it holds a control character)");
+}
+
 /* Every MPIWATCH_* variable the runtime reads, and those of mpiwatch's other
  * tools (the generator and its tests), which the job may inherit. */
 static const char *const known_names[] = {
@@ -142,7 +162,7 @@ static const char *const known_names[] = {
     "MPIWATCH_WAIT", "MPIWATCH_MONITOR_BUFFER", "MPIWATCH_MONITOR_INTERVAL",
     "MPIWATCH_MONITOR_NICE", "MPIWATCH_APIS_JSON", "MPIWATCH_DOCDIR", "MPIWATCH_TEST_CC",
     "MPIWATCH_UPDATE_GOLDEN", "MPIWATCH_TRACE", "MPIWATCH_TRACE_DIR", "MPIWATCH_TRACE_BUFFER",
-    NULL};
+    "MPIWATCH_LABEL", NULL};
 
 /* Edit distance between a and the first n characters of b, bounded. */
 static int distance(const char *a, const char *b, size_t n)
@@ -223,6 +243,7 @@ void mw_config_load(mw_config *config, int report_problems)
     else
         snprintf(config->trace_dir, sizeof config->trace_dir, "%s", config->outdir);
     config->trace_buffer = byte_size("MPIWATCH_TRACE_BUFFER");
+    label(config->label, sizeof config->label, "MPIWATCH_LABEL");
     if (loud) {
         check_names();
         if (config->formats != 0)

@@ -63,6 +63,11 @@ MW_HIDDEN int mw_callsites_gather(MPI_Comm comm, mw_site_summary **sites, int *n
  * 0 when no loaded module has that hash. */
 MW_HIDDEN int mw_module_find(uint64_t module, char *path, size_t size, uintptr_t *bias);
 
+/* The program's GNU build-id (NT_GNU_BUILD_ID of the executable) in hex;
+ * "" when it has none. */
+#define MW_BUILD_ID_MAX 64
+MW_HIDDEN void mw_program_build_id(char out[2 * MW_BUILD_ID_MAX + 1]);
+
 /* The module hash and offset of an address in this process; 0 if no
  * loaded module holds it. */
 MW_HIDDEN int mw_module_of(uintptr_t address, uint64_t *module, uint64_t *offset);

@@ -1,5 +1,6 @@
-/* What the report's header says of the job: the command line, when it ran,
- * on which hosts (ranks per host) and with which MPI library. */
+/* What the report's header says of the job: the command line, the program's
+ * build-id, when it ran, on which hosts (ranks per host, and how many nodes)
+ * and with which MPI library. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 
 #include "core/yielding_collectives.h"
 #include "core/state.h"
+#include "report/callsites.h"
 #include "report/report.h"
 
 #define HOST_LEN 64
@@ -33,25 +35,30 @@ static int by_name(const void *a, const void *b)
     return strncmp(a, b, HOST_LEN);
 }
 
-/* "host1 (4 ranks), host2 (4 ranks)" from every rank's host name, sorted. */
-static void summarise_hosts(char *names, int n, char *out, size_t size)
+/* "host1 (4 ranks), host2 (4 ranks)" from every rank's host name, sorted;
+ * returns how many hosts. */
+static int summarise_hosts(char *names, int n, char *out, size_t size)
 {
     size_t used = 0;
+    int hosts = 0, full = 0;
     qsort(names, (size_t)n, HOST_LEN, by_name);
     out[0] = '\0';
     for (int i = 0; i < n;) {
         int j = i;
         while (j < n && strncmp(&names[(size_t)j * HOST_LEN], &names[(size_t)i * HOST_LEN], HOST_LEN) == 0)
             j++;
-        int w = snprintf(out + used, size - used, "%s%.*s (%d rank%s)", used ? ", " : "", HOST_LEN,
-                         &names[(size_t)i * HOST_LEN], j - i, j - i == 1 ? "" : "s");
-        if (w < 0 || (size_t)w >= size - used) {
+        hosts++;
+        int w = full ? 0 : snprintf(out + used, size - used, "%s%.*s (%d rank%s)", used ? ", " : "",
+                                    HOST_LEN, &names[(size_t)i * HOST_LEN], j - i, j - i == 1 ? "" : "s");
+        if (!full && (w < 0 || (size_t)w >= size - used)) {
             snprintf(out + (size > 5 ? size - 5 : 0), size > 5 ? 5 : size, " ...");
-            break;
+            full = 1;   /* the list is cut; the hosts are still counted */
+        } else if (!full) {
+            used += (size_t)w;
         }
-        used += (size_t)w;
         i = j;
     }
+    return hosts;
 }
 
 int mw_report_header(mw_job_summary *job, MPI_Comm comm)
@@ -65,8 +72,9 @@ int mw_report_header(mw_job_summary *job, MPI_Comm comm)
     int rc = mw_gather(mine, HOST_LEN, MPI_CHAR, all, comm);
     if (job && rc == MPI_SUCCESS) {
         int len = 0;
-        summarise_hosts(all, n, job->hosts, sizeof job->hosts);
+        job->nodes = summarise_hosts(all, n, job->hosts, sizeof job->hosts);
         command_line(job->command, sizeof job->command);
+        mw_program_build_id(job->build_id);
         if (PMPI_Get_library_version(job->library, &len) != MPI_SUCCESS)
             job->library[0] = '\0';
         job->library[strcspn(job->library, "\n")] = '\0';   /* its first line */

@@ -272,6 +272,10 @@ void mw_report_json(FILE *out, const mw_job_summary *job)
         fprintf(out, ",\n  \"library\": ");
         mw_json_string(out, job->library);
         fprintf(out, ",\n  \"start\": %lld, \"end\": %lld", job->start, job->end);
+        fprintf(out, ",\n  \"build_id\": ");
+        mw_json_string(out, job->build_id);
+        fprintf(out, ", \"nodes\": %d, \"label\": ", job->nodes);
+        mw_json_string(out, mw_state.config.label);
     }
     fprintf(out, ",\n");
     write_config(out);

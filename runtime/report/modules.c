@@ -34,8 +34,8 @@ static const char *module_path(const struct dl_phdr_info *info, char *buf, size_
     return buf;
 }
 
-/* The hash of the module's GNU build-id note, or of its path without one. */
-static uint64_t module_hash(const struct dl_phdr_info *info)
+/* The module's GNU build-id note: its bytes and their count, or NULL. */
+static const unsigned char *build_id_note(const struct dl_phdr_info *info, size_t *len)
 {
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
@@ -50,14 +50,44 @@ static uint64_t module_hash(const struct dl_phdr_info *info)
             if (desc + note->n_descsz > end)
                 break;
             if (note->n_type == NT_GNU_BUILD_ID && note->n_namesz == 4 &&
-                memcmp(name, "GNU", 4) == 0 && note->n_descsz > 0)
-                return hash_bytes(desc, note->n_descsz, HASH_START);
+                memcmp(name, "GNU", 4) == 0 && note->n_descsz > 0) {
+                *len = note->n_descsz;
+                return desc;
+            }
             p = desc + ((note->n_descsz + 3) & ~3u);
         }
     }
+    return NULL;
+}
+
+/* The hash of the module's GNU build-id note, or of its path without one. */
+static uint64_t module_hash(const struct dl_phdr_info *info)
+{
+    size_t len;
+    const unsigned char *id = build_id_note(info, &len);
+    if (id != NULL)
+        return hash_bytes(id, len, HASH_START);
     char buf[PATH_MAX];
     const char *path = module_path(info, buf, sizeof buf);
     return hash_bytes(path, strlen(path), HASH_START ^ 1);
+}
+
+/* dl_iterate_phdr lists the program first. */
+static int program_build_id(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    char *out = arg;
+    size_t len = 0;
+    (void)size;
+    const unsigned char *id = build_id_note(info, &len);
+    for (size_t i = 0; id != NULL && i < len && i < MW_BUILD_ID_MAX; i++)
+        snprintf(out + 2 * i, 3, "%02x", id[i]);
+    return 1;
+}
+
+void mw_program_build_id(char out[2 * MW_BUILD_ID_MAX + 1])
+{
+    out[0] = '\0';
+    dl_iterate_phdr(program_build_id, out);
 }
 
 struct lookup {

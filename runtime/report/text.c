@@ -46,8 +46,12 @@ static void write_header(FILE *out, const mw_job_summary *job)
             strftime(start, sizeof start, "%Y-%m-%d %H:%M:%S", &tm);
         if (job->end && localtime_r(&t1, &tm))
             strftime(end, sizeof end, "%Y-%m-%d %H:%M:%S", &tm);
+        if (mw_state.config.label[0] != '\0')
+            fprintf(out, "label: %s\n", mw_state.config.label);
         fprintf(out, "command: %s\n", job->command);
-        fprintf(out, "ran: %s to %s, on %s\n", start, end, job->hosts);
+        fprintf(out, "build-id: %s\n", job->build_id[0] ? job->build_id : "(none)");
+        fprintf(out, "ran: %s to %s, on %d node%s: %s\n", start, end, job->nodes,
+                job->nodes == 1 ? "" : "s", job->hosts);
         fprintf(out, "MPI library: %s\n", job->library);
     }
     fprintf(out, "timer: %s; profiling level at start: %d; reports in: %s\n", job->timer,

@@ -2,7 +2,7 @@
 # One definition per fact (in the spirit of Open MPI's bindings generator
 # test TestSharedDomainKnowledge): each value that C, Python, templates and
 # the client share has one home, and a definition of it anywhere else in the
-# sources (generator/, templates/, runtime/, client/, include/) fails here.
+# sources (generator/, templates/, runtime/, client/, include/, python/) fails here.
 # Tests are left out on purpose: their encoders stay independent of the code.
 # Each fact also brings a sample second definition, planted in a scratch tree
 # beside a copy of its home: the fact's pattern must find it there, so a
@@ -25,7 +25,7 @@ definitions() {
 # matching REGEX (a definition of NAME); SAMPLE is a line that defines it.
 fact() {
     local name=$1 home=$2 re=$3 sample=$4 found plant planted
-    found=$(definitions "$re" generator templates runtime client include)
+    found=$(definitions "$re" generator templates runtime client include python)
     if [ "$found" = "$home" ]; then
         pass "$name: defined once, in $home"
     elif [ -z "$found" ]; then

@@ -48,13 +48,16 @@ if [ "${needs_library:-yes}" = yes ]; then
     fi
 fi
 export MW_TIMEOUT=${MW_TIMEOUT:-120}
+# The client's --diff and --hatchet run the Python package of this source
+# tree (python/), not an installed one; no bytecode is left in the tree.
+export MW_PYTHONDIR="$top_srcdir/python" PYTHONDONTWRITEBYTECODE=1
 rt_dir="$top_srcdir/tests/runtime"
 libdir=$(dirname "$LIBMPIWATCH")
 
 # The runs must not inherit a configuration, a preload or a batch job id from
 # the caller: Open MPI's local ranks and MPICH's see mpirun's environment.
 unset MPIWATCH_OUTDIR MPIWATCH_LEVEL MPIWATCH_TIMER MPIWATCH_FORMATS LD_PRELOAD \
-    MPIWATCH_TRACE MPIWATCH_TRACE_DIR MPIWATCH_TRACE_BUFFER
+    MPIWATCH_TRACE MPIWATCH_TRACE_DIR MPIWATCH_TRACE_BUFFER MPIWATCH_LABEL
 unset MPIWATCH_MONITOR MPIWATCH_TRANSPORT MPIWATCH_BIND MPIWATCH_WAIT MPIWATCH_MONITOR_BUFFER \
     MPIWATCH_MONITOR_INTERVAL
 unset SLURM_JOB_ID PBS_JOBID LSB_JOBID JOB_ID FLUX_JOB_ID

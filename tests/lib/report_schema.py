@@ -49,7 +49,7 @@ NAME_RE = re.compile(r"^MPIX?_[A-Za-z0-9_]+$")
 
 # The top-level keys docs/report-format.md lists, and the live state's own.
 REPORT_KEYS = {"schema", "program", "ranks", "snapshot", "mpi", "timer", "fortran_binding_calls",
-               "command", "hosts", "library", "start", "end", "config", "monitor", "trace", "rank_times",
+               "command", "hosts", "library", "start", "end", "build_id", "nodes", "label", "config", "monitor", "trace", "rank_times",
                "app_time", "mpi_time", "init_time", "functions", "callsites", "rank_functions",
                "counters", "pairs", "regions"}
 LIVE_KEYS = {"recording", "elapsed", "watched", "waiting", "attached", "finished", "lost",
@@ -164,8 +164,12 @@ def _rank_functions(c: _Check, doc: dict, world: int) -> None:
 
 def _report_only(c: _Check, doc: dict, world: int) -> None:
     """The keys of the report at MPI_Finalize, typed where they appear."""
-    for k in ("command", "hosts", "library", "fortran_binding_calls"):
+    for k in ("command", "hosts", "library", "fortran_binding_calls", "label"):
         c.typed(doc, k, lambda v: isinstance(v, str), "a string", "", required=False)
+    c.typed(doc, "build_id", lambda v: isinstance(v, str) and re.match(r"^([0-9a-f]{2})*$", v) is not None,
+            "a build-id in hex (or empty)", "", required=False)
+    c.typed(doc, "nodes", lambda v: _is_int(v) and 1 <= v <= world, "a node count (1 to ranks)", "",
+            required=False)
     for k in ("start", "end"):
         c.typed(doc, k, _is_int, "seconds since the epoch (an integer)", "", required=False)
     for k in ("config", "monitor", "trace", "counters", "regions", "callsites", "snapshot"):
