@@ -15,6 +15,9 @@
 #ifndef MW_PYTHONDIR
 #define MW_PYTHONDIR ""
 #endif
+#ifndef MW_PREFIX
+#define MW_PREFIX ""
+#endif
 
 static int is_option(const char *arg, const char *name)
 {
@@ -30,13 +33,38 @@ int mwc_python_mode(int argc, char **argv)
     return 0;
 }
 
+/* The package under the prefix this client runs from (PREFIX/bin/mpiwatch),
+ * so that a copied or relocated prefix (a cluster module, a DESTDIR) works:
+ * MW_PYTHONDIR with the configured prefix replaced; 0 if it is not there. */
+static int relocated(char *out, size_t size)
+{
+    size_t n = strlen(MW_PREFIX);
+    char self[PATH_MAX], probe[PATH_MAX];
+    if (n == 0 || strncmp(MW_PYTHONDIR, MW_PREFIX, n) != 0)
+        return 0;
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len <= 0)
+        return 0;
+    self[len] = '\0';
+    for (int up = 0; up < 2; up++) {   /* PREFIX/bin/mpiwatch -> PREFIX */
+        char *slash = strrchr(self, '/');
+        if (slash == NULL)
+            return 0;
+        *slash = '\0';
+    }
+    snprintf(out, size, "%s%s", self, MW_PYTHONDIR + n);
+    snprintf(probe, sizeof probe, "%s/mpiwatch/cli.py", out);
+    return access(probe, R_OK) == 0;
+}
+
 int mwc_python_exec(int argc, char **argv)
 {
     /* MW_PYTHONDIR in the environment: the build tree's tests point it at
      * the source tree's python/; otherwise the install's site-packages. */
+    char moved[PATH_MAX];
     const char *dir = getenv("MW_PYTHONDIR");
     if (dir == NULL || dir[0] == '\0')
-        dir = MW_PYTHONDIR;
+        dir = relocated(moved, sizeof moved) ? moved : MW_PYTHONDIR;
     char probe[PATH_MAX];
     snprintf(probe, sizeof probe, "%s/mpiwatch/cli.py", dir);
     if (access(probe, R_OK) != 0) {

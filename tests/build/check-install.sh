@@ -5,7 +5,8 @@
 # MANPATH; the guides are under share/doc/mpiwatch; pkg-config gives flags
 # for libmpiwatch and libmpiwatch_f that carry an rpath, so a program linked
 # with them starts without LD_LIBRARY_PATH and writes its report; the
-# client's --help points at the installed guide.
+# client's --help points at the installed guide; the Python package is in
+# site-packages, and the installed client's --diff finds it.
 set -eu
 . "$(dirname "$0")/../lib/harness.sh"
 if ! ${MAKE:-make} -C "$top_builddir" install DESTDIR="$work/dest" >"$work/install.log" 2>&1; then
@@ -27,7 +28,7 @@ for page in "1 mpiwatch" "1 mpiwatch-gen" "7 mpiwatch"; do
     fi
 done
 missing=""
-for doc in README.md client.md hooks.md protocol.md report-format.md fortran.md spec.md; do
+for doc in README.md client.md hooks.md protocol.md report-format.md fortran.md spec.md python.md; do
     [ -f "$prefix/share/doc/mpiwatch/$doc" ] || missing="$missing $doc"
 done
 if [ -z "$missing" ]; then pass "the guides are in share/doc/mpiwatch"
@@ -36,6 +37,21 @@ if "$prefix/bin/mpiwatch" --help | grep -q "/share/doc/mpiwatch/client.md"; then
     pass "mpiwatch --help points at the installed guide"
 else
     fail "mpiwatch --help names share/doc/mpiwatch/client.md" ""
+fi
+
+# The Python package: in the prefix's site-packages, imported by python3 with
+# it on PYTHONPATH, and run by the installed client without MW_PYTHONDIR
+# (found beside the client, though the prefix was staged elsewhere).
+pkg=$(find "$work/dest" -path '*-packages/mpiwatch/cli.py' | head -n 1)
+"$PYTHON" "$top_srcdir/tests/client/synth-report.py" 4 >"$work/r4.json"
+if [ -n "$pkg" ] && env -u MW_PYTHONDIR PYTHONPATH="${pkg%/mpiwatch/cli.py}" "$PYTHON" -c \
+        'import mpiwatch, sys; sys.exit(len(mpiwatch.load(sys.argv[1], use_pandas=False).functions) != 13)' \
+        "$work/r4.json" 2>"$work/py.err" &&
+   env -u MW_PYTHONDIR -u PYTHONPATH "$prefix/bin/mpiwatch" --diff "$work/r4.json" "$work/r4.json" \
+        >"$work/diff.out" 2>>"$work/py.err" && grep -q "No change above noise" "$work/diff.out"; then
+    pass "the Python package is in ${pkg#"$work"/dest}'s folder; python3 loads a report with it; the installed mpiwatch --diff runs it"
+else
+    fail "the installed Python package" "not installed, not importable, or mpiwatch --diff failed" "$work/py.err"
 fi
 
 libs=$(pkg-config --define-prefix --libs mpiwatch 2>"$work/pc.err") || { fail "pkg-config --libs mpiwatch" "" "$work/pc.err"; finish; }

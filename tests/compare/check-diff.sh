@@ -15,6 +15,8 @@
 #   each of diff_prog.c's at its moved line, and nothing changed;
 # - --fail-if through the client: 3 when crossed, 0 just below, on both
 #   sides of a calls and a bytes threshold, 2 naming a bad expression;
+# - --html: one page listing the changes, with no src or href, in which
+#   headless Chromium draws both runs' viewer pages (iframes) without error;
 # - --report R.json --hatchet OUT: a literal graph of the report's functions.
 name=diff
 . "$(dirname "$0")/../lib/harness.sh"
@@ -190,6 +192,32 @@ if grep -q "'function:MPI_Allreduce.calls>+2O%'" "$work/gate.err"; then
     pass "--fail-if: the bad expression is named"
 else
     fail "--fail-if: bad expression" "not named" "$work/gate.err"
+fi
+
+# --- --html: the changes and both runs' pages, side by side, in Chromium
+chrome=$(browser)
+if "$client" --report /dev/null --html "$work/probe.html" 2>&1 | grep -q 'built without Chart.js'; then
+    skip "--html" "this build has no HTML report (no Chart.js)"
+else
+    rc=0
+    "$client" --diff "$A" "$B" --html "$work/diff.html" -q >/dev/null 2>"$work/html.err" || rc=$?
+    links=$(grep -c -E ' (src|href)="' "$work/diff.html" || true)
+    if [ "$rc" = 0 ] && [ "$links" = 0 ] && grep -q 'data-mw-diff-changes="4"' "$work/diff.html"; then
+        pass "--html: one page, 4 changes listed, loading nothing (no src or href)"
+    else
+        fail "--html" "status $rc, $links src/href attributes, or not 4 changes" "$work/html.err"
+    fi
+    if [ -z "$chrome" ]; then
+        skip "--html in Chromium" "no headless browser (Debian: chromium)"
+    elif timeout -k 5 120 "$PYTHON" "$top_srcdir/tests/client/cdp_page.py" "$chrome" "file://$work/diff.html" \
+            "$work/diff.dom" --seconds 60 --until "[...document.querySelectorAll('iframe')].filter(f =>
+            f.contentDocument && f.contentDocument.documentElement.getAttribute('data-mw-status') === 'ok'
+            ).length === 2" >"$work/cdp.log" 2>&1 && [ ! -s "$work/diff.dom.err" ]; then
+        pass "--html in Chromium: both runs' viewer pages drew without a script error"
+    else
+        fail "--html in Chromium" "the two viewer pages did not both reach data-mw-status=ok" \
+            "$work/cdp.log" "$work/diff.dom.err"
+    fi
 fi
 
 # --- Hatchet
