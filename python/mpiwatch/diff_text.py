@@ -90,7 +90,7 @@ def _spread(e: dict) -> str:
     return f"imbalance {one(e['a'] or e['b'])}"
 
 
-def _entry_lines(e: dict) -> list[str]:
+def _entry_lines(e: dict, per_rank: bool) -> list[str]:
     head = f"  {e['kind']:<8} {e['name']}"
     if e["side"] != "both":
         head += f"  [only in {'A' if e['side'] == 'a only' else 'B'}]"
@@ -98,7 +98,13 @@ def _entry_lines(e: dict) -> list[str]:
         head += f"  [line {e['moved']['a_line']} -> {e['moved']['b_line']}]"
     counted = e["above_noise"]
     ms = [_metric(e, m) + (" *" if m in counted else "") for m in ("time", "calls", "bytes", "share")]
-    return [head, "      " + "; ".join(x for x in ms if x), "      " + _spread(e)]
+    lines = [head, "      " + "; ".join(x for x in ms if x)]
+    if per_rank:   # the means above; the totals too, as the runs' sizes differ
+        ta, tb = (e["a"] or {}).get("total"), (e["b"] or {}).get("total")
+        lines.append("      totals: " + "; ".join(
+            f"{m} {FORMAT[m](ta[m]) if ta else '-'} -> {FORMAT[m](tb[m]) if tb else '-'}"
+            for m in ("time", "calls", "bytes")))
+    return lines + ["      " + _spread(e)]
 
 
 def render(d) -> str:
@@ -107,12 +113,13 @@ def render(d) -> str:
         out.append(f"Values: totals over the {d.a.get('ranks')} ranks of each run.")
     else:
         out.append(f"The runs have different rank counts ({d.a.get('ranks')} and {d.b.get('ranks')}): "
-                   "values are per-rank means (totals in --json).")
+                   "values are per-rank means, compared; each entry's totals follow them.")
     if d.a.get("build_id") and d.b.get("build_id") and d.a["build_id"] != d.b["build_id"]:
         out.append("The programs' build-ids differ: B is another build.")
     j = d.job
-    out.append(f"MPI time {seconds(j['mpi_time']['a'])} -> {seconds(j['mpi_time']['b'])} "
-               f"({factor(j['mpi_time']['change'])}); application time {seconds(j['app_time']['a'])} -> "
+    each = "" if d.basis == "totals" else " per rank"
+    out.append(f"MPI time{each} {seconds(j['mpi_time']['a'])} -> {seconds(j['mpi_time']['b'])} "
+               f"({factor(j['mpi_time']['change'])}); application time{each} {seconds(j['app_time']['a'])} -> "
                f"{seconds(j['app_time']['b'])}; MPI share {share(j['mpi_share']['a'])} -> "
                f"{share(j['mpi_share']['b'])}")
     out.append("")
@@ -121,7 +128,7 @@ def render(d) -> str:
                    f"calls or bytes, time by more than {100 * d.time_noise:.0f}% and "
                    f"{seconds(d._min_time)}):")
         for e in d.changes[:TOP]:
-            out += _entry_lines(e)
+            out += _entry_lines(e, d.basis != "totals")
         if len(d.changes) > TOP:
             out.append(f"  ... {len(d.changes) - TOP} more (--json lists all)")
     else:
@@ -139,7 +146,7 @@ def render(d) -> str:
             note += f", {moved} matched at a moved line"
         out.append(f"{title} ({note}):")
         for e in entries[:TOP]:
-            out += _entry_lines(e)
+            out += _entry_lines(e, d.basis != "totals")
         if len(entries) > TOP:
             out.append(f"  ... {len(entries) - TOP} more (--json lists all)")
     return "\n".join(out) + "\n"

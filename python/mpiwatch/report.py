@@ -11,12 +11,27 @@ import json
 import warnings
 from typing import Any
 
-try:
-    import pandas as _pd
-    HAVE_PANDAS = True
-except ImportError:   # plain lists instead; load() says so once
-    _pd = None
-    HAVE_PANDAS = False
+_pd = None        # the pandas module, once have_pandas() imported it
+_have_pandas = None
+
+
+def have_pandas() -> bool:
+    """Whether pandas can be imported; imported on first need only (it takes
+    seconds to import, which ``mpiwatch --diff`` does not spend)."""
+    global _pd, _have_pandas
+    if _have_pandas is None:
+        try:
+            import pandas
+            _pd, _have_pandas = pandas, True
+        except ImportError:   # plain lists instead; load() says so once
+            _have_pandas = False
+    return _have_pandas
+
+
+def __getattr__(name: str):
+    if name == "HAVE_PANDAS":   # True when the tables are DataFrames
+        return have_pandas()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 # The schema's family: its name and version have one home, the C header
 # include/mpiwatch_report.h (MW_REPORT_SCHEMA); a version keeps the meaning of
@@ -117,16 +132,27 @@ class Report:
         self.doc = doc
         self.path = path
         self.header = {k: doc.get(k) for k in HEADER_KEYS}
-        self.pandas = HAVE_PANDAS if use_pandas is None else (use_pandas and HAVE_PANDAS)
-        try:
-            rows = _rows(doc)
-        except (AttributeError, KeyError, TypeError, IndexError, ValueError) as e:
-            raise ReportError(f"{path or 'the document'}: a table of the report is malformed "
-                              f"({type(e).__name__}: {e})") from None
-        for name, table in rows.items():
-            if self.pandas:
-                table = _pd.DataFrame(table, columns=list(COLUMNS[name]))
-            setattr(self, name, table)
+        self.pandas = have_pandas() if use_pandas is None else (use_pandas and have_pandas())
+        self._tables = None
+        if use_pandas is not False:
+            self._make_tables()   # a malformed table is found at load time
+
+    def _make_tables(self) -> dict:
+        if self._tables is None:
+            try:
+                rows = _rows(self.doc)
+            except (AttributeError, KeyError, TypeError, IndexError, ValueError) as e:
+                raise ReportError(f"{self.path or 'the document'}: a table of the report is "
+                                  f"malformed ({type(e).__name__}: {e})") from None
+            self._tables = {name: _pd.DataFrame(table, columns=list(COLUMNS[name])) if self.pandas
+                            else table for name, table in rows.items()}
+        return self._tables
+
+    def __getattr__(self, name: str):
+        # The tables, made on first use when the report was read for a comparison.
+        if name in COLUMNS:
+            return self._make_tables()[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     @property
     def name(self) -> str:
@@ -152,7 +178,7 @@ def load(path: str, use_pandas: bool | None = None) -> Report:
             doc = json.load(f)
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as e:
         raise ReportError(f"{path}: {e}") from None
-    if not HAVE_PANDAS and use_pandas is not False and not _told_no_pandas:
+    if use_pandas is not False and not have_pandas() and not _told_no_pandas:
         _told_no_pandas = True
         warnings.warn("mpiwatch: pandas is not installed: the report's tables are lists of dicts "
                       "(Debian: apt-get install python3-pandas)", stacklevel=2)

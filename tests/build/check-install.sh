@@ -49,7 +49,8 @@ if [ -n "$pkg" ] && env -u MW_PYTHONDIR PYTHONPATH="${pkg%/mpiwatch/cli.py}" "$P
         "$work/r4.json" 2>"$work/py.err" &&
    env -u MW_PYTHONDIR -u PYTHONPATH "$prefix/bin/mpiwatch" --diff "$work/r4.json" "$work/r4.json" \
         >"$work/diff.out" 2>>"$work/py.err" && grep -q "No change above noise" "$work/diff.out"; then
-    pass "the Python package is in ${pkg#"$work"/dest}'s folder; python3 loads a report with it; the installed mpiwatch --diff runs it"
+    pkg=${pkg#"$work"/dest}
+    pass "the Python package is in ${pkg%/cli.py}/; python3 loads a report with it; the installed mpiwatch --diff runs it"
 else
     fail "the installed Python package" "not installed, not importable, or mpiwatch --diff failed" "$work/py.err"
 fi
