@@ -28,7 +28,8 @@ static int is_option(const char *arg, const char *name)
 int mwc_python_mode(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
-        if (is_option(argv[i], "--diff") || is_option(argv[i], "--hatchet"))
+        if (is_option(argv[i], "--diff") || is_option(argv[i], "--hatchet") ||
+            is_option(argv[i], "--fail-if"))
             return 1;
     return 0;
 }

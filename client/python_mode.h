@@ -4,7 +4,8 @@
 #ifndef MWC_PYTHON_MODE_H
 #define MWC_PYTHON_MODE_H
 
-/* 1 if argv asks for a mode the Python package runs (--diff, --hatchet). */
+/* 1 if argv asks for a mode the Python package runs (--diff, --hatchet), or
+ * has one of its options (--fail-if: the package says what it goes with). */
 int mwc_python_mode(int argc, char **argv);
 
 /* Replaces this process by the configured Python running mpiwatch.cli with

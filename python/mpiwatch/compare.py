@@ -27,8 +27,11 @@ the larger side, more than ``floor`` (5%) of the larger run's MPI time, and
 more than ``min_seconds`` (5 ms) per rank, about a scheduler's time slice,
 which a rank waiting for a descheduled peer can lose in any call. The time
 of MPI_Init and MPI_Finalize (not MPI time, see the report's ``mpi_time``)
-never counts. Entries are sorted by the size of their largest change that
-counts (its factor, on a log scale), then by the time change.
+never counts. Entries are sorted with what the program did first: entries
+on one side only, then those whose calls or bytes changed (exact counts, so
+certain), then those whose time alone changed (a measurement); within each,
+by the size of their largest change that counts (its factor, on a log
+scale), then by the time change.
 """
 from __future__ import annotations
 
@@ -168,8 +171,10 @@ class Diff:
             ``name``, ``side`` (``both``, ``a only``, ``b only``), ``a`` and
             ``b`` (time, calls, bytes, share, imbalance, slowest_rank,
             fastest_rank, total), ``change`` (per metric ``delta`` and
-            ``factor``), ``above_noise`` (the metrics whose change counts) and
-            ``score``; sites also have ``site`` and ``moved``.
+            ``factor``), ``above_noise`` (the metrics whose change counts),
+            ``score`` (the largest such change, log of its factor) and
+            ``count_score`` (the same, of calls and bytes only); sites also
+            have ``site``, ``moved`` and, per side, ``addresses``.
         changes: every entry with a change that counts, largest first.
     """
 
@@ -206,7 +211,10 @@ class Diff:
     @staticmethod
     def _order(e: dict):
         t = e["change"].get("time") if e["change"] else None
-        return (-e["score"], -abs(t["delta"]) if t else 0, e["kind"], e["name"])
+        counted = set(e["above_noise"])
+        certain = 0 if "present" in counted else 1 if counted & {"calls", "bytes"} else 2
+        score = e["count_score"] if certain == 1 else e["score"]
+        return (certain, -score, -abs(t["delta"]) if t else 0, e["kind"], e["name"])
 
     def _pairs(self, kind: str, a: dict, b: dict) -> list[dict]:
         out = [self._entry(kind, k, a.get(k), b.get(k)) for k in sorted(set(a) | set(b))]
@@ -216,7 +224,7 @@ class Diff:
         side = "both" if a and b else ("a only" if a else "b only")
         e = {"kind": kind, "name": name, "side": side, "a": a and {k: v for k, v in a.items() if k != "site"},
              "b": b and {k: v for k, v in b.items() if k != "site"}, "change": {}, "above_noise": [],
-             "score": 0.0}
+             "score": 0.0, "count_score": 0.0}
         if side != "both":
             e["above_noise"] = ["present"]
             e["score"] = math.inf
@@ -234,7 +242,10 @@ class Diff:
                     continue
             e["above_noise"].append(m)
             f = c["factor"]
-            e["score"] = max(e["score"], abs(math.log(f)) if f else math.inf)
+            size = abs(math.log(f)) if f else math.inf
+            e["score"] = max(e["score"], size)
+            if m != "time":
+                e["count_score"] = max(e["count_score"], size)
         return e
 
     def as_dict(self) -> dict:
