@@ -53,9 +53,11 @@ static int relocated(char *out, size_t size)
             return 0;
         *slash = '\0';
     }
-    snprintf(out, size, "%s%s", self, MW_PYTHONDIR + n);
-    snprintf(probe, sizeof probe, "%s/mpiwatch/cli.py", out);
-    return access(probe, R_OK) == 0;
+    int w = snprintf(out, size, "%s%s", self, MW_PYTHONDIR + n);
+    if (w < 0 || (size_t)w >= size)
+        return 0;
+    w = snprintf(probe, sizeof probe, "%s/mpiwatch/cli.py", out);
+    return w > 0 && (size_t)w < sizeof probe && access(probe, R_OK) == 0;
 }
 
 int mwc_python_exec(int argc, char **argv)
@@ -67,8 +69,11 @@ int mwc_python_exec(int argc, char **argv)
     if (dir == NULL || dir[0] == '\0')
         dir = relocated(moved, sizeof moved) ? moved : MW_PYTHONDIR;
     char probe[PATH_MAX];
-    snprintf(probe, sizeof probe, "%s/mpiwatch/cli.py", dir);
-    if (access(probe, R_OK) != 0) {
+    errno = 0;
+    int w = snprintf(probe, sizeof probe, "%s/mpiwatch/cli.py", dir);
+    if (w < 0 || (size_t)w >= sizeof probe)
+        errno = ENAMETOOLONG;
+    if (errno == ENAMETOOLONG || access(probe, R_OK) != 0) {
         fprintf(stderr, "mpiwatch: the Python package that runs --diff and --hatchet is not in %s "
                         "(%s): run make install, or set MW_PYTHONDIR to the source tree's python/\n",
                 dir, strerror(errno));
