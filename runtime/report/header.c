@@ -10,7 +10,6 @@
 
 #include "core/yielding_collectives.h"
 #include "core/state.h"
-#include "report/callsites.h"
 #include "report/report.h"
 
 #define HOST_LEN 64

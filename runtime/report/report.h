@@ -67,7 +67,7 @@ typedef struct mw_job_summary {
     char hosts[1024];        /* "host (N ranks), ..." */
     char library[MPI_MAX_LIBRARY_VERSION_STRING];   /* the first line of MPI_Get_library_version */
     long long start, end;    /* wall-clock seconds since the epoch: load of rank 0, report */
-    char build_id[129];      /* the program's GNU build-id in hex, "" without one */
+    char build_id[2 * MW_BUILD_ID_MAX + 1];   /* the program's GNU build-id in hex, "" without one */
     int nodes;               /* distinct host names */
     mw_counter_summary *counters;   /* named counters, in the order first seen */
     int ncounters;
