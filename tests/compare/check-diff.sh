@@ -8,7 +8,7 @@
 # - "changed" (-DSCALE=4 -DREPEAT=2): --diff --json names exactly the
 #   exchange site and MPI_Sendrecv (bytes x4) and the norm site and
 #   MPI_Allreduce (calls x2) as the changes of calls and bytes, and they come
-#   first; the text says so;
+#   first; the text says so; the JSON is what mpiwatch.diff() gives in Python;
 # - the same build run twice: no change of calls or bytes, every entry on
 #   both sides (the time of each function on each side is printed: whether
 #   it stays under the noise bounds depends on the machine's load, so it is
@@ -116,6 +116,13 @@ if [ "$got" = "$want" ]; then
     pass "changed: exactly the exchange site and MPI_Sendrecv (bytes x4), the norm site and MPI_Allreduce (calls x2), first"
 else
     fail "changed" "expected '$want', got '$got'" "$work/changed.json" "$work/changed.err"
+fi
+if PYTHONPATH=$MW_PYTHONDIR "$PYTHON" -c 'import json, sys, mpiwatch
+sys.exit(json.load(open(sys.argv[3])) != json.loads(mpiwatch.diff(sys.argv[1], sys.argv[2]).json()))' \
+        "$A" "$B" "$work/changed.json" 2>"$work/same-code.err"; then
+    pass "changed: mpiwatch --diff --json prints what mpiwatch.diff(a, b) gives in Python"
+else
+    fail "changed: one comparison" "the command's JSON differs from mpiwatch.diff()'s" "$work/same-code.err"
 fi
 if grep -q "bytes .* (x4.00) \*" "$work/changed.txt" && grep -q "calls .* (x2.00) \*" "$work/changed.txt"; then
     pass "changed: the text names the factors x4.00 and x2.00"
