@@ -167,10 +167,10 @@ typedef struct {
 static int by_channel(const void *pa, const void *pb)
 {
     const message_end *x = pa, *y = pb;
-    int k[4] = {x->comm - y->comm, x->src - y->src, x->dst - y->dst, x->tag - y->tag};
-    for (int i = 0; i < 4; i++)
-        if (k[i] != 0)
-            return k[i] < 0 ? -1 : 1;
+    int kx[4] = {x->comm, x->src, x->dst, x->tag}, ky[4] = {y->comm, y->src, y->dst, y->tag};
+    for (int i = 0; i < 4; i++)   /* compared, not subtracted: any int is a valid key */
+        if (kx[i] != ky[i])
+            return kx[i] < ky[i] ? -1 : 1;
     if (x->enter != y->enter)
         return x->enter < y->enter ? -1 : 1;
     return x->call < y->call ? -1 : x->call > y->call;

@@ -9,24 +9,52 @@
  *   bcast          rank 0, the root, sleeps, then MPI_Bcast; the others wait
  *   barrier        rank 3 sleeps, then MPI_Barrier; the others wait
  *   balanced       no rank sleeps: an MPI_Allreduce of 8 MB
- * The delaying rank prints "delay RANK SECONDS LINE PREV": what it slept in
- * all (measured: a loaded machine oversleeps), the line of its delayed call
- * and the line of the MPI call before it. */
+ * The delaying rank prints "delay RANK SLEPT LINE PREV WAITED": what it slept
+ * in all (measured: a loaded machine oversleeps), the line of its delayed
+ * call, the line of the MPI call before it, and the waiting the others did,
+ * measured by the program itself: each rank notes on CLOCK_MONOTONIC (one
+ * clock for all processes of a host) when it entered and left each
+ * delayed call, and a waiting rank waited from its entry to the delaying
+ * rank's (at most until it left). That is the expectation the trace's
+ * analysis must meet: on a loaded machine the waiting ranks themselves may
+ * enter late (they got the previous message late), so the sleep alone
+ * overstates it. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-/* Sleep, and say for how long (timed without MPI_Wtime, which the trace
- * would record as the MPI call before the delayed one). */
+/* Seconds on CLOCK_MONOTONIC (not MPI_Wtime, which the trace would record
+ * as the MPI call before the delayed one). */
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Sleep, and say for how long. */
 static double nap(double seconds)
 {
-    struct timespec t0, t1, ts = {(time_t)seconds, (long)((seconds - (time_t)seconds) * 1e9)};
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    struct timespec ts = {(time_t)seconds, (long)((seconds - (time_t)seconds) * 1e9)};
+    double t0 = now();
     nanosleep(&ts, NULL);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    return (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    return now() - t0;
+}
+
+enum { ITERATIONS = 10 };
+
+/* The waiting rank w did in the delayed calls: from its entry to the late
+ * rank's, at most until it left (times[rank][i] = {enter, leave}). */
+static double waited(double (*times)[ITERATIONS][2], int late, int w)
+{
+    double sum = 0;
+    for (int i = 0; i < ITERATIONS; i++) {
+        double until = times[late][i][0] < times[w][i][1] ? times[late][i][0] : times[w][i][1];
+        sum += until > times[w][i][0] ? until - times[w][i][0] : 0;
+    }
+    return sum;
 }
 
 int main(int argc, char **argv)
@@ -49,11 +77,13 @@ int main(int argc, char **argv)
                                                         : 0;
     int line = 0, prev = 0, value = 1, total;
     static double big[1 << 20], sum[1 << 20];
+    double mine[ITERATIONS][2] = {{0}};
     MPI_Barrier(MPI_COMM_WORLD);
-    for (int i = 0; i < 10; i++) {
+    for (int i = 0; i < ITERATIONS; i++) {
         MPI_Comm_rank(MPI_COMM_WORLD, &rank); prev = __LINE__;
         if (rank == delayer && strcmp(pattern, "balanced") != 0)
             slept += nap(d);
+        mine[i][0] = now();
         if (strcmp(pattern, "late-sender") == 0) {
             if (rank == 0) {
                 MPI_Send(&value, 1, MPI_INT, 1, 5, MPI_COMM_WORLD); line = __LINE__;
@@ -75,9 +105,25 @@ int main(int argc, char **argv)
         } else if (strcmp(pattern, "balanced") == 0) {
             MPI_Allreduce(big, sum, 1 << 20, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); line = __LINE__;
         }
+        mine[i][1] = now();
     }
-    if (rank == delayer)
-        printf("delay %d %.6f %d %d\n", rank, slept, line, prev);
+    double (*times)[ITERATIONS][2] = malloc((size_t)size * sizeof *times);
+    MPI_Gather(mine, 2 * ITERATIONS, MPI_DOUBLE, times, 2 * ITERATIONS, MPI_DOUBLE, delayer,
+               MPI_COMM_WORLD);
+    if (rank == delayer) {
+        /* who waits: the receiver for a late sender, the sender for a late
+         * receiver, every other rank in a collective */
+        double sum = 0;
+        if (strcmp(pattern, "late-sender") == 0)
+            sum = waited(times, 0, 1);
+        else if (strcmp(pattern, "late-receiver") == 0)
+            sum = waited(times, 1, 0);
+        else
+            for (int w = 0; w < size; w++)
+                sum += w != delayer ? waited(times, delayer, w) : 0;
+        printf("delay %d %.6f %d %d %.6f\n", rank, slept, line, prev, sum);
+    }
+    free(times);
     MPI_Finalize();
     return 0;
 }
