@@ -266,12 +266,14 @@ static int match_messages(analysis *a, const mww_options *opt, mww_result *res)
     size_t a_ = 0, b = 0;
     while (a_ < ns && b < nr) {
         if (!same_channel(&s[a_], &r[b])) {
-            res->unmatched++;
-            if (by_channel(&(message_end){s[a_].comm, s[a_].src, s[a_].dst, s[a_].tag, 0, 0, 0},
-                           &(message_end){r[b].comm, r[b].src, r[b].dst, r[b].tag, 0, 0, 0}) < 0)
-                a_++;
-            else
-                b++;
+            /* the lesser channel's end has no partner (unless its receiver
+             * is not matched by order anyway) */
+            const message_end *alone =
+                by_channel(&(message_end){s[a_].comm, s[a_].src, s[a_].dst, s[a_].tag, 0, 0, 0},
+                           &(message_end){r[b].comm, r[b].src, r[b].dst, r[b].tag, 0, 0, 0}) < 0
+                    ? &s[a_++]
+                    : &r[b++];
+            res->unmatched += !has_pair(&unordered, alone->dst, alone->comm);
             continue;
         }
         const message_end *se = &s[a_++], *re = &r[b++];
@@ -296,7 +298,8 @@ static int match_messages(analysis *a, const mww_options *opt, mww_result *res)
     }
     for (size_t i = a_; i < ns; i++)
         res->unmatched += !has_pair(&unordered, s[i].dst, s[i].comm);
-    res->unmatched += (long)(nr - b);
+    for (size_t i = b; i < nr; i++)
+        res->unmatched += !has_pair(&unordered, r[i].dst, r[i].comm);
     rc = 0;
 out:
     free(s);

@@ -215,6 +215,22 @@ static void test_unordered(void)
     mww_result_free(&res);
 }
 
+/* A send nobody received and a receive nobody sent (a file cut short):
+ * counted as unmatched, no wait; the pair around them still matches. */
+static void test_unmatched(void)
+{
+    calls r[2] = {0};
+    add(&r[0], "MPI_Send", 1.0, 1.1, 1, 3, 0, 0x20);   /* tag 3: never received */
+    add(&r[0], "MPI_Send", 2.0, 2.1, 1, 4, 0, 0x21);
+    add(&r[1], "MPI_Recv", 1.5, 2.1, 0, 4, 0, 0x30);
+    add(&r[1], "MPI_Recv", 3.0, 9.0, 0, 5, 0, 0x31);   /* tag 5: never sent */
+    mww_result res = analyze(r, 2);
+    CHECK(res.messages == 1 && res.unmatched == 2, "%ld messages, %ld unmatched", res.messages,
+          res.unmatched);
+    CHECK(NEAR(res.waiting, 0.5), "waiting %g", res.waiting);
+    mww_result_free(&res);
+}
+
 /* A balanced run: every rank enters together, nothing waits. */
 static void test_balanced(void)
 {
@@ -241,6 +257,7 @@ int main(void)
     test_barrier();
     test_rooted();
     test_unordered();
+    test_unmatched();
     test_balanced();
     return CHECK_DONE("test_wait_states");
 }
