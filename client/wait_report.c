@@ -9,8 +9,9 @@
 #include "trace_read.h"
 #include "wait_states.h"
 
-/* Causes listed by the text report; the JSON has them all. */
-enum { TEXT_CAUSES = 20 };
+/* Causes listed by the text report, and the most ranks it lists one by
+ * one; the JSON has them all. */
+enum { TEXT_CAUSES = 20, TEXT_RANKS = 32 };
 
 typedef struct {
     mwc_trace_rank *ranks;     /* by world rank; path NULL when missing */
@@ -64,11 +65,10 @@ static int by_instance(const void *pa, const void *pb)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* Until the trace records roots: a rooted collective's root is the rank
- * whose call moved data only one way, outward for a broadcast or scatter
- * (it sent, received nothing), inward for a reduce or gather; the other
- * calls of the instance (the same place on the same communicator) learn
- * it from the root's. */
+/* Until the trace records roots: a rooted collective's root is the one
+ * rank that sends in a broadcast or scatter, the one that receives in a
+ * reduce or gather; the other calls of the instance (the same place on the
+ * same communicator) learn it from the root's. */
 static int infer_roots(traced_run *j)
 {
     static const char *const outward[] = {"MPI_Bcast", "MPI_Scatter", "MPI_Scatterv", NULL};
@@ -85,8 +85,7 @@ static int infer_roots(traced_run *j)
             int out = is_one_of(c->function, outward), in = is_one_of(c->function, inward);
             if (!out && !in)
                 continue;
-            if (c->root < 0 && t->traffic &&
-                ((out && t->recv == 0 && t->sent > 0) || (in && t->sent == 0 && t->recv > 0)))
+            if (c->root < 0 && t->traffic && ((out && t->sent > 0) || (in && t->recv > 0)))
                 c->root = k;
             int at = 0;
             while (at < ncomms && comms[at] != c->comm)
@@ -313,6 +312,11 @@ static void print_text(FILE *out, const traced_run *j, const mww_result *r, size
         }
         if (r->ncauses > TEXT_CAUSES)
             fprintf(out, "  (%zu more causes: --json lists them all)\n", r->ncauses - TEXT_CAUSES);
+    }
+    if (r->ncauses != 0 && j->nranks <= TEXT_RANKS) {
+        fprintf(out, "\n  %4s  %12s  %22s\n", "rank", "waited (s)", "made others wait (s)");
+        for (int k = 0; k < j->nranks; k++)
+            fprintf(out, "  %4d  %12.6f  %22.6f\n", k, r->rank_waiting[k], r->rank_caused[k]);
     }
     fprintf(out, "\n  %ld messages and %ld collective instances matched", r->messages,
             r->collectives);

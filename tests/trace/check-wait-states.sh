@@ -5,7 +5,8 @@
 # --json --exe PROGRAM` (the programs linked without PIE, so that their
 # sites are named file:line):
 # - late sender, late receiver, wait at N x N, late broadcast, wait at
-#   barrier, in C and Fortran: the largest cause is the delaying rank, at the
+#   barrier, in C and Fortran, and early reduce in C (rank 3 late to an
+#   MPI_Reduce to 0, whose root is found from the bytes): the largest cause is the delaying rank, at the
 #   file:line of its delayed call, after the line of its MPI call before, of
 #   the pattern; its waiting within 10% of the waiting the program measured
 #   on its own clock (CLOCK_MONOTONIC: entry and exit of each delayed call);
@@ -65,6 +66,7 @@ analysed() {
         nxn) key=wait_nxn ;;
         bcast) key=late_broadcast ;;
         barrier) key=wait_barrier ;;
+        reduce) key=early_reduce waiters=1 ;;
     esac
     log=$(mktemp "$work/log.XXXXXX")
     if "$PYTHON" "$check" cause "$dir/analysis.json" "$key" "$2" "$file" "$4" "$5" "$3" "$6" \
@@ -75,7 +77,7 @@ analysed() {
     fi
 }
 
-for p in late-sender late-receiver nxn bcast barrier; do
+for p in late-sender late-receiver nxn bcast barrier reduce; do
     analysed "C $p" "$work/delays" "$p" delays.c
 done
 

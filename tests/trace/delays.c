@@ -8,6 +8,7 @@
  *   nxn            rank 2 sleeps, then MPI_Allreduce; the others wait in it
  *   bcast          rank 0, the root, sleeps, then MPI_Bcast; the others wait
  *   barrier        rank 3 sleeps, then MPI_Barrier; the others wait
+ *   reduce         rank 3 sleeps, then MPI_Reduce to 0; the root 0 waits
  *   balanced       no rank sleeps: an MPI_Allreduce of 8 MB
  * The delaying rank prints "delay RANK SLEPT LINE PREV WAITED": what it slept
  * in all (measured: a loaded machine oversleeps), the line of its delayed
@@ -74,6 +75,7 @@ int main(int argc, char **argv)
     int delayer = strcmp(pattern, "late-receiver") == 0 ? 1
                   : strcmp(pattern, "nxn") == 0         ? 2
                   : strcmp(pattern, "barrier") == 0     ? 3
+                  : strcmp(pattern, "reduce") == 0      ? 3
                                                         : 0;
     int line = 0, prev = 0, value = 1, total;
     static double big[1 << 20], sum[1 << 20];
@@ -102,6 +104,8 @@ int main(int argc, char **argv)
             MPI_Bcast(&value, 1, MPI_INT, 0, MPI_COMM_WORLD); line = __LINE__;
         } else if (strcmp(pattern, "barrier") == 0) {
             MPI_Barrier(MPI_COMM_WORLD); line = __LINE__;
+        } else if (strcmp(pattern, "reduce") == 0) {
+            MPI_Reduce(&value, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD); line = __LINE__;
         } else if (strcmp(pattern, "balanced") == 0) {
             MPI_Allreduce(big, sum, 1 << 20, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); line = __LINE__;
         }
@@ -112,12 +116,15 @@ int main(int argc, char **argv)
                MPI_COMM_WORLD);
     if (rank == delayer) {
         /* who waits: the receiver for a late sender, the sender for a late
-         * receiver, every other rank in a collective */
+         * receiver, the root for a late contributor, every other rank in
+         * the other collectives */
         double sum = 0;
         if (strcmp(pattern, "late-sender") == 0)
             sum = waited(times, 0, 1);
         else if (strcmp(pattern, "late-receiver") == 0)
             sum = waited(times, 1, 0);
+        else if (strcmp(pattern, "reduce") == 0)
+            sum = waited(times, 3, 0);
         else
             for (int w = 0; w < size; w++)
                 sum += w != delayer ? waited(times, delayer, w) : 0;
