@@ -21,13 +21,12 @@ typedef struct {
     int problems;              /* files damaged or unreadable (said on stderr) */
 } traced_run;
 
-/* Seconds since base_ns on the clock shared by the ranks: each rank's ticks
- * from its origin, placed by its wall clock at the origin, as the Perfetto
- * converter places them (docs/trace.md, "The converter"). */
-static double shared_seconds(const mwc_trace_rank *r, uint64_t base_ns, uint64_t t)
+double mwc_wait_seconds(const mwc_trace_rank *r, uint64_t base_ns, uint64_t t)
 {
-    return ((double)r->wall_ns - (double)base_ns) / 1e9 +
-           ((double)t - (double)r->origin) / r->per_second;
+    /* differences taken in integers: nanoseconds since the epoch and TSC
+     * counts do not fit a double's 53 bits exactly */
+    return (double)(int64_t)(r->wall_ns - base_ns) / 1e9 +
+           (double)(int64_t)(t - r->origin) / r->per_second;
 }
 
 /* A rooted collective's root, where the trace says it. */
@@ -186,8 +185,8 @@ static int load(const char *spec, traced_run *j, int quiet)
         for (size_t i = 0; i < r->ncalls; i++) {
             const mwc_trace_call *t = &r->calls[i];
             j->calls[k][i] = (mww_call){r->names[t->fn],
-                                        shared_seconds(r, base_ns, t->t_in),
-                                        shared_seconds(r, base_ns, t->t_out),
+                                        mwc_wait_seconds(r, base_ns, t->t_in),
+                                        mwc_wait_seconds(r, base_ns, t->t_out),
                                         t->traffic ? t->peer : -1,
                                         t->traffic ? t->tag : -1,
                                         t->traffic ? t->comm : -1,
