@@ -445,7 +445,7 @@ static int match_collectives(analysis *a, mww_result *res)
     qsort(v, n, sizeof *v, by_instance);
     for (size_t i = 0; i < n;) {
         /* the communicator's members: its largest instance's ranks */
-        size_t end = i, members = 0;
+        size_t end = i, members = 0, fewest = SIZE_MAX;
         while (end < n && v[end].comm == v[i].comm)
             end++;
         for (size_t j = i; j < end;) {
@@ -453,8 +453,13 @@ static int match_collectives(analysis *a, mww_result *res)
             while (m < end && v[m].seq == v[j].seq)
                 m++;
             members = m - j > members ? m - j : members;
+            fewest = m - j < fewest ? m - j : fewest;
             j = m;
         }
+        /* Calls whose communicator is not recorded (-1: those that move no
+         * data, MPI_Barrier) may be on several communicators: their order
+         * is trusted only when every rank made as many. */
+        int trusted = v[i].comm != -1 || fewest == members;
         for (size_t j = i; j < end;) {
             size_t m = j;
             int same = 1;
@@ -462,7 +467,7 @@ static int match_collectives(analysis *a, mww_result *res)
                 same &= v[m].pattern == v[j].pattern;
                 m++;
             }
-            if (m - j == members && same) {
+            if (m - j == members && same && trusted) {
                 res->collectives++;
                 instance_waits(a, &v[j], m - j);
             } else {

@@ -153,15 +153,15 @@ static void test_nxn(double T)
     mww_result_free(&res);
 }
 
-/* Barrier on an unknown communicator (-1), rank 3 late; a fifth barrier
- * that rank 3 never reached (the job was killed) is incomplete. */
+/* Barrier on communicator 0, rank 3 late; a second barrier that rank 3
+ * never reached (the job was killed) is incomplete. */
 static void test_barrier(void)
 {
     calls r[4] = {0};
     for (int k = 0; k < 4; k++) {
-        add(&r[k], "MPI_Barrier", k == 3 ? 1.1 : 1.0, 1.11, -1, -1, -1, 0x70);
+        add(&r[k], "MPI_Barrier", k == 3 ? 1.1 : 1.0, 1.11, -1, -1, 0, 0x70);
         if (k != 3)
-            add(&r[k], "MPI_Barrier", 2.0, 9.0, -1, -1, -1, 0x71);
+            add(&r[k], "MPI_Barrier", 2.0, 9.0, -1, -1, 0, 0x71);
     }
     mww_result res = analyze(r, 4);
     CHECK(res.collectives == 1 && res.incomplete_collectives == 1, "%ld, %ld", res.collectives,
@@ -170,6 +170,24 @@ static void test_barrier(void)
           res.pattern_time[MWW_WAIT_BARRIER]);
     CHECK(res.ncauses == 1 && res.causes[0].rank == 3 && res.causes[0].prev_function == NULL,
           "cause");
+    mww_result_free(&res);
+}
+
+/* Barriers record no communicator: ranks 0 and 1 also meet in a barrier
+ * of their own (a communicator of two). The sequences of the four ranks
+ * then do not line up, and no barrier is analysed rather than misread. */
+static void test_barrier_unknown_comm(void)
+{
+    calls r[4] = {0};
+    for (int k = 0; k < 4; k++) {
+        if (k < 2)
+            add(&r[k], "MPI_Barrier", 0.5, 0.6, -1, -1, -1, 0x72);
+        add(&r[k], "MPI_Barrier", k == 3 ? 1.1 : 1.0, 1.11, -1, -1, -1, 0x70);
+    }
+    mww_result res = analyze(r, 4);
+    CHECK(res.collectives == 0 && res.incomplete_collectives == 2 && res.waiting == 0,
+          "%ld analysed, %ld not, waiting %g", res.collectives, res.incomplete_collectives,
+          res.waiting);
     mww_result_free(&res);
 }
 
@@ -280,6 +298,7 @@ int main(void)
     test_nxn(0);
     test_nxn(86400.0 * 365);
     test_barrier();
+    test_barrier_unknown_comm();
     test_rooted();
     test_unordered();
     test_unmatched();
