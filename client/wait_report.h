@@ -4,16 +4,6 @@
 #ifndef MWC_WAIT_REPORT_H
 #define MWC_WAIT_REPORT_H
 
-#include <stdint.h>
-
-#include "trace_read.h"
-
-/* Seconds since base_ns (ns since the epoch) on the clock shared by the
- * ranks: a rank's ticks from its origin, at its rate, placed by its wall
- * clock at the origin, as the Perfetto converter places them (docs/trace.md,
- * "The converter"). */
-double mwc_wait_seconds(const mwc_trace_rank *r, uint64_t base_ns, uint64_t ticks);
-
 /* Read the run's trace files (spec as for --perfetto), analyse them and
  * print to standard output; program (may be NULL) names the sites. The
  * exit status: 0, or 1 when a file was damaged or nothing could be read. */

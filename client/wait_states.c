@@ -72,6 +72,13 @@ static int collective_pattern(const char *name)
     return -1;
 }
 
+int mww_root_role(const char *function)
+{
+    return named(function, one_to_all) ? MWW_ROOT_SENDS
+           : named(function, all_to_one) ? MWW_ROOT_RECEIVES
+                                         : 0;
+}
+
 /* ------------------------------------------------------------ wait states */
 
 typedef struct {

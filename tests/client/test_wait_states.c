@@ -4,14 +4,14 @@
  * by order, incomplete collectives, and times on one clock far from zero
  * whose ranks start at different moments (as offsets between the ranks'
  * own clocks leave them once unified): only the times decide; and the
- * unification itself (client/wait_report.c): ranks with other tick rates,
+ * unification itself (client/wait_input.c): ranks with other tick rates,
  * origins and wall clocks at their origins. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
-#include "wait_report.h"
+#include "wait_input.h"
 #include "wait_states.h"
 
 #define NEAR(x, y) (fabs((x) - (y)) < 1e-6)
