@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wait_functions.h"
+
 double mwc_wait_seconds(const mwc_trace_rank *r, uint64_t base_ns, uint64_t t)
 {
     /* differences taken in integers: nanoseconds since the epoch and TSC

@@ -73,12 +73,6 @@ typedef struct {
     long incomplete_collectives;       /* instances some member rank did not reach */
 } mww_result;
 
-/* A rooted collective's root: the one rank that sends (a broadcast, a
- * scatter), or the one that receives (a reduce, a gather); 0 for any
- * other function. */
-enum { MWW_ROOT_SENDS = 1, MWW_ROOT_RECEIVES = 2 };
-int mww_root_role(const char *function);
-
 typedef struct {
     /* A standard send of at least this many bytes waits for its receive as
      * a synchronous one does (MPI libraries switch to rendezvous above an
