@@ -69,31 +69,57 @@ static int push_end(message_end **v, size_t *n, size_t *cap, message_end e)
     return 0;
 }
 
-/* (rank, communicator) pairs whose receives are not matched by order. */
+/* (rank, communicator) pairs whose receives are not matched by order:
+ * added as found (repeats too), then sorted once (pair_set_seal), so that
+ * a trace of many ranks and receives is not searched linearly per message. */
 typedef struct {
-    int *pair;                 /* rank, comm, rank, comm, ... */
-    size_t n;
+    int rank, comm;
+} pair;
+
+typedef struct {
+    pair *v;
+    size_t n, cap;
 } pair_set;
 
-static int has_pair(const pair_set *u, int rank, int comm)
+static int by_pair(const void *pa, const void *pb)
 {
-    for (size_t i = 0; i < u->n; i++)
-        if (u->pair[2 * i] == rank && u->pair[2 * i + 1] == comm)
-            return 1;
-    return 0;
+    const pair *x = pa, *y = pb;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    return x->comm < y->comm ? -1 : x->comm > y->comm;
 }
 
 static int add_pair(pair_set *u, int rank, int comm)
 {
-    if (has_pair(u, rank, comm))
-        return 0;
-    int *more = realloc(u->pair, (u->n + 1) * 2 * sizeof *more);
-    if (more == NULL)
-        return -1;
-    u->pair = more;
-    u->pair[2 * u->n] = rank;
-    u->pair[2 * u->n++ + 1] = comm;
+    if (u->n > 0 && u->v[u->n - 1].rank == rank && u->v[u->n - 1].comm == comm)
+        return 0;   /* the same as the last: a rank's calls in a row */
+    if (u->n == u->cap) {
+        size_t c = u->cap ? u->cap * 2 : 64;
+        pair *more = realloc(u->v, c * sizeof *more);
+        if (more == NULL)
+            return -1;
+        u->v = more;
+        u->cap = c;
+    }
+    u->v[u->n++] = (pair){rank, comm};
     return 0;
+}
+
+/* Sorted, each pair once. */
+static void pair_set_seal(pair_set *u)
+{
+    qsort(u->v, u->n, sizeof *u->v, by_pair);
+    size_t kept = 0;
+    for (size_t i = 0; i < u->n; i++)
+        if (kept == 0 || by_pair(&u->v[kept - 1], &u->v[i]) != 0)
+            u->v[kept++] = u->v[i];
+    u->n = kept;
+}
+
+static int has_pair(const pair_set *u, int rank, int comm)
+{
+    pair key = {rank, comm};
+    return u->n > 0 && bsearch(&key, u->v, u->n, sizeof *u->v, by_pair) != NULL;
 }
 
 /* MPI's non-overtaking order. */
@@ -101,7 +127,7 @@ int mww_match_messages(mww_analysis *a, const mww_options *opt, mww_result *res)
 {
     message_end *s = NULL, *r = NULL;
     size_t ns = 0, nr = 0, cs = 0, cr = 0;
-    pair_set unordered = {NULL, 0};
+    pair_set unordered = {NULL, 0, 0};
     int rc = -1;
     for (int k = 0; k < a->nranks; k++) {
         const mww_rank *t = &a->ranks[k];
@@ -133,6 +159,7 @@ int mww_match_messages(mww_analysis *a, const mww_options *opt, mww_result *res)
             }
         }
     }
+    pair_set_seal(&unordered);
     res->unordered_receivers = (long)unordered.n;
     qsort(s, ns, sizeof *s, by_channel);
     qsort(r, nr, sizeof *r, by_channel);
@@ -174,7 +201,7 @@ int mww_match_messages(mww_analysis *a, const mww_options *opt, mww_result *res)
 out:
     free(s);
     free(r);
-    free(unordered.pair);
+    free(unordered.v);
     return rc;
 }
 
