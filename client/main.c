@@ -22,6 +22,7 @@
 #include "record.h"
 #include "session.h"
 #include "trace_perfetto.h"
+#include "wait_report.h"
 #include "util.h"
 #include "view_json.h"
 #include "view_tty.h"
@@ -311,6 +312,8 @@ int main(int argc, char **argv)
         return rc == 1 ? 0 : 2;
     if (o.report)
         return mwc_html_report(o.report, o.html, o.quiet);
+    if (o.trace && o.analyze)
+        return mwc_wait_report(o.trace, o.exe, o.json, o.quiet);
     if (o.trace)
         return mwc_trace_perfetto(o.trace, o.perfetto, o.quiet);
     signals();

@@ -25,6 +25,7 @@ static const char usage[] =
     "       mpiwatch --trace DIR --perfetto OUT.json\n"
     "       mpiwatch --diff A.json B.json [--json] [--html OUT.html] [--fail-if EXPR]...\n"
     "       mpiwatch --report REPORT.json --hatchet OUT.json\n"
+    "       mpiwatch --trace DIR --analyze [--json] [--exe PROGRAM]\n"
     "\n"
     "Watches a job profiled by mpiwatch while it runs (man mpiwatch; the guide:\n"
     MW_DOCDIR "/client.md).\n"
@@ -62,13 +63,19 @@ static const char usage[] =
     "                         the same as Server-Sent Events (the page's source);\n"
     "                         after the job it keeps the last state until\n"
     "                         mpiwatch is interrupted\n"
-    "      --trace DIR        with --perfetto: the per-rank files of a run traced with\n"
-    "                         MPIWATCH_TRACE=1, in DIR (or DIR/NAME, the path up to\n"
-    "                         .trace., when DIR holds several runs)\n"
+    "      --trace DIR        with --perfetto or --analyze: the per-rank files of a\n"
+    "                         run traced with MPIWATCH_TRACE=1, in DIR (or DIR/NAME,\n"
+    "                         the path up to .trace., when DIR holds several runs)\n"
     "      --perfetto OUT     write the trace as Chrome trace-event JSON to OUT, for\n"
     "                         ui.perfetto.dev or chrome://tracing: a process per rank,\n"
     "                         a thread per thread, a slice per call, an arrow per\n"
     "                         message (docs/trace.md)\n"
+    "      --analyze          print the trace's wait states, \"Waiting, and what caused\n"
+    "                         it\": who made whom wait, charged to the late rank's call\n"
+    "                         site and the work before it, largest first; with --json\n"
+    "                         as one JSON object (docs/wait-states.md)\n"
+    "      --exe PROGRAM      with --analyze: the traced program, to name its call\n"
+    "                         sites file:line (a program linked without PIE)\n"
     "      --report FILE      with --html: a JSON report written by mpiwatch\n"
     "      --html OUT         write the report (or, with --replay, the recording's\n"
     "                         last state) as one self-contained HTML page to OUT\n"
@@ -113,7 +120,7 @@ static int positive(const char *s, double *out)
 int mwc_options_parse(mwc_options *o, int argc, char **argv)
 {
     enum { O_NO_EVENTS = 256, O_REPLAY, O_SPEED, O_NICE, O_VERSION, O_STALL, O_STUCK, O_RANK,
-           O_MATRIX, O_REPORT, O_HTML, O_WEB, O_TRACE, O_PERFETTO };
+           O_MATRIX, O_REPORT, O_HTML, O_WEB, O_TRACE, O_PERFETTO, O_ANALYZE, O_EXE };
     static const struct option longs[] = {
         { "port-file", required_argument, NULL, 'f' },
         { "stdin", no_argument, NULL, 's' },
@@ -133,6 +140,8 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
         { "web", required_argument, NULL, O_WEB },
         { "trace", required_argument, NULL, O_TRACE },
         { "perfetto", required_argument, NULL, O_PERFETTO },
+        { "analyze", no_argument, NULL, O_ANALYZE },
+        { "exe", required_argument, NULL, O_EXE },
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, O_VERSION },
@@ -194,6 +203,8 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
         case O_HTML: o->html = optarg; break;
         case O_TRACE: o->trace = optarg; break;
         case O_PERFETTO: o->perfetto = optarg; break;
+        case O_ANALYZE: o->analyze = 1; break;
+        case O_EXE: o->exe = optarg; break;
         case O_WEB: {
             mwc_web_addr a;
             char err[300];
@@ -217,12 +228,20 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
     }
     if (o->perfetto && !o->trace)
         return bad("%s--perfetto goes with --trace DIR", "");
+    if (o->analyze && !o->trace)
+        return bad("%s--analyze goes with --trace DIR", "");
+    if (o->exe && !o->analyze)
+        return bad("%s--exe goes with --trace DIR --analyze", "");
     if (o->trace) {
-        if (!o->perfetto)
-            return bad("%s--trace DIR goes with --perfetto OUT.json", "");
+        if (!o->perfetto && !o->analyze)
+            return bad("%s--trace DIR goes with --perfetto OUT.json or --analyze", "");
+        if (o->perfetto && o->analyze)
+            return bad("%sgive one of --perfetto and --analyze", "");
         if (o->port_file || o->use_stdin || o->nargs > 0 || o->replay || o->report || o->html ||
-            o->json || o->record || o->rank >= 0 || o->matrix || o->web)
-            return bad("%s--trace --perfetto converts a trace: no other option but --quiet", "");
+            o->record || o->rank >= 0 || o->matrix || o->web || (o->json && o->perfetto))
+            return bad(o->perfetto ? "%s--trace --perfetto converts a trace: no other option but --quiet"
+                                   : "%s--trace --analyze prints the wait states: no other option "
+                                     "but --json, --exe and --quiet", "");
         return 0;
     }
     int sources = (o->port_file != NULL) + o->use_stdin + (o->nargs > 0) + (o->replay != NULL) +

@@ -23,6 +23,8 @@ typedef struct {
     const char *web;         /* --web [ADDR:]PORT: serve the live page */
     const char *trace;       /* --trace DIR: a run's per-rank trace files */
     const char *perfetto;    /* --perfetto OUT: the trace as Chrome trace-event JSON */
+    int analyze;             /* --analyze: the trace's wait states */
+    const char *exe;         /* --exe PROGRAM: names the analysed sites file:line */
 } mwc_options;
 
 /* 0: run; 1: --help or --version was printed (exit 0); 2: usage error

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The client's C unit tests (decoder and model, endpoints, recordings, JSON,
-# the wait-for graph, rates and the communication matrix, the JSON check of
+# the wait-for graph, the wait-state analysis, rates and the communication matrix, the JSON check of
 # --report, the --web address parser and the live page's state hub)
 # and the fuzz seed corpus replayed through the fuzz target, built by make
 # check in the build tree. Each program is one TAP case; its checks' count
@@ -23,7 +23,7 @@ unit() {
     fi
 }
 for t in test_decoder test_endpoints test_record test_json test_waitfor test_rates test_json_check \
-         test_web_addr test_web_hub; do
+         test_web_addr test_web_hub test_wait_states; do
     unit "$t" "$b/$t"
 done
 unit "fuzz corpus" "$b/fuzz_corpus" "$s"/corpus/*

@@ -1,0 +1,40 @@
+/* Which MPI function plays which part in the wait-state analysis
+ * (docs/wait-states.md, "The patterns"): one list of names each. A large-
+ * count variant (MPI_Send_c) plays its function's part. */
+#ifndef MWC_WAIT_FUNCTIONS_H
+#define MWC_WAIT_FUNCTIONS_H
+
+#include <stdint.h>
+
+/* A send, blocking or not: matched to a receive in order. */
+int mww_fn_send(const char *name);
+
+/* A blocking send that waits for its receive to be posted: a synchronous
+ * one, or a standard one of at least rendezvous_bytes (0: none). */
+int mww_fn_waits_for_receive(const char *name, uint64_t bytes, uint64_t rendezvous_bytes);
+
+/* MPI_Recv: the receive a Late Sender makes wait. */
+int mww_fn_blocking_receive(const char *name);
+
+/* A send-receive: one record for two messages. */
+int mww_fn_send_receive(const char *name);
+
+/* Another call that may receive (non-blocking, persistent, matched): a
+ * rank's messages on its communicator are then not matched by order. */
+int mww_fn_other_receive(const char *name);
+
+/* The collective pattern (MWW_WAIT_NXN, ...) of a function's late
+ * arrivals; -1 for a function that is no such collective. */
+int mww_fn_collective_pattern(const char *name);
+
+/* Counted as MPI time: not MPI_Init, MPI_Init_thread or MPI_Finalize (as
+ * the report's rank_times). */
+int mww_fn_mpi_time(const char *name);
+
+/* A rooted collective's root: the one rank that sends (a broadcast, a
+ * scatter), or the one that receives (a reduce, a gather); 0 for any
+ * other function. */
+enum { MWW_ROOT_SENDS = 1, MWW_ROOT_RECEIVES = 2 };
+int mww_root_role(const char *function);
+
+#endif

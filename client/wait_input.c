@@ -1,0 +1,187 @@
+/* A trace's calls for the wait-state analysis (client/wait_input.h). */
+#include "wait_input.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wait_functions.h"
+
+double mwc_wait_seconds(const mwc_trace_rank *r, uint64_t base_ns, uint64_t t)
+{
+    /* differences taken in integers: nanoseconds since the epoch and TSC
+     * counts do not fit a double's 53 bits exactly */
+    return (double)(int64_t)(r->wall_ns - base_ns) / 1e9 +
+           (double)(int64_t)(t - r->origin) / r->per_second;
+}
+
+/* A rooted collective's root, where the trace says it. */
+static int root_of(const mwc_trace_call *c)
+{
+    (void)c;
+    return -1;
+}
+
+/* A rooted call: its communicator and place among the rank's rooted calls
+ * on it, the instance the analysis will match it to. */
+typedef struct {
+    int comm;
+    long seq;
+    mww_call *call;
+} rooted_call;
+
+static int by_instance(const void *pa, const void *pb)
+{
+    const rooted_call *x = pa, *y = pb;
+    if (x->comm != y->comm)
+        return x->comm < y->comm ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Until the trace records roots: a rooted collective's root is the one
+ * rank that sends in a broadcast or scatter, the one that receives in a
+ * reduce or gather; the other calls of the instance (the same place on the
+ * same communicator) learn it from the root's. */
+static int infer_roots(mwc_wait_input *j)
+{
+    rooted_call *v = NULL;
+    size_t n = 0, cap = 0;
+    int comms[64];             /* a rank's communicators, and its rooted calls on each */
+    long counts[64];
+    for (int k = 0; k < j->nranks; k++) {
+        int ncomms = 0;
+        for (size_t i = 0; i < j->ranks[k].ncalls; i++) {
+            mww_call *c = &j->calls[k][i];
+            const mwc_trace_call *t = &j->ranks[k].calls[i];
+            int role = mww_root_role(c->function);
+            if (role == 0)
+                continue;
+            if (c->root < 0 && t->traffic &&
+                ((role == MWW_ROOT_SENDS && t->sent > 0) ||
+                 (role == MWW_ROOT_RECEIVES && t->recv > 0)))
+                c->root = k;
+            int at = 0;
+            while (at < ncomms && comms[at] != c->comm)
+                at++;
+            if (at == ncomms && ncomms < 64) {
+                comms[ncomms] = c->comm;
+                counts[ncomms++] = 0;
+            }
+            if (at == 64)
+                continue;   /* a 65th communicator: its calls' roots stay unknown */
+            long seq = counts[at]++;
+            if (n == cap) {
+                size_t nc = cap ? cap * 2 : 256;
+                rooted_call *more = realloc(v, nc * sizeof *more);
+                if (more == NULL) {
+                    free(v);
+                    return -1;
+                }
+                v = more;
+                cap = nc;
+            }
+            v[n++] = (rooted_call){c->comm, seq, c};
+        }
+    }
+    qsort(v, n, sizeof *v, by_instance);
+    for (size_t i = 0; i < n;) {
+        size_t end = i;
+        int root = -1;
+        while (end < n && v[end].comm == v[i].comm && v[end].seq == v[i].seq)
+            root = v[end++].call->root >= 0 ? v[end - 1].call->root : root;
+        for (; i < end; i++)
+            if (v[i].call->root < 0)
+                v[i].call->root = root;
+    }
+    free(v);
+    return 0;
+}
+
+int mwc_wait_input_load(const char *spec, mwc_wait_input *j, int quiet)
+{
+    char err[4800];
+    char **paths = NULL;
+    memset(j, 0, sizeof *j);
+    int n = mwc_trace_find(spec, &paths, err, sizeof err);
+    if (n < 0) {
+        fprintf(stderr, "mpiwatch: %s\n", err);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        mwc_trace_rank r;
+        if (mwc_trace_read_file(paths[i], &r, err, sizeof err) != 0) {
+            fprintf(stderr, "mpiwatch: %s\n", err);
+            j->problems++;
+        } else if (j->nranks != 0 && r.ranks != j->nranks) {
+            fprintf(stderr, "mpiwatch: %s is a trace of %d ranks, the others of %d; skipped\n",
+                    paths[i], r.ranks, j->nranks);
+            j->problems++;
+        } else {
+            if (j->ranks == NULL && (j->ranks = calloc((size_t)r.ranks, sizeof *j->ranks)) != NULL)
+                j->nranks = r.ranks;
+            if (j->ranks == NULL || j->ranks[r.rank].path != NULL) {
+                fprintf(stderr, "mpiwatch: %s: %s\n", paths[i],
+                        j->ranks == NULL ? "out of memory" : "a second file for its rank; skipped");
+                j->problems++;
+            } else {
+                if (err[0] != '\0') {
+                    fprintf(stderr, "mpiwatch: %s\n", err);
+                    j->problems++;
+                } else if (r.truncated && !quiet) {
+                    fprintf(stderr, "mpiwatch: %s ends inside a chunk (the job was stopped while "
+                                    "writing it); its whole chunks are analysed\n", paths[i]);
+                }
+                j->ranks[r.rank] = r;
+                continue;
+            }
+        }
+        mwc_trace_rank_free(&r);
+    }
+    for (int i = 0; i < n; i++)
+        free(paths[i]);
+    free(paths);
+    if (j->nranks <= 0)
+        return -1;
+    uint64_t base_ns = UINT64_MAX;
+    for (int k = 0; k < j->nranks; k++)
+        if (j->ranks[k].path != NULL && j->ranks[k].wall_ns < base_ns)
+            base_ns = j->ranks[k].wall_ns;
+    j->calls = calloc((size_t)j->nranks, sizeof *j->calls);
+    j->view = calloc((size_t)j->nranks, sizeof *j->view);
+    if (j->calls == NULL || j->view == NULL)
+        return -1;
+    for (int k = 0; k < j->nranks; k++) {
+        const mwc_trace_rank *r = &j->ranks[k];
+        if (r->ncalls == 0)
+            continue;
+        if ((j->calls[k] = malloc(r->ncalls * sizeof *j->calls[k])) == NULL)
+            return -1;
+        for (size_t i = 0; i < r->ncalls; i++) {
+            const mwc_trace_call *t = &r->calls[i];
+            j->calls[k][i] = (mww_call){r->names[t->fn],
+                                        mwc_wait_seconds(r, base_ns, t->t_in),
+                                        mwc_wait_seconds(r, base_ns, t->t_out),
+                                        t->traffic ? t->peer : -1,
+                                        t->traffic ? t->tag : -1,
+                                        t->traffic ? t->comm : -1,
+                                        root_of(t),
+                                        t->sent,
+                                        t->site,
+                                        t->thread};
+        }
+        j->view[k] = (mww_rank){j->calls[k], r->ncalls};
+    }
+    return infer_roots(j);
+}
+
+void mwc_wait_input_free(mwc_wait_input *j)
+{
+    for (int k = 0; k < j->nranks; k++) {
+        mwc_trace_rank_free(&j->ranks[k]);
+        if (j->calls != NULL)
+            free(j->calls[k]);
+    }
+    free(j->ranks);
+    free(j->calls);
+    free(j->view);
+}

@@ -1,0 +1,34 @@
+/* A traced run's calls as the wait-state analysis takes them
+ * (client/wait_states.h): read from the per-rank trace files
+ * (client/trace_read.h), their times put on the clock shared by the ranks,
+ * and the roots of rooted collectives found. */
+#ifndef MWC_WAIT_INPUT_H
+#define MWC_WAIT_INPUT_H
+
+#include <stdint.h>
+
+#include "trace_read.h"
+#include "wait_states.h"
+
+typedef struct {
+    mwc_trace_rank *ranks;     /* by world rank; path NULL when missing */
+    int nranks;
+    mww_call **calls;          /* by rank: its calls for the analysis */
+    mww_rank *view;            /* by rank: calls and count, for mww_analyze */
+    int problems;              /* files damaged or unreadable (said on stderr) */
+} mwc_wait_input;
+
+/* Read the run's files (spec as for --perfetto: a folder, or the path up to
+ * ".trace."). 0, or -1: nothing readable (said on stderr), or out of
+ * memory when nranks is not 0. Free with mwc_wait_input_free either way. */
+int mwc_wait_input_load(const char *spec, mwc_wait_input *j, int quiet);
+
+void mwc_wait_input_free(mwc_wait_input *j);
+
+/* Seconds since base_ns (ns since the epoch) on the clock shared by the
+ * ranks: a rank's ticks from its origin, at its rate, placed by its wall
+ * clock at the origin, as the Perfetto converter places them (docs/trace.md,
+ * "The converter"). */
+double mwc_wait_seconds(const mwc_trace_rank *r, uint64_t base_ns, uint64_t ticks);
+
+#endif

@@ -1,0 +1,181 @@
+/* The wait states of a trace, printed (client/wait_report.h). */
+#include "wait_report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "site_lines.h"
+#include "wait_input.h"
+#include "wait_states.h"
+
+/* Causes listed by the text report, and the most ranks it lists one by
+ * one; the JSON has them all. */
+enum { TEXT_CAUSES = 20, TEXT_RANKS = 32 };
+
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20 || c >= 0x7f)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+static double share(double part, double whole)
+{
+    return whole > 0 ? 100.0 * part / whole : 0;
+}
+
+static void print_json(FILE *out, const mwc_wait_input *j, const mww_result *r, size_t calls,
+                       mwc_site_lines *lines, const char *sites_note)
+{
+    char site[512];
+    fprintf(out, "{\"ranks\":%d,\"calls\":%zu,\"mpi_time\":%.9f,\"waiting\":%.9f,"
+                 "\"waiting_share\":%.3f,\"patterns\":{",
+            j->nranks, calls, r->mpi_time, r->waiting, share(r->waiting, r->mpi_time));
+    for (int p = 0; p < MWW_PATTERNS; p++)
+        fprintf(out, "%s\"%s\":{\"time\":%.9f,\"count\":%ld}", p ? "," : "", mww_pattern_key(p),
+                r->pattern_time[p], r->pattern_count[p]);
+    fputs("},\"causes\":[", out);
+    for (size_t i = 0; i < r->ncauses; i++) {
+        const mww_cause *c = &r->causes[i];
+        mwc_site_lines_name(lines, c->site, site, sizeof site);
+        fprintf(out, "%s\n{\"rank\":%d,\"pattern\":\"%s\",\"function\":", i ? "," : "", c->rank,
+                mww_pattern_key(c->pattern));
+        json_string(out, c->function);
+        fputs(",\"site\":", out);
+        json_string(out, site);
+        fprintf(out, ",\"address\":\"0x%llx\",\"after\":", (unsigned long long)c->site);
+        if (c->prev_function != NULL) {
+            mwc_site_lines_name(lines, c->prev_site, site, sizeof site);
+            fputs("{\"function\":", out);
+            json_string(out, c->prev_function);
+            fputs(",\"site\":", out);
+            json_string(out, site);
+            fprintf(out, ",\"address\":\"0x%llx\"}", (unsigned long long)c->prev_site);
+        } else {
+            fputs("null", out);
+        }
+        fprintf(out, ",\"waiting\":%.9f,\"share\":%.3f,\"instances\":%ld,\"waiting_ranks\":%ld}",
+                c->waiting, share(c->waiting, r->mpi_time), c->instances, c->waiting_ranks);
+    }
+    fputs("],\n\"rank_waiting\":[", out);
+    for (int k = 0; k < j->nranks; k++)
+        fprintf(out, "%s%.9f", k ? "," : "", r->rank_waiting[k]);
+    fputs("],\"rank_caused\":[", out);
+    for (int k = 0; k < j->nranks; k++)
+        fprintf(out, "%s%.9f", k ? "," : "", r->rank_caused[k]);
+    fprintf(out, "],\"messages\":%ld,\"unmatched\":%ld,\"unordered_receivers\":%ld,"
+                 "\"collectives\":%ld,\"incomplete_collectives\":%ld,\"sites\":",
+            r->messages, r->unmatched, r->unordered_receivers, r->collectives,
+            r->incomplete_collectives);
+    json_string(out, sites_note);
+    fputs("}\n", out);
+}
+
+static void print_text(FILE *out, const mwc_wait_input *j, const mww_result *r, size_t calls,
+                       mwc_site_lines *lines, const char *sites_note)
+{
+    char site[512], prev[800];
+    fprintf(out, "Waiting, and what caused it\n");
+    fprintf(out, "  %d ranks, %zu calls: MPI time %.6f s, of which waiting %.6f s (%.1f%%)\n",
+            j->nranks, calls, r->mpi_time, r->waiting, share(r->waiting, r->mpi_time));
+    for (int p = 0; p < MWW_PATTERNS; p++)
+        if (r->pattern_count[p] != 0)
+            fprintf(out, "  %-16s %12.6f s  %8ld wait states\n", mww_pattern_name(p),
+                    r->pattern_time[p], r->pattern_count[p]);
+    if (r->ncauses != 0) {
+        fprintf(out, "\n  %12s  %6s  %4s  %-16s  %-36s  %s\n", "caused (s)", "share", "rank",
+                "pattern", "arrived late at", "after the work since");
+        for (size_t i = 0; i < r->ncauses && i < TEXT_CAUSES; i++) {
+            const mww_cause *c = &r->causes[i];
+            char at[800];
+            mwc_site_lines_name(lines, c->site, site, sizeof site);
+            snprintf(at, sizeof at, "%s (%s)", site, c->function);
+            if (c->prev_function != NULL) {
+                mwc_site_lines_name(lines, c->prev_site, site, sizeof site);
+                snprintf(prev, sizeof prev, "%s (%s)", site, c->prev_function);
+            } else {
+                snprintf(prev, sizeof prev, "the start");
+            }
+            fprintf(out, "  %12.6f  %5.1f%%  %4d  %-16s  %-36s  %s; %ld wait states of %ld rank%s\n",
+                    c->waiting, share(c->waiting, r->mpi_time), c->rank,
+                    mww_pattern_name(c->pattern), at, prev, c->instances, c->waiting_ranks,
+                    c->waiting_ranks == 1 ? "" : "s");
+        }
+        if (r->ncauses > TEXT_CAUSES)
+            fprintf(out, "  (%zu more causes: --json lists them all)\n", r->ncauses - TEXT_CAUSES);
+    }
+    if (r->ncauses != 0 && j->nranks <= TEXT_RANKS) {
+        fprintf(out, "\n  %4s  %12s  %22s\n", "rank", "waited (s)", "made others wait (s)");
+        for (int k = 0; k < j->nranks; k++)
+            fprintf(out, "  %4d  %12.6f  %22.6f\n", k, r->rank_waiting[k], r->rank_caused[k]);
+    }
+    fprintf(out, "\n  %ld messages and %ld collective instances matched", r->messages,
+            r->collectives);
+    if (r->unmatched || r->unordered_receivers || r->incomplete_collectives)
+        fprintf(out, "; not analysed: %ld sends or receives without a partner, %ld receiving "
+                     "ranks whose non-blocking or combined receives hide the order, %ld "
+                     "collective instances not every rank reached",
+                r->unmatched, r->unordered_receivers, r->incomplete_collectives);
+    fprintf(out, "\n  sites: %s\n", sites_note);
+}
+
+int mwc_wait_report(const char *spec, const char *program, int json, int quiet)
+{
+    mwc_wait_input j;
+    if (mwc_wait_input_load(spec, &j, quiet) != 0) {
+        if (j.nranks != 0)
+            fprintf(stderr, "mpiwatch: out of memory reading the trace\n");
+        mwc_wait_input_free(&j);
+        return 1;
+    }
+    mww_result r;
+    mww_options opt = {MWW_RENDEZVOUS_BYTES_DEFAULT};
+    if (mww_analyze(j.view, j.nranks, &opt, &r) != 0) {
+        fprintf(stderr, "mpiwatch: out of memory analysing the trace\n");
+        mwc_wait_input_free(&j);
+        return 1;
+    }
+    char note[1200] = "addresses (give --exe PROGRAM to name them file:line)";
+    mwc_site_lines *lines = NULL;
+    if (program != NULL) {
+        char why[1000];
+        lines = mwc_site_lines_open(program, why, sizeof why);
+        if (lines != NULL)
+            snprintf(note, sizeof note, "file:line from %s (libdw)", program);
+        else
+            snprintf(note, sizeof note, "%s", why);
+    }
+    size_t calls = 0;
+    uint64_t dropped = 0;
+    int files = 0;
+    for (int k = 0; k < j.nranks; k++) {
+        calls += j.ranks[k].ncalls;
+        dropped += j.ranks[k].dropped;
+        files += j.ranks[k].path != NULL;
+    }
+    if (json)
+        print_json(stdout, &j, &r, calls, lines, note);
+    else
+        print_text(stdout, &j, &r, calls, lines, note);
+    if (!quiet && files < j.nranks)
+        fprintf(stderr, "mpiwatch: only %d of %d ranks' files were read: waits involving the "
+                        "others are not seen\n", files, j.nranks);
+    if (!quiet && dropped)
+        fprintf(stderr, "mpiwatch: the ranks dropped %llu calls (MPIWATCH_TRACE_BUFFER reached): "
+                        "messages and collectives around the holes may be matched wrongly\n",
+                (unsigned long long)dropped);
+    mwc_site_lines_close(lines);
+    mww_result_free(&r);
+    int status = j.problems != 0;
+    mwc_wait_input_free(&j);
+    return status;
+}

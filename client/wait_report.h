@@ -1,0 +1,12 @@
+/* mpiwatch --trace DIR --analyze [--json] [--exe PROGRAM]: the wait states
+ * of a traced run (client/wait_states.h), printed as the section "Waiting,
+ * and what caused it" or as one JSON object (docs/wait-states.md). */
+#ifndef MWC_WAIT_REPORT_H
+#define MWC_WAIT_REPORT_H
+
+/* Read the run's trace files (spec as for --perfetto), analyse them and
+ * print to standard output; program (may be NULL) names the sites. The
+ * exit status: 0, or 1 when a file was damaged or nothing could be read. */
+int mwc_wait_report(const char *spec, const char *program, int json, int quiet);
+
+#endif

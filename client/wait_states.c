@@ -1,0 +1,191 @@
+/* Wait states (client/wait_states.h, docs/wait-states.md): the analysis's
+ * entry point and the causes; the matching is client/wait_match.c. */
+#include "wait_states.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "wait_functions.h"
+#include "wait_match.h"
+
+const char *mww_pattern_name(int pattern)
+{
+    static const char *const names[MWW_PATTERNS] = {
+        "Late Sender", "Late Receiver", "Wait at N x N", "Wait at Barrier",
+        "Late Broadcast", "Early Reduce"};
+    return pattern >= 0 && pattern < MWW_PATTERNS ? names[pattern] : "?";
+}
+
+const char *mww_pattern_key(int pattern)
+{
+    static const char *const keys[MWW_PATTERNS] = {
+        "late_sender", "late_receiver", "wait_nxn", "wait_barrier",
+        "late_broadcast", "early_reduce"};
+    return pattern >= 0 && pattern < MWW_PATTERNS ? keys[pattern] : "?";
+}
+
+/* Each call's previous call on the same thread. */
+static int link_previous(mww_analysis *a)
+{
+    a->prev = calloc((size_t)a->nranks, sizeof *a->prev);
+    if (a->prev == NULL)
+        return -1;
+    for (int k = 0; k < a->nranks; k++) {
+        const mww_rank *r = &a->ranks[k];
+        if (r->ncalls == 0)
+            continue;
+        a->prev[k] = calloc(r->ncalls, sizeof *a->prev[k]);
+        uint32_t *thread = NULL;
+        size_t *last = NULL, nthreads = 0;
+        if (a->prev[k] == NULL)
+            return -1;
+        for (size_t i = 0; i < r->ncalls; i++) {
+            size_t t = 0;
+            while (t < nthreads && thread[t] != r->calls[i].thread)
+                t++;
+            if (t == nthreads) {
+                uint32_t *th = realloc(thread, (nthreads + 1) * sizeof *th);
+                size_t *la = th ? realloc(last, (nthreads + 1) * sizeof *la) : NULL;
+                if (th != NULL)
+                    thread = th;
+                if (la == NULL) {
+                    free(thread);
+                    free(last);
+                    return -1;
+                }
+                last = la;
+                thread[nthreads] = r->calls[i].thread;
+                last[nthreads++] = 0;
+            }
+            a->prev[k][i] = last[t];
+            last[t] = i + 1;
+        }
+        free(thread);
+        free(last);
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ causes */
+
+static const mww_call *late_call(const mww_analysis *a, const mww_wait *w)
+{
+    return &a->ranks[w->rank].calls[w->call];
+}
+
+static const mww_call *previous_call(const mww_analysis *a, const mww_wait *w)
+{
+    size_t p = a->prev[w->rank][w->call];
+    return p ? &a->ranks[w->rank].calls[p - 1] : NULL;
+}
+
+static const mww_analysis *sort_analysis;
+
+static int by_cause(const void *pa, const void *pb)
+{
+    const mww_wait *x = pa, *y = pb;
+    const mww_analysis *a = sort_analysis;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    if (x->pattern != y->pattern)
+        return x->pattern < y->pattern ? -1 : 1;
+    const mww_call *cx = late_call(a, x), *cy = late_call(a, y);
+    if (cx->site != cy->site)
+        return cx->site < cy->site ? -1 : 1;
+    int f = strcmp(cx->function, cy->function);
+    if (f != 0)
+        return f;
+    const mww_call *px = previous_call(a, x), *py = previous_call(a, y);
+    uint64_t sx = px ? px->site : 0, sy = py ? py->site : 0;
+    if (sx != sy)
+        return sx < sy ? -1 : 1;
+    f = strcmp(px ? px->function : "", py ? py->function : "");
+    if (f != 0)
+        return f;
+    return x->victim - y->victim;
+}
+
+static int by_waiting(const void *pa, const void *pb)
+{
+    const mww_cause *x = pa, *y = pb;
+    if (x->waiting != y->waiting)
+        return x->waiting > y->waiting ? -1 : 1;
+    return x->rank - y->rank;
+}
+
+static int gather_causes(mww_analysis *a, mww_result *res)
+{
+    sort_analysis = a;
+    qsort(a->waits, a->nwaits, sizeof *a->waits, by_cause);
+    res->causes = malloc((a->nwaits ? a->nwaits : 1) * sizeof *res->causes);
+    if (res->causes == NULL)
+        return -1;
+    for (size_t i = 0; i < a->nwaits;) {
+        const mww_wait *w = &a->waits[i];
+        const mww_call *late = late_call(a, w), *prev = previous_call(a, w);
+        mww_cause c = {w->rank, w->pattern, late->function, late->site,
+                       prev ? prev->function : NULL, prev ? prev->site : 0, 0, 0, 0};
+        size_t j = i;
+        int last_victim = -1;
+        while (j < a->nwaits) {
+            const mww_wait *x = &a->waits[j];
+            mww_wait probe = *w;
+            probe.victim = x->victim;   /* the same cause whatever the victim */
+            if (by_cause(&probe, x) != 0)
+                break;
+            c.waiting += x->seconds;
+            c.instances++;
+            c.waiting_ranks += x->victim != last_victim;
+            last_victim = x->victim;
+            j++;
+        }
+        res->causes[res->ncauses++] = c;
+        i = j;
+    }
+    qsort(res->causes, res->ncauses, sizeof *res->causes, by_waiting);
+    return 0;
+}
+
+int mww_analyze(const mww_rank *ranks, int nranks, const mww_options *opt, mww_result *res)
+{
+    memset(res, 0, sizeof *res);
+    mww_analysis a = {ranks, nranks, NULL, NULL, 0, 0, 0};
+    int rc = -1;
+    res->rank_waiting = calloc(nranks > 0 ? (size_t)nranks : 1, sizeof *res->rank_waiting);
+    res->rank_caused = calloc(nranks > 0 ? (size_t)nranks : 1, sizeof *res->rank_caused);
+    if (res->rank_waiting == NULL || res->rank_caused == NULL || link_previous(&a) != 0 ||
+        mww_match_messages(&a, opt, res) != 0 || mww_match_collectives(&a, res) != 0 || a.oom ||
+        gather_causes(&a, res) != 0)
+        goto out;
+    for (int k = 0; k < nranks; k++)
+        for (size_t i = 0; i < ranks[k].ncalls; i++)
+            if (ranks[k].calls[i].leave > ranks[k].calls[i].enter &&
+                mww_fn_mpi_time(ranks[k].calls[i].function))
+                res->mpi_time += ranks[k].calls[i].leave - ranks[k].calls[i].enter;
+    for (size_t i = 0; i < a.nwaits; i++) {
+        const mww_wait *w = &a.waits[i];
+        res->waiting += w->seconds;
+        res->pattern_time[w->pattern] += w->seconds;
+        res->pattern_count[w->pattern]++;
+        res->rank_waiting[w->victim] += w->seconds;
+        res->rank_caused[w->rank] += w->seconds;
+    }
+    rc = 0;
+out:
+    if (a.prev != NULL)
+        for (int k = 0; k < nranks; k++)
+            free(a.prev[k]);
+    free(a.prev);
+    free(a.waits);
+    if (rc != 0)
+        mww_result_free(res);
+    return rc;
+}
+
+void mww_result_free(mww_result *r)
+{
+    free(r->rank_waiting);
+    free(r->rank_caused);
+    free(r->causes);
+    memset(r, 0, sizeof *r);
+}

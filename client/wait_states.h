@@ -1,0 +1,91 @@
+/* Wait states: who made whom wait (docs/wait-states.md). A pure analysis
+ * over each rank's MPI calls, with times on one clock: sends are matched to
+ * receives and collective calls to their instances, each waiting time is
+ * measured by its pattern (Late Sender, Late Receiver, Wait at N x N, Wait
+ * at Barrier, Late Broadcast, Early Reduce) and charged to its cause: the
+ * rank that arrived late, the call site it arrived at and the site of its
+ * previous MPI call (the work between the two made it late). */
+#ifndef MWC_WAIT_STATES_H
+#define MWC_WAIT_STATES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    const char *function;      /* the MPI function's name ("MPI_Recv") */
+    double enter, leave;       /* seconds, on the clock shared by all ranks */
+    int peer, tag, comm;       /* world rank, tag, communicator; -1 none */
+    int root;                  /* a rooted collective's root (world rank); -1 none */
+    uint64_t bytes;            /* bytes sent (a send's size decides rendezvous) */
+    uint64_t site;             /* the call site (0 unknown) */
+    uint32_t thread;           /* the previous call is the same thread's */
+} mww_call;
+
+typedef struct {
+    const mww_call *calls;     /* in the order each thread made them */
+    size_t ncalls;
+} mww_rank;
+
+enum {
+    MWW_LATE_SENDER,
+    MWW_LATE_RECEIVER,
+    MWW_WAIT_NXN,
+    MWW_WAIT_BARRIER,
+    MWW_LATE_BROADCAST,        /* and Late Scatter: a rooted one-to-all */
+    MWW_EARLY_REDUCE,          /* and Early Gather: a rooted all-to-one */
+    MWW_PATTERNS
+};
+
+/* The pattern's name as the report prints it ("Late Sender"), and its key
+ * in the JSON ("late_sender"). */
+const char *mww_pattern_name(int pattern);
+const char *mww_pattern_key(int pattern);
+
+/* One cause: a rank arriving late at a site, after the work since its
+ * previous call, and what it made the others wait, summed over instances. */
+typedef struct {
+    int rank;                  /* the rank that arrived late */
+    int pattern;
+    const char *function;      /* the call it arrived late at */
+    uint64_t site;             /* that call's site */
+    const char *prev_function; /* its previous MPI call on the same thread; NULL none */
+    uint64_t prev_site;
+    double waiting;            /* seconds the others waited, all ranks summed */
+    long instances;            /* the wait states it caused */
+    long waiting_ranks;        /* distinct ranks that waited for it */
+} mww_cause;
+
+typedef struct {
+    double mpi_time;                   /* every call's duration, all ranks summed, but
+                                          MPI_Init, MPI_Init_thread and MPI_Finalize's */
+    double waiting;                    /* all wait states summed */
+    double pattern_time[MWW_PATTERNS];
+    long pattern_count[MWW_PATTERNS];
+    double *rank_waiting;              /* by rank: what it waited */
+    double *rank_caused;               /* by rank: what it made others wait */
+    mww_cause *causes;                 /* largest waiting first */
+    size_t ncauses;
+    long messages;                     /* sends matched to receives */
+    long unmatched;                    /* sends or receives left without a partner */
+    long unordered_receivers;          /* (rank, communicator) pairs not matched by
+                                          order: non-blocking or combined receives */
+    long collectives;                  /* collective instances matched */
+    long incomplete_collectives;       /* instances some member rank did not reach */
+} mww_result;
+
+typedef struct {
+    /* A standard send of at least this many bytes waits for its receive as
+     * a synchronous one does (MPI libraries switch to rendezvous above an
+     * eager limit); 0: only synchronous sends. */
+    uint64_t rendezvous_bytes;
+} mww_options;
+
+#define MWW_RENDEZVOUS_BYTES_DEFAULT 65536
+
+/* Analyse nranks ranks (index = world rank). 0, or -1 out of memory (r
+ * then holds nothing). Free with mww_result_free. */
+int mww_analyze(const mww_rank *ranks, int nranks, const mww_options *opt, mww_result *r);
+
+void mww_result_free(mww_result *r);
+
+#endif

@@ -1,0 +1,308 @@
+/* The wait-state analysis (client/wait_states.c) on synthetic calls: each
+ * pattern's time and cause (the late rank, its site and the site before),
+ * messages matched in non-overtaking order, receives that cannot be matched
+ * by order, incomplete collectives, and times on one clock far from zero
+ * whose ranks start at different moments (as offsets between the ranks'
+ * own clocks leave them once unified): only the times decide; and the
+ * unification itself (client/wait_input.c): ranks with other tick rates,
+ * origins and wall clocks at their origins. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "wait_input.h"
+#include "wait_states.h"
+
+#define NEAR(x, y) (fabs((x) - (y)) < 1e-6)
+
+/* A rank's calls, built one by one. */
+typedef struct {
+    mww_call c[64];
+    size_t n;
+} calls;
+
+static void add(calls *r, const char *fn, double enter, double leave, int peer, int tag,
+                int comm, uint64_t site)
+{
+    r->c[r->n++] = (mww_call){fn, enter, leave, peer, tag, comm, -1, 8, site, 0};
+}
+
+static void rooted(calls *r, const char *fn, double enter, double leave, int root, uint64_t site)
+{
+    r->c[r->n++] = (mww_call){fn, enter, leave, -1, -1, 0, root, 8, site, 0};
+}
+
+static mww_result analyze(calls *r, int n)
+{
+    mww_rank ranks[8];
+    for (int k = 0; k < n; k++)
+        ranks[k] = (mww_rank){r[k].c, r[k].n};
+    mww_result res;
+    mww_options opt = {MWW_RENDEZVOUS_BYTES_DEFAULT};
+    int rc = mww_analyze(ranks, n, &opt, &res);
+    CHECK(rc == 0, "analyze: %d", rc);
+    return res;
+}
+
+/* Rank 0 computes 0.3 s between its MPI_Init (site 0x10) and its send
+ * (0x20); rank 1 waits in MPI_Recv from 0.1. The times start at T; rank 1
+ * began `early` seconds before rank 0 (its MPI_Init then): the waiting is
+ * the same, as only the times of the matched calls count. */
+static void test_late_sender(double T, double early)
+{
+    calls r[2] = {0};
+    add(&r[0], "MPI_Init", T, T + 0.01, -1, -1, -1, 0x10);
+    add(&r[0], "MPI_Send", T + 0.4, T + 0.41, 1, 7, 0, 0x20);
+    add(&r[1], "MPI_Init", T - early, T - early + 0.01, -1, -1, -1, 0x10);
+    add(&r[1], "MPI_Recv", T + 0.1, T + 0.42, 0, 7, 0, 0x30);
+    mww_result res = analyze(r, 2);
+    CHECK(res.messages == 1 && res.unmatched == 0, "%ld messages, %ld unmatched", res.messages,
+          res.unmatched);
+    CHECK(NEAR(res.pattern_time[MWW_LATE_SENDER], 0.3), "late sender %g",
+          res.pattern_time[MWW_LATE_SENDER]);
+    CHECK(res.ncauses == 1, "%zu causes", res.ncauses);
+    if (res.ncauses == 1) {
+        const mww_cause *c = &res.causes[0];
+        CHECK(c->rank == 0 && c->site == 0x20 && c->prev_site == 0x10 &&
+                  strcmp(c->function, "MPI_Send") == 0 && strcmp(c->prev_function, "MPI_Init") == 0 &&
+                  c->instances == 1 && c->waiting_ranks == 1 && c->pattern == MWW_LATE_SENDER,
+              "cause rank %d site %#llx prev %#llx", c->rank, (unsigned long long)c->site,
+              (unsigned long long)c->prev_site);
+    }
+    CHECK(NEAR(res.rank_waiting[1], 0.3) && NEAR(res.rank_caused[0], 0.3), "by rank");
+    CHECK(NEAR(res.mpi_time, 0.01 + 0.32), "mpi time %g (MPI_Init is not MPI time)", res.mpi_time);
+    mww_result_free(&res);
+}
+
+/* The send began first: no wait. A receive that ended before the send
+ * began (impossible on one clock) is not charged more than its length. */
+static void test_no_wait_and_bounds(void)
+{
+    calls r[2] = {0};
+    add(&r[0], "MPI_Send", 1.0, 1.01, 1, 0, 0, 0x20);
+    add(&r[1], "MPI_Recv", 1.005, 1.02, 0, 0, 0, 0x30);
+    add(&r[0], "MPI_Send", 3.0, 3.01, 1, 0, 0, 0x20);
+    add(&r[1], "MPI_Recv", 2.0, 2.5, 0, 0, 0, 0x30);
+    mww_result res = analyze(r, 2);
+    CHECK(res.messages == 2, "%ld messages", res.messages);
+    CHECK(NEAR(res.waiting, 0.5), "waiting %g (only the second receive's 0.5 s)", res.waiting);
+    mww_result_free(&res);
+}
+
+/* Non-overtaking order per (communicator, source, tag): rank 1 receives
+ * tag 2 first, then tag 1; rank 0 sent tag 1 late. Each receive is matched
+ * to the send with its tag, not the first sent. */
+static void test_order_by_tag(void)
+{
+    calls r[2] = {0};
+    add(&r[0], "MPI_Send", 1.0, 1.001, 1, 2, 0, 0x20);
+    add(&r[0], "MPI_Send", 2.0, 2.001, 1, 1, 0, 0x21);
+    add(&r[1], "MPI_Recv", 0.5, 1.002, 0, 2, 0, 0x30);
+    add(&r[1], "MPI_Recv", 1.5, 2.002, 0, 1, 0, 0x31);
+    mww_result res = analyze(r, 2);
+    CHECK(res.messages == 2, "%ld messages", res.messages);
+    CHECK(NEAR(res.waiting, 0.5 + 0.5), "waiting %g", res.waiting);
+    CHECK(res.ncauses == 2 && NEAR(res.causes[0].waiting, 0.5) && res.causes[0].rank == 0,
+          "%zu causes", res.ncauses);
+    mww_result_free(&res);
+}
+
+/* Late Receiver: rank 0 in MPI_Ssend from 1.0, rank 1 posts its receive at
+ * 1.25 after its barrier at 0x40; a standard send of 8 bytes is eager and
+ * does not wait; one of 1 MiB (rendezvous) does. */
+static void test_late_receiver(void)
+{
+    calls r[2] = {0};
+    add(&r[0], "MPI_Ssend", 1.0, 1.26, 1, 0, 0, 0x20);
+    add(&r[1], "MPI_Barrier", 0.0, 0.1, -1, -1, -1, 0x40);
+    add(&r[1], "MPI_Recv", 1.25, 1.26, 0, 0, 0, 0x30);
+    add(&r[0], "MPI_Send", 2.0, 2.001, 1, 0, 0, 0x21);
+    add(&r[1], "MPI_Recv", 2.5, 2.501, 0, 0, 0, 0x31);
+    add(&r[0], "MPI_Send", 3.0, 3.6, 1, 0, 0, 0x22);
+    r[0].c[r[0].n - 1].bytes = 1 << 20;
+    add(&r[1], "MPI_Recv", 3.5, 3.6, 0, 0, 0, 0x32);
+    mww_result res = analyze(r, 2);
+    CHECK(NEAR(res.pattern_time[MWW_LATE_RECEIVER], 0.25 + 0.5), "late receiver %g",
+          res.pattern_time[MWW_LATE_RECEIVER]);
+    CHECK(res.pattern_count[MWW_LATE_RECEIVER] == 2, "%ld", res.pattern_count[MWW_LATE_RECEIVER]);
+    CHECK(res.ncauses == 2 && res.causes[0].rank == 1 && res.causes[0].site == 0x32 &&
+              res.causes[1].site == 0x30 && res.causes[1].prev_site == 0x40,
+          "causes");
+    mww_result_free(&res);
+}
+
+/* Wait at N x N: 4 ranks in MPI_Allreduce, rank 2 enters 0.05 s late, 10
+ * times, after its work since 0x50; the others wait 3 x 10 x 0.05. */
+static void test_nxn(double T)
+{
+    calls r[4] = {0};
+    for (int i = 0; i < 10; i++)
+        for (int k = 0; k < 4; k++) {
+            double t = T + i, late = k == 2 ? 0.05 : 0;
+            add(&r[k], "MPI_Comm_rank", t - 0.2, t - 0.2, -1, -1, -1, 0x50);
+            add(&r[k], "MPI_Allreduce", t + late, t + 0.051, -1, -1, 0, 0x60);
+        }
+    mww_result res = analyze(r, 4);
+    CHECK(res.collectives == 10 && res.incomplete_collectives == 0, "%ld instances",
+          res.collectives);
+    CHECK(NEAR(res.pattern_time[MWW_WAIT_NXN], 1.5), "nxn %g", res.pattern_time[MWW_WAIT_NXN]);
+    CHECK(res.ncauses == 1 && res.causes[0].rank == 2 && res.causes[0].waiting_ranks == 3 &&
+              res.causes[0].instances == 30 && res.causes[0].prev_site == 0x50,
+          "cause");
+    mww_result_free(&res);
+}
+
+/* Barrier on communicator 0, rank 3 late; a second barrier that rank 3
+ * never reached (the job was killed) is incomplete. */
+static void test_barrier(void)
+{
+    calls r[4] = {0};
+    for (int k = 0; k < 4; k++) {
+        add(&r[k], "MPI_Barrier", k == 3 ? 1.1 : 1.0, 1.11, -1, -1, 0, 0x70);
+        if (k != 3)
+            add(&r[k], "MPI_Barrier", 2.0, 9.0, -1, -1, 0, 0x71);
+    }
+    mww_result res = analyze(r, 4);
+    CHECK(res.collectives == 1 && res.incomplete_collectives == 1, "%ld, %ld", res.collectives,
+          res.incomplete_collectives);
+    CHECK(NEAR(res.pattern_time[MWW_WAIT_BARRIER], 0.3), "barrier %g",
+          res.pattern_time[MWW_WAIT_BARRIER]);
+    CHECK(res.ncauses == 1 && res.causes[0].rank == 3 && res.causes[0].prev_function == NULL,
+          "cause");
+    mww_result_free(&res);
+}
+
+/* Barriers record no communicator: ranks 0 and 1 also meet in a barrier
+ * of their own (a communicator of two). The sequences of the four ranks
+ * then do not line up, and no barrier is analysed rather than misread. */
+static void test_barrier_unknown_comm(void)
+{
+    calls r[4] = {0};
+    for (int k = 0; k < 4; k++) {
+        if (k < 2)
+            add(&r[k], "MPI_Barrier", 0.5, 0.6, -1, -1, -1, 0x72);
+        add(&r[k], "MPI_Barrier", k == 3 ? 1.1 : 1.0, 1.11, -1, -1, -1, 0x70);
+    }
+    mww_result res = analyze(r, 4);
+    CHECK(res.collectives == 0 && res.incomplete_collectives == 2 && res.waiting == 0,
+          "%ld analysed, %ld not, waiting %g", res.collectives, res.incomplete_collectives,
+          res.waiting);
+    mww_result_free(&res);
+}
+
+/* Late Broadcast: root 1 enters at 1.2, the others at 1.0 (rank 3 at
+ * 1.25: it does not wait). Early Reduce: root 0 enters at 2.0, the last
+ * contributor (rank 2) at 2.4. */
+static void test_rooted(void)
+{
+    calls r[4] = {0};
+    double bcast[4] = {1.0, 1.2, 1.0, 1.25}, reduce[4] = {2.0, 2.1, 2.4, 2.3};
+    for (int k = 0; k < 4; k++) {
+        rooted(&r[k], "MPI_Bcast", bcast[k], 1.3, 1, 0x80);
+        rooted(&r[k], "MPI_Reduce", reduce[k], 2.45, 0, 0x90);
+    }
+    mww_result res = analyze(r, 4);
+    CHECK(NEAR(res.pattern_time[MWW_LATE_BROADCAST], 0.4), "bcast %g",
+          res.pattern_time[MWW_LATE_BROADCAST]);
+    CHECK(NEAR(res.pattern_time[MWW_EARLY_REDUCE], 0.4), "reduce %g",
+          res.pattern_time[MWW_EARLY_REDUCE]);
+    CHECK(res.ncauses == 2, "%zu causes", res.ncauses);
+    for (size_t i = 0; i < res.ncauses; i++) {
+        const mww_cause *c = &res.causes[i];
+        CHECK(c->pattern == MWW_LATE_BROADCAST ? c->rank == 1 && c->site == 0x80
+                                               : c->rank == 2 && c->site == 0x90,
+              "cause %zu: rank %d", i, c->rank);
+    }
+    CHECK(NEAR(res.rank_waiting[0], 0.2 + 0.4), "rank 0 waited %g", res.rank_waiting[0]);
+    mww_result_free(&res);
+}
+
+/* A rank that also receives with MPI_Irecv on the communicator: its
+ * MPI_Recv is not matched by order (the Irecv may have taken the message);
+ * the other rank's are. */
+static void test_unordered(void)
+{
+    calls r[3] = {0};
+    add(&r[0], "MPI_Send", 2.0, 2.1, 1, 0, 0, 0x20);
+    add(&r[0], "MPI_Send", 2.0, 2.1, 2, 0, 0, 0x21);
+    add(&r[1], "MPI_Irecv", 0.5, 0.5, -1, -1, 0, 0x30);
+    add(&r[1], "MPI_Recv", 1.0, 2.1, 0, 0, 0, 0x31);
+    add(&r[2], "MPI_Recv", 1.0, 2.1, 0, 0, 0, 0x32);
+    mww_result res = analyze(r, 3);
+    CHECK(res.messages == 1 && res.unordered_receivers == 1, "%ld messages, %ld unordered",
+          res.messages, res.unordered_receivers);
+    CHECK(NEAR(res.waiting, 1.0), "waiting %g", res.waiting);
+    mww_result_free(&res);
+}
+
+/* A send nobody received and a receive nobody sent (a file cut short):
+ * counted as unmatched, no wait; the pair around them still matches. */
+static void test_unmatched(void)
+{
+    calls r[2] = {0};
+    add(&r[0], "MPI_Send", 1.0, 1.1, 1, 3, 0, 0x20);   /* tag 3: never received */
+    add(&r[0], "MPI_Send", 2.0, 2.1, 1, 4, 0, 0x21);
+    add(&r[1], "MPI_Recv", 1.5, 2.1, 0, 4, 0, 0x30);
+    add(&r[1], "MPI_Recv", 3.0, 9.0, 0, 5, 0, 0x31);   /* tag 5: never sent */
+    mww_result res = analyze(r, 2);
+    CHECK(res.messages == 1 && res.unmatched == 2, "%ld messages, %ld unmatched", res.messages,
+          res.unmatched);
+    CHECK(NEAR(res.waiting, 0.5), "waiting %g", res.waiting);
+    mww_result_free(&res);
+}
+
+/* The ranks' clocks put on one: rank 0 counts 3e9 ticks a second from an
+ * origin of 10^12 ticks, at wall clock W; rank 1 counts nanoseconds from an
+ * origin of 5, and reached its origin 2.5 s after rank 0 did. An instant
+ * 4 s after rank 0's origin is one time on both. */
+static void test_one_clock(void)
+{
+    const uint64_t W = 1700000000ull * 1000000000ull;
+    mwc_trace_rank r0 = {0}, r1 = {0};
+    r0.per_second = 3e9;
+    r0.origin = 1000000000000ull;
+    r0.wall_ns = W;
+    r1.per_second = 1e9;
+    r1.origin = 5;
+    r1.wall_ns = W + 2500000000ull;
+    double a = mwc_wait_seconds(&r0, W, r0.origin + 12000000000ull);
+    double b = mwc_wait_seconds(&r1, W, r1.origin + 1500000000ull);
+    CHECK(fabs(a - 4.0) < 1e-9 && fabs(b - 4.0) < 1e-9, "rank 0 at %.9f, rank 1 at %.9f", a, b);
+    CHECK(fabs(mwc_wait_seconds(&r1, W, r1.origin) - 2.5) < 1e-9, "rank 1's origin");
+    /* MPI_Init began before the origin: a negative time, not a wrapped one */
+    CHECK(NEAR(mwc_wait_seconds(&r0, W, r0.origin - 3000000000ull), -1.0), "before the origin");
+}
+
+/* A balanced run: every rank enters together, nothing waits. */
+static void test_balanced(void)
+{
+    calls r[4] = {0};
+    for (int i = 0; i < 10; i++)
+        for (int k = 0; k < 4; k++)
+            add(&r[k], "MPI_Allreduce", i, i + 0.001, -1, -1, 0, 0x60);
+    mww_result res = analyze(r, 4);
+    CHECK(res.waiting == 0 && res.ncauses == 0 && NEAR(res.mpi_time, 0.04), "waiting %g",
+          res.waiting);
+    mww_result_free(&res);
+}
+
+int main(void)
+{
+    test_late_sender(0, 0);
+    test_late_sender(86400.0 * 30, 5.0);   /* far from 0; rank 1 started 5 s before rank 0 */
+    test_late_sender(100.0, -3.5);         /* rank 1 started 3.5 s after rank 0 */
+    test_no_wait_and_bounds();
+    test_order_by_tag();
+    test_late_receiver();
+    test_nxn(0);
+    test_nxn(86400.0 * 365);
+    test_barrier();
+    test_barrier_unknown_comm();
+    test_rooted();
+    test_unordered();
+    test_unmatched();
+    test_balanced();
+    test_one_clock();
+    return CHECK_DONE("test_wait_states");
+}
