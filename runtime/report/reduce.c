@@ -7,6 +7,7 @@
 
 #include "core/clock.h"
 #include "core/yielding_collectives.h"
+#include "report/phases.h"
 #include "report/report.h"
 #include "core/state.h"
 
@@ -197,8 +198,10 @@ static int gather_sites(mw_job_summary *job, MPI_Comm comm)
     int n;
     uint64_t other;
     int rc = mw_callsites_gather(comm, &sites, &n, &other);
+    mw_phase_mark("sites_gather");
     if (job != NULL && rc == MPI_SUCCESS) {
         mw_callsites_resolve(sites, n);
+        mw_phase_mark("sites_resolve");
         job->sites = sites;
         job->nsites = n;
         job->sites_other = other;
@@ -236,12 +239,14 @@ int mw_report_reduce(double app_time, const mw_fn_stats *local, mw_job_summary *
     int rc;
 
     memset(job, 0, sizeof *job);
-    if ((rc = reduce_tables(local, root, comm)) || (rc = reduce_histograms(root, comm)) ||
+    if ((rc = reduce_tables(local, root, comm)) || (mw_phase_mark("tables"), 0) ||
+        (rc = reduce_histograms(root, comm)) || (mw_phase_mark("histograms"), 0) ||
         (rc = gather_ranks(app_time, local, root, comm)) || (rc = gather_pairs(root, comm)) ||
         (rc = mw_report_regions(root, comm)) || (rc = mw_report_monitor(root, comm)) ||
-        (rc = mw_report_trace(root, comm)) ||
+        (rc = mw_report_trace(root, comm)) || (mw_phase_mark("ranks_pairs_regions"), 0) ||
         (rc = gather_sites(root, comm)) || (rc = mw_report_header(root, comm)) ||
-        (rc = mw_report_matrix(local, root, comm)) || (rc = mw_report_counters(root, comm)))
+        (mw_phase_mark("header"), 0) || (rc = mw_report_matrix(local, root, comm)) ||
+        (rc = mw_report_counters(root, comm)) || (mw_phase_mark("matrix_counters"), 0))
         return rc;
     if (root != NULL)
         root->ranks = mw_state.world_size;
