@@ -1,5 +1,6 @@
 /* Collectives to rank 0 that yield the CPU while they wait (core/yielding_collectives.h). */
 #include <sched.h>
+#include <stdlib.h>
 
 #include "core/yielding_collectives.h"
 
@@ -40,4 +41,32 @@ int mw_gatherv(const void *in, int count, MPI_Datatype type, void *out, const in
     MPI_Request request;
     return wait_yielding(PMPI_Igatherv(in, count, type, out, counts, displs, type, 0, comm,
                                        &request), &request);
+}
+
+int mw_send(const void *buf, int bytes, int dest, int tag, MPI_Comm comm)
+{
+    MPI_Request request;
+    return wait_yielding(PMPI_Isend(buf, bytes, MPI_BYTE, dest, tag, comm, &request), &request);
+}
+
+int mw_recv_any(void **buf, int *bytes, int source, int tag, MPI_Comm comm)
+{
+    MPI_Status status;
+    int found = 0, rc = MPI_SUCCESS;
+    char none;
+    *buf = NULL;
+    *bytes = 0;
+    while (rc == MPI_SUCCESS && !found) {
+        rc = PMPI_Iprobe(source, tag, comm, &found, &status);
+        if (rc == MPI_SUCCESS && !found)
+            sched_yield();
+    }
+    if (rc != MPI_SUCCESS || (rc = PMPI_Get_count(&status, MPI_BYTE, bytes)) != MPI_SUCCESS)
+        return rc;
+    *buf = malloc(*bytes > 0 ? (size_t)*bytes : 1);
+    if (*buf == NULL) {   /* taken all the same (truncated into one byte), so the sender is free */
+        PMPI_Recv(&none, 1, MPI_BYTE, source, tag, comm, MPI_STATUS_IGNORE);
+        return MPI_ERR_NO_MEM;
+    }
+    return PMPI_Recv(*buf, *bytes, MPI_BYTE, source, tag, comm, MPI_STATUS_IGNORE);
 }

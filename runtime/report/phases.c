@@ -83,7 +83,7 @@ void mw_phase_print(void)
         total += phase[i].ms;
     }
     long after = peak_kb();
-    fprintf(stderr, " total=%.2f received_bytes=%zu held_peak_bytes=%zu peak_rss_kb=%ld"
+    fprintf(stderr, " total=%.2f sites_received_bytes=%zu sites_held_peak_bytes=%zu peak_rss_kb=%ld"
             " peak_rss_growth_kb=%ld\n", total, received, held_peak, after,
             hwm_before >= 0 && after >= 0 ? after - hwm_before : -1);
 }

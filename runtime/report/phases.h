@@ -14,10 +14,10 @@ MW_HIDDEN void mw_phase_begin(void);
 /* The time since the previous mark (or the first) is the phase called name. */
 MW_HIDDEN void mw_phase_mark(const char *name);
 
-/* Bytes rank 0 received for the report (added by the gathering code). */
+/* Bytes rank 0 received for the call sites (added by their merge). */
 MW_HIDDEN void mw_phase_received(size_t bytes);
 
-/* Memory rank 0's gathering holds: + when allocated, - when freed; the
+/* Memory the call-site merge holds: + when allocated, - when freed; the
  * largest total is printed. */
 MW_HIDDEN void mw_phase_hold(long long bytes);
 

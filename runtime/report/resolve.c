@@ -70,7 +70,7 @@ static int find_debuginfo(Dwfl_Module *mod, void **user, const char *name, Dwarf
     const char *urls = getenv("DEBUGINFOD_URLS");
     if (urls != NULL && *urls != '\0')
         return dw.find_debuginfo(mod, user, name, base, file, debuglink, crc, found);
-    int fd = dw.find_by_build_id(mod, NULL, NULL, 0, NULL, NULL, 0, NULL);
+    int fd = dw.find_by_build_id(mod, user, name, base, file, debuglink, crc, found);
     if (fd >= 0 || file == NULL || file[0] != '/')
         return fd;
     const char *slash = strrchr(file, '/');
