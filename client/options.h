@@ -23,6 +23,7 @@ typedef struct {
     const char *web;         /* --web [ADDR:]PORT: serve the live page */
     const char *trace;       /* --trace DIR: a run's per-rank trace files */
     const char *perfetto;    /* --perfetto OUT: the trace as Chrome trace-event JSON */
+    const char *matrix_file; /* --matrix-file FILE: print the pairs of a job's matrix file */
 } mwc_options;
 
 /* 0: run; 1: --help or --version was printed (exit 0); 2: usage error

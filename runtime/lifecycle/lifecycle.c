@@ -134,11 +134,15 @@ void mw_on_finalize(void)
     mw_monitor_finish(local);
     mw_phase_mark("merge_threads");
     int rc = mw_report_reduce(app_time, local, &job);
+    if (rc == MPI_SUCCESS) {
+        job.program = mw_state.program;
+        job.timer = mw_clock_name();
+        mw_report_matrix_file(&job, mw_private_comm());
+        mw_phase_mark("matrix_file");
+    }
     if (rc != MPI_SUCCESS) {
         mw_warn("gathering the profile failed (MPI error %d); no report is written", rc);
     } else if (mw_state.world_rank == 0) {
-        job.program = mw_state.program;
-        job.timer = mw_clock_name();
         mw_report_write(&job, mw_state.config.outdir);
         mw_phase_mark("write");
     }
