@@ -1,16 +1,32 @@
 /* Collectives to rank 0 that yield the CPU while they wait (core/yielding_collectives.h). */
+#define _POSIX_C_SOURCE 200809L   /* nanosleep */
 #include <sched.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "core/yielding_collectives.h"
+
+/* Between two tests: the CPU to another process, then, once the wait is
+ * not short, a sleep of 50 us, so that the ranks a collective waits for run
+ * instead of spinning waiters (on an oversubscribed node a yield only
+ * moves a spinner to the back of the queue). */
+static void pause_after(int tries)
+{
+    if (tries < 64) {
+        sched_yield();
+    } else {
+        struct timespec nap = {0, 50000};
+        nanosleep(&nap, NULL);
+    }
+}
 
 static int wait_yielding(int rc, MPI_Request *request)
 {
     int done = 0;
-    while (rc == MPI_SUCCESS && !done) {
+    for (int tries = 0; rc == MPI_SUCCESS && !done; tries++) {
         rc = PMPI_Test(request, &done, MPI_STATUS_IGNORE);
         if (!done)
-            sched_yield();
+            pause_after(tries);
     }
     return rc;
 }
@@ -43,6 +59,18 @@ int mw_gatherv(const void *in, int count, MPI_Datatype type, void *out, const in
                                        &request), &request);
 }
 
+int mw_bcast(void *buf, int count, MPI_Datatype type, MPI_Comm comm)
+{
+    MPI_Request request;
+    return wait_yielding(PMPI_Ibcast(buf, count, type, 0, comm, &request), &request);
+}
+
+int mw_exscan(const void *in, void *out, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+{
+    MPI_Request request;
+    return wait_yielding(PMPI_Iexscan(in, out, count, type, op, comm, &request), &request);
+}
+
 int mw_send(const void *buf, int bytes, int dest, int tag, MPI_Comm comm)
 {
     MPI_Request request;
@@ -56,10 +84,10 @@ int mw_recv_any(void **buf, int *bytes, int source, int tag, MPI_Comm comm)
     char none;
     *buf = NULL;
     *bytes = 0;
-    while (rc == MPI_SUCCESS && !found) {
+    for (int tries = 0; rc == MPI_SUCCESS && !found; tries++) {
         rc = PMPI_Iprobe(source, tag, comm, &found, &status);
         if (rc == MPI_SUCCESS && !found)
-            sched_yield();
+            pause_after(tries);
     }
     if (rc != MPI_SUCCESS || (rc = PMPI_Get_count(&status, MPI_BYTE, bytes)) != MPI_SUCCESS)
         return rc;

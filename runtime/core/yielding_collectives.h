@@ -17,6 +17,9 @@ MW_HIDDEN int mw_allreduce(const void *in, void *out, int count, MPI_Datatype ty
 MW_HIDDEN int mw_gather(const void *in, int count, MPI_Datatype type, void *out, MPI_Comm comm);
 MW_HIDDEN int mw_gatherv(const void *in, int count, MPI_Datatype type, void *out,
                          const int *counts, const int *displs, MPI_Comm comm);
+MW_HIDDEN int mw_bcast(void *buf, int count, MPI_Datatype type, MPI_Comm comm);   /* from rank 0 */
+MW_HIDDEN int mw_exscan(const void *in, void *out, int count, MPI_Datatype type, MPI_Op op,
+                        MPI_Comm comm);
 
 /* Point to point the same way (the report's merge tree): send bytes; and
  * receive a message of any size from source into *buf (malloc'ed: free it),

@@ -80,7 +80,7 @@ int mw_matrix_file_write(const char *path, int any_pairs, MPI_Comm comm)
             mw_warn("cannot create the communication matrix %s (%s); the report keeps its top "
                     "pairs", path, strerror(errno));
     }
-    if ((rc = PMPI_Bcast(name, (int)sizeof name, MPI_CHAR, 0, comm)) != MPI_SUCCESS) {
+    if ((rc = mw_bcast(name, (int)sizeof name, MPI_CHAR, comm)) != MPI_SUCCESS) {
         if (fd >= 0)
             close(fd);
         return rc;
@@ -89,7 +89,7 @@ int mw_matrix_file_write(const char *path, int any_pairs, MPI_Comm comm)
         return MPI_SUCCESS;
     unsigned char *row = own_row(&count);
     uint64_t mine = row != NULL ? count : 0;
-    if ((rc = PMPI_Exscan(&mine, &start, 1, MPI_UINT64_T, MPI_SUM, comm)) != MPI_SUCCESS) {
+    if ((rc = mw_exscan(&mine, &start, 1, MPI_UINT64_T, MPI_SUM, comm)) != MPI_SUCCESS) {
         free(row);
         if (fd >= 0)
             close(fd);
