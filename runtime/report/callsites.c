@@ -290,13 +290,20 @@ static int tree_merge(MPI_Comm comm, table_head **table)
         if (usable && mine->ok && child->ok)
             merged = malloc(table_bytes(mine->count + child->count));
         if (merged != NULL) {
-            mw_phase_hold((long long)table_bytes(mine->count + child->count));
-            mw_phase_hold(-(long long)table_bytes(mine->count));
+            int64_t capacity = mine->count + child->count;
+            mw_phase_hold((long long)table_bytes(capacity));
             merged->ok = 1;
             merged->count = merge_tables((partial *)(mine + 1), mine->count,
                                          (partial *)(child + 1), child->count,
                                          (partial *)(merged + 1));
+            mw_phase_hold(-(long long)table_bytes(mine->count));
             free(mine);
+            /* Sites the two had in common leave room unused: give it back. */
+            table_head *fit = realloc(merged, table_bytes(merged->count));
+            if (fit != NULL) {
+                mw_phase_hold(-(long long)(table_bytes(capacity) - table_bytes(fit->count)));
+                merged = fit;
+            }
             mine = merged;
         } else {
             mine->ok = 0;    /* the rest of the way up carries only the failure */
