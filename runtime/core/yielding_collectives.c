@@ -59,6 +59,12 @@ int mw_gatherv(const void *in, int count, MPI_Datatype type, void *out, const in
                                        &request), &request);
 }
 
+int mw_comm_dup(MPI_Comm comm, MPI_Comm *copy)
+{
+    MPI_Request request;
+    return wait_yielding(PMPI_Comm_idup(comm, copy, &request), &request);
+}
+
 int mw_bcast(void *buf, int count, MPI_Datatype type, MPI_Comm comm)
 {
     MPI_Request request;
