@@ -139,9 +139,10 @@ typedef struct partial {
 
 /* What a rank sends to its parent: whether every rank below could build its
  * table (a failed allocation leaves the report without sites, as a full
- * gather did), then the table, sorted by site_order. */
+ * gather did), the calls no site kept, then the table, sorted by site_order. */
 typedef struct table_head {
     int64_t ok, count;
+    uint64_t other;
 } table_head;
 
 static int partial_by_site(const void *a, const void *b)
@@ -201,7 +202,7 @@ static size_t table_bytes(int64_t count)
     return sizeof(table_head) + (size_t)count * sizeof(partial);
 }
 
-static table_head *own_table(const mw_site_record *mine, int count)
+static table_head *own_table(const mw_site_record *mine, int count, uint64_t other)
 {
     table_head *t = malloc(table_bytes(count));
     if (t == NULL)
@@ -213,7 +214,7 @@ static table_head *own_table(const mw_site_record *mine, int count)
                             .rank_min_at = mine[i].rank, .rank_max_at = mine[i].rank,
                             .ranks = 1};
     qsort(rows, (size_t)count, sizeof *rows, partial_by_site);
-    *t = (table_head){1, count};
+    *t = (table_head){1, count, other};
     mw_phase_hold((long long)table_bytes(count));
     return t;
 }
@@ -293,6 +294,7 @@ static int tree_merge(MPI_Comm comm, table_head **table)
             int64_t capacity = mine->count + child->count;
             mw_phase_hold((long long)table_bytes(capacity));
             merged->ok = 1;
+            merged->other = mine->other + child->other;
             merged->count = merge_tables((partial *)(mine + 1), mine->count,
                                          (partial *)(child + 1), child->count,
                                          (partial *)(merged + 1));
@@ -321,18 +323,16 @@ int mw_callsites_gather(MPI_Comm comm, mw_site_summary **sites, int *nsites, uin
 {
     static mw_site_record mine[MW_SITES_PER_RANK];
     int world = mw_state.world_size, root = mw_state.world_rank == 0;
-    uint64_t my_other = 0, all_other = 0;
+    uint64_t my_other = 0;
     int count = local_records(mine, &my_other), rc;
     static table_head failed;
-    table_head *table = own_table(mine, count);
+    table_head *table = own_table(mine, count, my_other);
 
     *sites = NULL;
     *nsites = 0;
     *other = 0;
-    if ((rc = mw_reduce(&my_other, &all_other, 1, MPI_UINT64_T, MPI_SUM, comm)))
-        goto done;
     if (table == NULL) {   /* no memory: pass the failure up the tree */
-        failed = (table_head){0, 0};
+        failed = (table_head){0, 0, 0};
         table = &failed;
     }
     rc = tree_merge(comm, &table);
@@ -340,10 +340,9 @@ int mw_callsites_gather(MPI_Comm comm, mw_site_summary **sites, int *nsites, uin
         *sites = summaries((const partial *)(table + 1), (int)table->count, world);
         if (*sites != NULL) {
             *nsites = (int)table->count;
-            *other = all_other;
+            *other = table->other;
         }
     }
-done:
     if (table != &failed)
         free(table);
     return rc;
