@@ -1,11 +1,19 @@
 /* finalize: how long MPI_Finalize takes, as seen by rank 0 of the job (the
  * slowest rank decides when a job ends). Each rank does a little of every
  * kind of work first, so that the report has functions, bytes, pairs and
- * histograms to gather. Prints "finalize_ms=<max over ranks>". */
+ * histograms to gather. With the argument "sites", each rank also calls
+ * MPI_Allreduce from 50 more places in the code (50 more call sites).
+ * Prints "finalize_ms=<max over ranks>". */
 #define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
+
+/* Ten, then fifty call instructions: each its own call site. */
+#define SITE MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+#define TEN_SITES SITE SITE SITE SITE SITE SITE SITE SITE SITE SITE
+#define FIFTY_SITES TEN_SITES TEN_SITES TEN_SITES TEN_SITES TEN_SITES
 
 static double now_ms(void)
 {
@@ -26,6 +34,9 @@ int main(int argc, char **argv)
         MPI_Sendrecv_replace(buf, 256, MPI_DOUBLE, (rank + 1) % size, 0,
                              (rank + size - 1) % size, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    }
+    if (argc > 1 && strcmp(argv[1], "sites") == 0) {
+        FIFTY_SITES
     }
     /* Everyone enters MPI_Finalize together; each rank times its own. */
     MPI_Barrier(MPI_COMM_WORLD);

@@ -23,6 +23,7 @@
 #include "session.h"
 #include "trace_perfetto.h"
 #include "wait_report.h"
+#include "matrix_file.h"
 #include "util.h"
 #include "view_json.h"
 #include "view_tty.h"
@@ -316,6 +317,8 @@ int main(int argc, char **argv)
         return mwc_wait_report(o.trace, o.exe, o.json, o.quiet);
     if (o.trace)
         return mwc_trace_perfetto(o.trace, o.perfetto, o.quiet);
+    if (o.matrix_file)
+        return mwc_matrix_file_print(o.matrix_file, stdout);
     signals();
     mwc_web *server = NULL;
     if (o.web && (server = start_web(&o)) == NULL)

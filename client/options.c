@@ -26,6 +26,7 @@ static const char usage[] =
     "       mpiwatch --diff A.json B.json [--json] [--html OUT.html] [--fail-if EXPR]...\n"
     "       mpiwatch --report REPORT.json --hatchet OUT.json\n"
     "       mpiwatch --trace DIR --analyze [--json] [--exe PROGRAM]\n"
+    "       mpiwatch --matrix-file REPORT.matrix\n"
     "\n"
     "Watches a job profiled by mpiwatch while it runs (man mpiwatch; the guide:\n"
     MW_DOCDIR "/client.md).\n"
@@ -76,6 +77,9 @@ static const char usage[] =
     "                         as one JSON object (docs/wait-states.md)\n"
     "      --exe PROGRAM      with --analyze: the traced program, to name its call\n"
     "                         sites file:line (a program linked without PIE)\n"
+    "      --matrix-file FILE print the exact communication matrix a job wrote beside\n"
+    "                         its report (NAME.matrix): a line per pair of ranks,\n"
+    "                         FROM TO BYTES MESSAGES\n"
     "      --report FILE      with --html: a JSON report written by mpiwatch\n"
     "      --html OUT         write the report (or, with --replay, the recording's\n"
     "                         last state) as one self-contained HTML page to OUT\n"
@@ -120,7 +124,8 @@ static int positive(const char *s, double *out)
 int mwc_options_parse(mwc_options *o, int argc, char **argv)
 {
     enum { O_NO_EVENTS = 256, O_REPLAY, O_SPEED, O_NICE, O_VERSION, O_STALL, O_STUCK, O_RANK,
-           O_MATRIX, O_REPORT, O_HTML, O_WEB, O_TRACE, O_PERFETTO, O_ANALYZE, O_EXE };
+           O_MATRIX, O_REPORT, O_HTML, O_WEB, O_TRACE, O_PERFETTO, O_ANALYZE, O_EXE,
+           O_MATRIX_FILE };
     static const struct option longs[] = {
         { "port-file", required_argument, NULL, 'f' },
         { "stdin", no_argument, NULL, 's' },
@@ -142,6 +147,7 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
         { "perfetto", required_argument, NULL, O_PERFETTO },
         { "analyze", no_argument, NULL, O_ANALYZE },
         { "exe", required_argument, NULL, O_EXE },
+        { "matrix-file", required_argument, NULL, O_MATRIX_FILE },
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, O_VERSION },
@@ -205,6 +211,7 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
         case O_PERFETTO: o->perfetto = optarg; break;
         case O_ANALYZE: o->analyze = 1; break;
         case O_EXE: o->exe = optarg; break;
+        case O_MATRIX_FILE: o->matrix_file = optarg; break;
         case O_WEB: {
             mwc_web_addr a;
             char err[300];
@@ -225,6 +232,12 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
     if (o->nargs == 1 && strcmp(o->args[0], "-") == 0) { /* "-" means standard input */
         o->use_stdin = 1;
         o->nargs = 0;
+    }
+    if (o->matrix_file) {
+        if (o->port_file || o->use_stdin || o->nargs > 0 || o->replay || o->report || o->html ||
+            o->json || o->record || o->rank >= 0 || o->matrix || o->web || o->trace || o->perfetto)
+            return bad("%s--matrix-file prints a file's pairs: no other option but --quiet", "");
+        return 0;
     }
     if (o->perfetto && !o->trace)
         return bad("%s--perfetto goes with --trace DIR", "");

@@ -25,6 +25,7 @@ typedef struct {
     const char *perfetto;    /* --perfetto OUT: the trace as Chrome trace-event JSON */
     int analyze;             /* --analyze: the trace's wait states */
     const char *exe;         /* --exe PROGRAM: names the analysed sites file:line */
+    const char *matrix_file; /* --matrix-file FILE: print the pairs of a job's matrix file */
 } mwc_options;
 
 /* 0: run; 1: --help or --version was printed (exit 0); 2: usage error

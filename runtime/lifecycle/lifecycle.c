@@ -11,6 +11,7 @@
 #include "core/clock.h"
 #include "core/mode.h"
 #include "monitor/monitor.h"
+#include "report/phases.h"
 #include "report/report.h"
 #include "core/state.h"
 #include "mw_wrap.h"
@@ -115,29 +116,40 @@ void mw_on_finalize(void)
     if (mw_state.finished)
         return;
     mw_state.finished = 1;
+    mw_phase_begin();
     mw_mode_update();   /* no more Fortran handle conversions (core/mode.h) */
     mw_trace_finish();   /* MPI_Finalize's own call is in it: the totals are final */
     mw_handles_forget();   /* the caches' facts do not outlive MPI: later look-ups miss */
     if (!mw_state.started && PMPI_Initialized(&initialized) == MPI_SUCCESS && initialized)
         mw_on_init();   /* MPI was initialised behind our back (e.g. from Fortran) */
+    mw_phase_mark("trace_finish");
     if (mw_private_comm() == MPI_COMM_NULL) {
         mw_warn("no private communicator; no report is written");
         return;
     }
+    mw_phase_mark("private_comm");
     double app_time = mw_clock_seconds(mw_now() - mw_app_start());
     /* One merge for both: the monitor's final SNAPSHOT and the report. */
     mw_stats_merge(local);
     mw_monitor_finish(local);
+    mw_phase_mark("merge_threads");
     int rc = mw_report_reduce(app_time, local, &job);
+    if (rc == MPI_SUCCESS) {
+        job.program = mw_state.program;
+        job.timer = mw_clock_name();
+        mw_report_matrix_file(&job, mw_private_comm());
+        mw_phase_mark("matrix_file");
+    }
     if (rc != MPI_SUCCESS) {
         mw_warn("gathering the profile failed (MPI error %d); no report is written", rc);
     } else if (mw_state.world_rank == 0) {
-        job.program = mw_state.program;
-        job.timer = mw_clock_name();
         mw_report_write(&job, mw_state.config.outdir);
+        mw_phase_mark("write");
     }
     mw_report_free(&job);
     PMPI_Comm_free(&mw_state.comm);
+    mw_phase_mark("comm_free");
+    mw_phase_print();
     if (mw_state.world_group != MPI_GROUP_NULL)
         PMPI_Group_free(&mw_state.world_group);
 }

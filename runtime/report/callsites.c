@@ -1,7 +1,8 @@
 /* Call sites over the job: each rank merges its threads' sites, names each
- * by (module, offset) and sends its busiest MW_SITES_PER_RANK to rank 0,
- * which merges them by (module, offset, function): a site is one site
- * however many ranks, threads or load addresses it had. */
+ * by (module, offset) and keeps its busiest MW_SITES_PER_RANK; the ranks'
+ * tables are merged by (module, offset, function) in a tree on the way to
+ * rank 0: a site is one site however many ranks, threads or load addresses
+ * it had. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +11,7 @@
 #include "core/state.h"
 #include "core/thread_stats.h"
 #include "report/callsites.h"
+#include "report/phases.h"
 
 /* This rank's sites, gathered from its threads (may repeat a key). */
 struct local {
@@ -119,22 +121,102 @@ static int site_order(const mw_site_record *x, const mw_site_record *y)
     return 0;
 }
 
-static int same_site(const mw_site_record *a, const mw_site_record *b)
-{
-    return site_order(a, b) == 0;
-}
-
-static int by_site(const void *a, const void *b)
-{
-    const mw_site_record *x = a, *y = b;
-    int order = site_order(x, y);
-    return order ? order : (x->rank > y->rank) - (x->rank < y->rank);
-}
-
 static int summary_by_time_desc(const void *a, const void *b)
 {
     const mw_site_summary *x = a, *y = b;
     return (x->all.time < y->all.time) - (x->all.time > y->all.time);
+}
+
+/* One call site over a set of ranks: what each rank passes up the tree. */
+typedef struct partial {
+    mw_site_record all;      /* sums, min/max over the calls; the rest from the lowest rank */
+    double squares;          /* sum over the ranks of their time here, squared */
+    double rank_min, rank_max;
+    int32_t rank_min_at, rank_max_at;   /* the lowest rank of equals */
+    int32_t ranks;
+    int32_t unused;
+} partial;
+
+/* What a rank sends to its parent: whether every rank below could build its
+ * table (a failed allocation leaves the report without sites, as a full
+ * gather did), the calls no site kept, then the table, sorted by site_order. */
+typedef struct table_head {
+    int64_t ok, count;
+    uint64_t other;
+} table_head;
+
+static int partial_by_site(const void *a, const void *b)
+{
+    return site_order(&((const partial *)a)->all, &((const partial *)b)->all);
+}
+
+/* x gains y: the same site over more ranks. */
+static void combine(partial *x, const partial *y)
+{
+    mw_site_record *a = &x->all;
+    const mw_site_record *b = &y->all;
+    a->calls += b->calls;
+    a->sent += b->sent;
+    a->recv += b->recv;
+    a->sizes |= b->sizes;
+    a->time += b->time;
+    a->min = b->min < a->min ? b->min : a->min;
+    a->max = b->max > a->max ? b->max : a->max;
+    if (b->rank < a->rank)
+        a->rank = b->rank;
+    x->squares += y->squares;
+    if (y->rank_min < x->rank_min || (y->rank_min == x->rank_min && y->rank_min_at < x->rank_min_at)) {
+        x->rank_min = y->rank_min;
+        x->rank_min_at = y->rank_min_at;
+    }
+    if (y->rank_max > x->rank_max || (y->rank_max == x->rank_max && y->rank_max_at < x->rank_max_at)) {
+        x->rank_max = y->rank_max;
+        x->rank_max_at = y->rank_max_at;
+    }
+    x->ranks += y->ranks;
+}
+
+/* Two tables sorted by site into out (room for na + nb), sorted; its count. */
+static int64_t merge_tables(const partial *a, int64_t na, const partial *b, int64_t nb, partial *out)
+{
+    int64_t i = 0, j = 0, n = 0;
+    while (i < na || j < nb) {
+        int order = i == na ? 1 : j == nb ? -1 : site_order(&a[i].all, &b[j].all);
+        if (order < 0) {
+            out[n++] = a[i++];
+        } else if (order > 0) {
+            out[n++] = b[j++];
+        } else {
+            partial merged = a[i].all.rank <= b[j].all.rank ? a[i] : b[j];
+            combine(&merged, a[i].all.rank <= b[j].all.rank ? &b[j] : &a[i]);
+            out[n++] = merged;
+            i++, j++;
+        }
+    }
+    return n;
+}
+
+/* This rank's table: its records, one partial each, sorted by site. */
+static size_t table_bytes(int64_t count)
+{
+    return sizeof(table_head) + (size_t)count * sizeof(partial);
+}
+
+static table_head *own_table(const mw_site_record *mine, int count, uint64_t other)
+{
+    table_head *t = malloc(table_bytes(count));
+    if (t == NULL)
+        return NULL;
+    partial *rows = (partial *)(t + 1);
+    for (int i = 0; i < count; i++)
+        rows[i] = (partial){.all = mine[i], .squares = mine[i].time * mine[i].time,
+                            .rank_min = mine[i].time, .rank_max = mine[i].time,
+                            .rank_min_at = mine[i].rank, .rank_max_at = mine[i].rank,
+                            .ranks = 1};
+    qsort(rows, (size_t)count, sizeof *rows, partial_by_site);
+    *t = (table_head){1, count, other};
+    mw_phase_hold((long long)table_bytes(count));
+    return t;
 }
 
 /* Square root by Newton's method (no -lm for programs linked statically). */
@@ -150,98 +232,118 @@ static double root(double x)
     return x > 0 ? r : 0.0;
 }
 
-/* Rank 0: the records of every rank (sorted by site, then rank) into one
- * summary per site. */
-static int merge(mw_site_record *all, int n, int world, mw_site_summary *out)
+/* Rank 0: the job's table into one summary per site, busiest first. */
+static mw_site_summary *summaries(const partial *rows, int n, int world)
 {
-    int m = 0;
-    qsort(all, (size_t)n, sizeof *all, by_site);
-    for (int i = 0; i < n;) {
-        mw_site_summary *s = &out[m++];
-        memset(s, 0, sizeof *s);
-        s->all = all[i];
-        s->all.calls = s->all.sent = s->all.recv = 0;
-        s->all.time = 0;
-        s->rank_min = s->rank_max = all[i].time;
-        s->rank_min_at = s->rank_max_at = all[i].rank;
-        int j = i;
-        for (; j < n && same_site(&all[j], &all[i]); j++) {
-            const mw_site_record *r = &all[j];
-            s->all.calls += r->calls;
-            s->all.sent += r->sent;
-            s->all.recv += r->recv;
-            s->all.sizes |= r->sizes;
-            s->all.time += r->time;
-            s->all.min = r->min < s->all.min ? r->min : s->all.min;
-            s->all.max = r->max > s->all.max ? r->max : s->all.max;
-            s->squares += r->time * r->time;
-            if (r->time < s->rank_min) {
-                s->rank_min = r->time;
-                s->rank_min_at = r->rank;
-            }
-            if (r->time > s->rank_max) {
-                s->rank_max = r->time;
-                s->rank_max_at = r->rank;
-            }
-        }
-        s->ranks = j - i;
+    mw_site_summary *out = calloc((size_t)(n ? n : 1), sizeof *out);
+    for (int i = 0; out != NULL && i < n; i++) {
+        mw_site_summary *s = &out[i];
+        const partial *p = &rows[i];
+        s->all = p->all;
+        s->ranks = p->ranks;
+        s->squares = p->squares;
+        s->rank_min = p->rank_min;
+        s->rank_min_at = p->rank_min_at;
+        s->rank_max = p->rank_max;
+        s->rank_max_at = p->rank_max_at;
         if (s->ranks < world) {      /* some rank never called from here: 0 s */
             s->rank_min = 0;
             s->rank_min_at = -1;
         }
         double mean = s->all.time / world, var = s->squares / world - mean * mean;
         s->cv = mean > 0 && var > 0 ? root(var) / mean : 0.0;
-        i = j;
     }
-    qsort(out, (size_t)m, sizeof *out, summary_by_time_desc);
-    return m;
+    if (out != NULL)
+        qsort(out, (size_t)n, sizeof *out, summary_by_time_desc);
+    return out;
+}
+
+#define SITES_TAG 1   /* the private communicator carries nothing else point to point */
+
+/* Merge the tables of the ranks of comm in a binomial tree: in round k a
+ * rank whose bit k is set sends its table (its own merged with those it
+ * received) to the rank 2^k below and is done; the others receive from the
+ * rank 2^k above. log2 P rounds; each table holds each site once, so a rank
+ * receives and holds O(sites) per round, never O(ranks x sites). On rank 0,
+ * *table is the job's (free it). */
+static int tree_merge(MPI_Comm comm, table_head **table)
+{
+    int rank = mw_state.world_rank, size = mw_state.world_size, rc = MPI_SUCCESS;
+    table_head *mine = *table;
+    for (int mask = 1; mask < size; mask <<= 1) {
+        if (rank & mask) {
+            rc = mw_send(mine, (int)table_bytes(mine->count), rank - mask, SITES_TAG, comm);
+            break;
+        }
+        if (rank + mask >= size)
+            continue;
+        void *got = NULL;
+        int bytes = 0;
+        rc = mw_recv_any(&got, &bytes, rank + mask, SITES_TAG, comm);
+        if (rc != MPI_SUCCESS && rc != MPI_ERR_NO_MEM)
+            break;
+        table_head *child = got;
+        int usable = rc == MPI_SUCCESS && (size_t)bytes >= sizeof *child &&
+                     (size_t)bytes == table_bytes(child->count);
+        mw_phase_received((size_t)bytes);
+        mw_phase_hold(bytes);
+        table_head *merged = NULL;
+        if (usable && mine->ok && child->ok)
+            merged = malloc(table_bytes(mine->count + child->count));
+        if (merged != NULL) {
+            int64_t capacity = mine->count + child->count;
+            mw_phase_hold((long long)table_bytes(capacity));
+            merged->ok = 1;
+            merged->other = mine->other + child->other;
+            merged->count = merge_tables((partial *)(mine + 1), mine->count,
+                                         (partial *)(child + 1), child->count,
+                                         (partial *)(merged + 1));
+            mw_phase_hold(-(long long)table_bytes(mine->count));
+            free(mine);
+            /* Sites the two had in common leave room unused: give it back. */
+            table_head *fit = realloc(merged, table_bytes(merged->count));
+            if (fit != NULL) {
+                mw_phase_hold(-(long long)(table_bytes(capacity) - table_bytes(fit->count)));
+                merged = fit;
+            }
+            mine = merged;
+        } else {
+            mine->ok = 0;    /* the rest of the way up carries only the failure */
+            mine->count = 0;
+        }
+        free(got);
+        mw_phase_hold(-(long long)bytes);
+        rc = MPI_SUCCESS;
+    }
+    *table = mine;
+    return rc;
 }
 
 int mw_callsites_gather(MPI_Comm comm, mw_site_summary **sites, int *nsites, uint64_t *other)
 {
     static mw_site_record mine[MW_SITES_PER_RANK];
     int world = mw_state.world_size, root = mw_state.world_rank == 0;
-    uint64_t my_other = 0, all_other = 0;
-    int count = local_records(mine, &my_other), rc, ok = 1, all_ok = 0, total = 0;
-    int bytes = (int)sizeof(mw_site_record);
-    int *counts = root ? calloc((size_t)world, sizeof *counts) : NULL;
-    int *displs = root ? calloc((size_t)world, sizeof *displs) : NULL;
-    mw_site_record *all = NULL;
+    uint64_t my_other = 0;
+    int count = local_records(mine, &my_other), rc;
+    static table_head failed;
+    table_head *table = own_table(mine, count, my_other);
 
     *sites = NULL;
     *nsites = 0;
     *other = 0;
-    if (root && (counts == NULL || displs == NULL)) {
-        rc = MPI_ERR_NO_MEM;   /* as every other part of the report */
-        goto done;
+    if (table == NULL) {   /* no memory: pass the failure up the tree */
+        failed = (table_head){0, 0, 0};
+        table = &failed;
     }
-    if ((rc = mw_reduce(&my_other, &all_other, 1, MPI_UINT64_T, MPI_SUM, comm)) ||
-        (rc = mw_gather(&count, 1, MPI_INT, counts, comm)))
-        goto done;
-    for (int r = 0; root && ok && r < world; r++) {
-        displs[r] = total * bytes;
-        total += counts[r];
-        counts[r] *= bytes;
-    }
-    if (root && ok && (all = malloc((size_t)(total ? total : 1) * sizeof *all)) == NULL)
-        ok = 0;
-    /* Everyone learns whether rank 0 can take the sites, so that nobody
-     * waits in a gather that rank 0 left out. */
-    if ((rc = mw_allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm)) || !all_ok)
-        goto done;
-    if ((rc = mw_gatherv(mine, count * bytes, MPI_BYTE, all, counts, displs, comm)))
-        goto done;
-    if (root) {
-        mw_site_summary *out = calloc((size_t)(total ? total : 1), sizeof *out);
-        if (out != NULL) {
-            *nsites = merge(all, total, world, out);
-            *sites = out;
-            *other = all_other;
+    rc = tree_merge(comm, &table);
+    if (root && rc == MPI_SUCCESS && table->ok) {
+        *sites = summaries((const partial *)(table + 1), (int)table->count, world);
+        if (*sites != NULL) {
+            *nsites = (int)table->count;
+            *other = table->other;
         }
     }
-done:
-    free(all);
-    free(counts);
-    free(displs);
+    if (table != &failed)
+        free(table);
     return rc;
 }

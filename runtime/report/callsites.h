@@ -9,7 +9,7 @@
 #include "core/callstacks.h"
 #include "core/compiler.h"
 
-/* The call sites each rank sends to rank 0: its busiest ones by time. */
+/* The call sites each rank passes on to the merge: its busiest ones by time. */
 #define MW_SITES_PER_RANK 256
 
 /* One rank's figures for one call site, as gathered (plain bytes). The site
@@ -52,7 +52,7 @@ typedef struct mw_site_summary {
     mw_frame_name *up;           /* all.depth - 1 callers further up, or NULL */
 } mw_site_summary;
 
-/* Gather every rank's call sites onto rank 0 of comm, merged by site; on
+/* Merge every rank's call sites onto rank 0 of comm, by site, in a tree; on
  * rank 0, *sites (sorted by time, most first; free it) and *nsites, and
  * *other: the calls that no site kept (a full table, or past
  * MW_SITES_PER_RANK on a rank). */

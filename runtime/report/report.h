@@ -84,6 +84,7 @@ typedef struct mw_job_summary {
     int trace_ranks;             /* ranks that wrote a trace (0: the trace was off) */
     uint64_t trace_events, trace_dropped, trace_bytes;   /* all ranks */
     mw_fn_summary fn[MW_FN_COUNT];
+    char name[512];          /* the reports' file name without extension, once chosen, or "" */
 } mw_job_summary;
 
 /* MPI_Init, MPI_Init_thread and MPI_Finalize: reported on their own line,
@@ -127,6 +128,14 @@ MW_HIDDEN int mw_report_trace(mw_job_summary *job, MPI_Comm comm);
 /* Write the job's report in the formats asked for (MPIWATCH_FORMATS) into
  * dir, each file atomically; a failure is a warning. */
 MW_HIDDEN void mw_report_write(const mw_job_summary *job, const char *dir);
+
+/* The reports' file name without extension: the program, the rank count,
+ * the batch job, the time and the pid (report/write.c). */
+MW_HIDDEN void mw_report_name(char *name, size_t size, const mw_job_summary *job);
+
+/* Collective: the exact communication matrix written beside the report
+ * (report/matrix_file.c); on rank 0, job->name is chosen for both. */
+MW_HIDDEN void mw_report_matrix_file(mw_job_summary *job, MPI_Comm comm);
 
 /* The writers behind mw_report_write. */
 MW_HIDDEN void mw_report_json(FILE *out, const mw_job_summary *job);

@@ -79,7 +79,7 @@ static const char *job_id(void)
 
 /* mpiwatch-<program>-<N>r[-job<ID>]-<date>-<time>-<pid>, without extension:
  * every run has a name of its own, batch job or not. */
-static void base_name(char *name, size_t size, const mw_job_summary *job)
+void mw_report_name(char *name, size_t size, const mw_job_summary *job)
 {
     const char *id = job_id();
     char stamp[32];
@@ -140,8 +140,11 @@ void mw_report_write(const mw_job_summary *job, const char *dir)
     } formats[] = {{MW_FORMAT_JSON, "json", json_writer}, {MW_FORMAT_TEXT, "txt", text_writer},
                    {MW_FORMAT_HTML, "html", html_writer}};
     static int html_warned;
-    char name[512], path[8400];
-    base_name(name, sizeof name, job);
+    char name[sizeof job->name], path[8400];
+    if (job->name[0] != '\0')   /* chosen already, for the matrix file beside it */
+        snprintf(name, sizeof name, "%s", job->name);
+    else
+        mw_report_name(name, sizeof name, job);
     if (job->snapshot) {
         size_t used = strlen(name);
         snprintf(name + used, sizeof name - used, "-rank%d-snapshot%d", job->first_rank,

@@ -26,7 +26,8 @@
 #   last matrix line exactly as the frames imply, a destination outside the
 #   job left out; the text view's rate columns, --rank and --matrix panels;
 #   20 ranks: the matrix summed in blocks;
-# - usage errors exit 2, a bad port file names file:line.
+# - usage errors exit 2 (--matrix-file with another option too), a bad port
+#   file names file:line.
 set -u
 needs_library=no
 . "$(dirname "$0")/../lib/harness.sh"
@@ -400,6 +401,7 @@ check_rc "bad rank" 2 "--rank -1: give a rank, a whole number from 0" -- --rank 
 check_rc "bad rank value" 2 "--rank 1x: give a rank, a whole number from 0" -- --rank 1x -f x
 check_rc "rank and json" 2 "--rank goes with the terminal view" -- --json --rank 1 -f x
 check_rc "matrix and json" 2 "--matrix goes with the terminal view" -- --matrix --json -f x
+check_rc "matrix-file and json" 2 "--matrix-file prints a file.s pairs: no other option" -- --matrix-file x --json
 check_rc "help" 0 "usage: mpiwatch" -- --help
 check_rc "help lists the panels" 0 "--matrix  *add a panel with the communication matrix" -- --help
 printf 'mpiwatch-endpoint 1 0 2 tcp h 1 0123456789abcdef0123456789abcdef\nmpiwatch-endpoint 1 1 2 tcp h 99999 0123456789abcdef0123456789abcdef\n' >"$d/bad-ports"
