@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "site_lines.h"
+#include "view_json.h"
 #include "wait_input.h"
 #include "wait_states.h"
 
@@ -13,19 +14,10 @@
  * one; the JSON has them all. */
 enum { TEXT_CAUSES = 20, TEXT_RANKS = 32 };
 
+/* A C string as JSON (view_json.c escapes, for every JSON the client writes). */
 static void json_string(FILE *out, const char *s)
 {
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20 || c >= 0x7f)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
+    mwc_json_string(out, s, strlen(s));
 }
 
 static double share(double part, double whole)
