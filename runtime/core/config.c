@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "core/callstacks.h"
+#include "core/dump_options.h"
 #include "core/state.h"
 #include "core/warn.h"
 
@@ -111,7 +112,8 @@ static int formats(const char *var)
  * tools (the generator and its tests), which the job may inherit. */
 static const char *const known_names[] = {
     "MPIWATCH_OUTDIR", "MPIWATCH_LEVEL", "MPIWATCH_TIMER", "MPIWATCH_FORMATS",
-    "MPIWATCH_CALLSITE_DEPTH", "MPIWATCH_MONITOR", "MPIWATCH_TRANSPORT", "MPIWATCH_BIND",
+    "MPIWATCH_CALLSITE_DEPTH", "MPIWATCH_DUMP_SIGNALS", "MPIWATCH_DUMP_AT",
+    "MPIWATCH_DUMP_EVERY", "MPIWATCH_MONITOR", "MPIWATCH_TRANSPORT", "MPIWATCH_BIND",
     "MPIWATCH_WAIT", "MPIWATCH_MONITOR_BUFFER", "MPIWATCH_MONITOR_INTERVAL",
     "MPIWATCH_MONITOR_NICE", "MPIWATCH_APIS_JSON", "MPIWATCH_DOCDIR", "MPIWATCH_TEST_CC",
     "MPIWATCH_UPDATE_GOLDEN",
@@ -189,6 +191,9 @@ void mw_config_load(mw_config *config, int report_problems)
     config->timer = choice("MPIWATCH_TIMER", timer_choices);
     config->formats = formats("MPIWATCH_FORMATS");
     config->callsite_depth = mw_callsite_depth = depth("MPIWATCH_CALLSITE_DEPTH");
+    config->dump_signals = mw_dump_signals("MPIWATCH_DUMP_SIGNALS", loud);
+    config->dump_at = mw_dump_seconds("MPIWATCH_DUMP_AT", loud);
+    config->dump_every = mw_dump_seconds("MPIWATCH_DUMP_EVERY", loud);
     if (loud) {
         check_names();
         if (config->formats != 0)

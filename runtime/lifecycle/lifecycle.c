@@ -10,6 +10,7 @@
 
 #include "core/clock.h"
 #include "core/mode.h"
+#include "lifecycle/partial_dumper.h"
 #include "monitor/monitor.h"
 #include "report/report.h"
 #include "core/state.h"
@@ -59,9 +60,17 @@ __attribute__((destructor)) static void mw_unload(void)
             "-lmpiwatch_f -lmpiwatch)");
 }
 
-static void warn_if_unfinished(void)
+/* At exit without MPI_Finalize: no job report (that needs every rank in
+ * MPI), but this rank's partial profile, for `mpiwatch --merge`. */
+static void dump_if_unfinished(void)
 {
-    if (mw_state.started && !mw_state.finished)
+    if (!mw_state.started || mw_state.finished)
+        return;
+    if (mw_partial_write("exit without MPI_Finalize") == 0)
+        mw_warn("the program ended without calling MPI_Finalize; no job report was written, "
+                "this rank's partial profile is %s (mpiwatch --merge %s combines the ranks')",
+                mw_partial_path(), mw_state.config.outdir);
+    else
         mw_warn("the program ended without calling MPI_Finalize; no report was written");
 }
 
@@ -98,10 +107,11 @@ void mw_on_init(void)
      * before any thread can ask for it. */
     if (PMPI_Comm_group(MPI_COMM_WORLD, &mw_state.world_group) != MPI_SUCCESS)
         mw_state.world_group = MPI_GROUP_NULL;
-    atexit(warn_if_unfinished);
+    atexit(dump_if_unfinished);
     mw_monitor_start();   /* the live monitor, if asked for (may wait for a client) */
     mw_state.app_start_ticks = mw_now();   /* so MPI_Init and the wait are not application time */
     mw_mode_update();   /* Fortran handles convert from now on (core/mode.h) */
+    mw_dumper_start();   /* partial profiles on signals and timers */
 }
 
 void mw_on_finalize(void)
@@ -112,6 +122,7 @@ void mw_on_finalize(void)
 
     if (mw_state.finished)
         return;
+    mw_dumper_stop();   /* no partial profile from now on: the report is due */
     mw_state.finished = 1;
     mw_mode_update();   /* no more Fortran handle conversions (core/mode.h) */
     mw_handles_forget();   /* the caches' facts do not outlive MPI: later look-ups miss */
@@ -133,6 +144,8 @@ void mw_on_finalize(void)
         job.timer = mw_clock_name();
         mw_report_write(&job, mw_state.config.outdir);
     }
+    if (rc == MPI_SUCCESS)
+        mw_partial_remove();   /* the job's report supersedes the rank's partial files */
     mw_report_free(&job);
     PMPI_Comm_free(&mw_state.comm);
     if (mw_state.world_group != MPI_GROUP_NULL)

@@ -1,5 +1,6 @@
 /* The JSON report, schema MW_REPORT_SCHEMA (docs/report-format.md). */
 #include <stdio.h>
+#include <unistd.h>
 
 #include "fortran/bridge.h"
 #include "mw_functions.h"
@@ -237,6 +238,20 @@ static void write_counters(FILE *out, const mw_job_summary *job)
     fprintf(out, "%s},\n", job->ncounters ? "\n  " : "");
 }
 
+/* A partial profile's facts (docs/report-format.md, "partial"). */
+static void write_partial(FILE *out, const mw_job_summary *job)
+{
+    fprintf(out, "  \"partial\": {\"rank\": %d, \"world_size\": %d, \"reason\": ", job->first_rank,
+            mw_state.world_size);
+    mw_json_string(out, job->partial);
+    fprintf(out, ", \"taken\": %lld, \"started\": %lld, \"job\": ", job->taken,
+            mw_state.start_wall);
+    mw_json_string(out, job->partial_job);
+    fprintf(out, ", \"host\": ");
+    mw_json_string(out, job->partial_host);
+    fprintf(out, ", \"pid\": %ld},\n", (long)getpid());
+}
+
 void mw_report_json(FILE *out, const mw_job_summary *job)
 {
     fprintf(out, "{\n  \"schema\": \"%s\",\n  \"program\": ", MW_REPORT_SCHEMA);
@@ -245,6 +260,8 @@ void mw_report_json(FILE *out, const mw_job_summary *job)
     if (job->snapshot)
         fprintf(out, "  \"snapshot\": {\"rank\": %d, \"index\": %d, \"world_size\": %d},\n",
                 job->first_rank, job->snapshot, mw_state.world_size);
+    if (job->partial)
+        write_partial(out, job);
     fprintf(out, "  \"mpi\": ");
     mw_json_string(out, mw_mpi_description);
     fprintf(out, ",\n  \"timer\": ");
@@ -254,7 +271,7 @@ void mw_report_json(FILE *out, const mw_job_summary *job)
         fprintf(out, ",\n  \"fortran_binding_calls\": ");
         mw_json_string(out, layering);
     }
-    if (!job->snapshot) {
+    if (!job->snapshot && !job->partial) {
         fprintf(out, ",\n  \"command\": ");
         mw_json_string(out, job->command);
         fprintf(out, ",\n  \"hosts\": ");

@@ -2,6 +2,7 @@
  * receives sums, minima and maxima, a few numbers per rank, and each rank's
  * top destinations; never every rank's whole table. */
 #include <float.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -247,9 +248,13 @@ int mw_report_reduce(double app_time, const mw_fn_stats *local, mw_job_summary *
     return MPI_SUCCESS;
 }
 
+/* MPI_Pcontrol(2)'s snapshot and the partial profile's thread may both ask. */
+static pthread_mutex_t local_lock = PTHREAD_MUTEX_INITIALIZER;
+
 void mw_report_local(double app_time, mw_job_summary *job)
 {
     static mw_fn_stats local[N];
+    pthread_mutex_lock(&local_lock);
     uint64_t *hist = calloc((size_t)N * MW_HIST_BUCKETS, sizeof *hist);
     uint64_t top[MW_PAIRS_PER_RANK * 4];
 
@@ -287,6 +292,7 @@ void mw_report_local(double app_time, mw_job_summary *job)
     for (int i = 0; job->pairs != NULL && i < MW_PAIRS_PER_RANK; i++)
         if (top[4 * i + 3] > 0)
             memcpy(&job->pairs[job->npairs++], &top[4 * i], sizeof *job->pairs);
+    pthread_mutex_unlock(&local_lock);
 }
 
 void mw_report_free(mw_job_summary *job)

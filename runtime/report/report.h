@@ -53,6 +53,10 @@ typedef struct mw_job_summary {
     int ranks;               /* ranks whose data this is: the job, or 1 in a snapshot */
     int first_rank;          /* world rank of app_time[0] and mpi_time[0] */
     int snapshot;            /* 0 for the report at MPI_Finalize, else MPI_Pcontrol(2)'s count */
+    const char *partial;     /* a partial profile's reason (report/partial.c), else NULL */
+    long long taken;         /* a partial profile's time, seconds since the epoch */
+    const char *partial_job; /* what the ranks of its job share (report/partial.c) */
+    const char *partial_host;
     const char *program;
     const char *timer;
     double *app_time;        /* per rank: end of MPI_Init to start of MPI_Finalize, seconds */
@@ -135,6 +139,29 @@ MW_HIDDEN const char *mw_report_html_missing(void);
  * existing file: 0, EEXIST when path is taken, or another errno. */
 MW_HIDDEN int mw_write_file(const char *path, void (*writer)(FILE *, const void *),
                             const void *arg);
+/* The same, replacing path if it exists (a rank's partial profile). */
+MW_HIDDEN int mw_write_file_over(const char *path, void (*writer)(FILE *, const void *),
+                                 const void *arg);
+/* mpiwatch-<program>-<N>r[-job<ID>]-<date>-<time>-<pid> for a report made
+ * at when (seconds since the epoch), without extension: every run has a name
+ * of its own, batch job or not. */
+MW_HIDDEN void mw_report_name(char *name, size_t size, const char *program, long long when);
+/* The batch job's id ("1234.0" with a SLURM step), or "". */
+MW_HIDDEN const char *mw_report_job_id(void);
+/* mw_report_json and mw_report_text for mw_write_file (arg: the job). */
+MW_HIDDEN void mw_report_json_writer(FILE *out, const void *job);
+MW_HIDDEN void mw_report_text_writer(FILE *out, const void *job);
+
+/* A rank's partial profile (report/partial.c): this rank's statistics so far
+ * written with no MPI call, marked partial with why (reason) and when, as
+ * <report name>-rank<R>-partial.json (and .txt when text reports are asked
+ * for), each replacing the rank's previous partial files atomically.
+ * Thread-safe; returns 0 when the JSON file was written. */
+MW_HIDDEN int mw_partial_write(const char *reason);
+/* Remove this rank's partial files (the job reached MPI_Finalize). */
+MW_HIDDEN void mw_partial_remove(void);
+/* The JSON file's path once written, else "". */
+MW_HIDDEN const char *mw_partial_path(void);
 
 /* Write s as a JSON string. */
 MW_HIDDEN void mw_json_string(FILE *out, const char *s);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "mw_functions.h"
 #include "report/report.h"
@@ -29,16 +30,33 @@ static double percent(double part, double whole)
     return whole > 0 ? 100.0 * part / whole : 0.0;
 }
 
+/* A partial profile's first lines: whose, when and why. */
+static void write_partial(FILE *out, const mw_job_summary *job)
+{
+    char when[32] = "?";
+    time_t t = (time_t)job->taken;
+    struct tm tm;
+    if (localtime_r(&t, &tm))
+        strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
+    fprintf(out, "mpiwatch PARTIAL profile of rank %d (of %d): %s (%s)\n", job->first_rank,
+            mw_state.world_size, job->program, mw_mpi_description);
+    fprintf(out, "taken %s on %s (pid %ld) because: %s; `mpiwatch --merge` combines the "
+                 "ranks' partial files\n",
+            when, job->partial_host, (long)getpid(), job->partial);
+}
+
 static void write_header(FILE *out, const mw_job_summary *job)
 {
     const mw_config *c = &mw_state.config;
-    if (job->snapshot)
+    if (job->partial)
+        write_partial(out, job);
+    else if (job->snapshot)
         fprintf(out, "mpiwatch snapshot %d of rank %d (of %d): %s (%s)\n", job->snapshot,
                 job->first_rank, mw_state.world_size, job->program, mw_mpi_description);
     else
         fprintf(out, "mpiwatch report: %s on %d rank%s (%s)\n", job->program, job->ranks,
                 job->ranks == 1 ? "" : "s", mw_mpi_description);
-    if (!job->snapshot) {
+    if (!job->snapshot && !job->partial) {
         char start[32] = "?", end[32] = "?";
         time_t t0 = (time_t)job->start, t1 = (time_t)job->end;
         struct tm tm;

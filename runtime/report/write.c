@@ -18,9 +18,12 @@
 #include "core/warn.h"
 
 /* Move tmp to path unless path exists: a report is never replaced. 0 when
- * moved, EEXIST when path is taken, else an errno. */
-static int place(const char *tmp, const char *path)
+ * moved, EEXIST when path is taken, else an errno. A partial profile
+ * replaces the rank's previous one (replace set). */
+static int place(const char *tmp, const char *path, int replace)
 {
+    if (replace)
+        return rename(tmp, path) == 0 ? 0 : errno;
     if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0)
         return 0;
     if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
@@ -33,7 +36,8 @@ static int place(const char *tmp, const char *path)
     return errno;
 }
 
-int mw_write_file(const char *path, void (*writer)(FILE *, const void *), const void *arg)
+static int write_file(const char *path, void (*writer)(FILE *, const void *), const void *arg,
+                      int replace)
 {
     char tmp[8400];
     const char *slash = strrchr(path, '/');
@@ -51,10 +55,20 @@ int mw_write_file(const char *path, void (*writer)(FILE *, const void *), const 
     if (fclose(out) != 0 || failed)
         rc = errno ? errno : EIO;
     else
-        rc = place(tmp, path);
+        rc = place(tmp, path, replace);
     if (rc != 0)
         unlink(tmp);
     return rc;
+}
+
+int mw_write_file(const char *path, void (*writer)(FILE *, const void *), const void *arg)
+{
+    return write_file(path, writer, arg, 0);
+}
+
+int mw_write_file_over(const char *path, void (*writer)(FILE *, const void *), const void *arg)
+{
+    return write_file(path, writer, arg, 1);
 }
 
 /* The job's id from the batch system, with its step where there is one
@@ -77,26 +91,29 @@ static const char *job_id(void)
     return "";
 }
 
-/* mpiwatch-<program>-<N>r[-job<ID>]-<date>-<time>-<pid>, without extension:
- * every run has a name of its own, batch job or not. */
-static void base_name(char *name, size_t size, const mw_job_summary *job)
+void mw_report_name(char *name, size_t size, const char *program, long long when)
 {
     const char *id = job_id();
     char stamp[32];
-    time_t now = time(NULL);
+    time_t t = (time_t)when;
     struct tm tm;
-    localtime_r(&now, &tm);
+    localtime_r(&t, &tm);
     strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-    snprintf(name, size, "mpiwatch-%s-%dr%s%s-%s-%ld", job->program, mw_state.world_size,
+    snprintf(name, size, "mpiwatch-%s-%dr%s%s-%s-%ld", program, mw_state.world_size,
              *id ? "-job" : "", id, stamp, (long)getpid());
 }
 
-static void json_writer(FILE *out, const void *job)
+const char *mw_report_job_id(void)
+{
+    return job_id();
+}
+
+void mw_report_json_writer(FILE *out, const void *job)
 {
     mw_report_json(out, job);
 }
 
-static void text_writer(FILE *out, const void *job)
+void mw_report_text_writer(FILE *out, const void *job)
 {
     mw_report_text(out, job);
 }
@@ -137,11 +154,12 @@ void mw_report_write(const mw_job_summary *job, const char *dir)
         int bit;
         const char *ext;
         void (*writer)(FILE *, const void *);
-    } formats[] = {{MW_FORMAT_JSON, "json", json_writer}, {MW_FORMAT_TEXT, "txt", text_writer},
+    } formats[] = {{MW_FORMAT_JSON, "json", mw_report_json_writer},
+                   {MW_FORMAT_TEXT, "txt", mw_report_text_writer},
                    {MW_FORMAT_HTML, "html", html_writer}};
     static int html_warned;
     char name[512], path[8400];
-    base_name(name, sizeof name, job);
+    mw_report_name(name, sizeof name, job->program, (long long)time(NULL));
     if (job->snapshot) {
         size_t used = strlen(name);
         snprintf(name + used, sizeof name - used, "-rank%d-snapshot%d", job->first_rank,

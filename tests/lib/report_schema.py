@@ -48,7 +48,7 @@ SCHEMA = "mpiwatch-report/1"
 NAME_RE = re.compile(r"^MPIX?_[A-Za-z0-9_]+$")
 
 # The top-level keys docs/report-format.md lists, and the live state's own.
-REPORT_KEYS = {"schema", "program", "ranks", "snapshot", "mpi", "timer", "fortran_binding_calls",
+REPORT_KEYS = {"schema", "program", "ranks", "snapshot", "partial", "mpi", "timer", "fortran_binding_calls",
                "command", "hosts", "library", "start", "end", "config", "monitor", "rank_times",
                "app_time", "mpi_time", "init_time", "functions", "callsites", "rank_functions",
                "counters", "pairs", "regions"}
@@ -168,7 +168,7 @@ def _report_only(c: _Check, doc: dict, world: int) -> None:
         c.typed(doc, k, lambda v: isinstance(v, str), "a string", "", required=False)
     for k in ("start", "end"):
         c.typed(doc, k, _is_int, "seconds since the epoch (an integer)", "", required=False)
-    for k in ("config", "monitor", "counters", "regions", "callsites", "snapshot"):
+    for k in ("config", "monitor", "counters", "regions", "callsites", "snapshot", "partial"):
         c.typed(doc, k, lambda v: isinstance(v, dict), "an object", "", required=False)
     for k in ("app_time", "mpi_time", "init_time"):
         if c.typed(doc, k, lambda v: isinstance(v, dict), "an object", "", required=False):
@@ -237,7 +237,7 @@ def problems(doc: Any, live: bool = False) -> list[str]:
     c.typed(doc, "ranks", lambda v: _is_int(v) and v >= 1, "a positive integer", "")
     ranks = doc["ranks"] if _is_int(doc.get("ranks")) and doc["ranks"] >= 1 else 1
     # A snapshot report is one rank's: its ranks are world ranks of world_size.
-    snap = doc.get("snapshot")
+    snap = doc.get("snapshot") or doc.get("partial")
     world = snap["world_size"] if isinstance(snap, dict) and _is_int(snap.get("world_size")) else ranks
     extra = set(doc) - REPORT_KEYS - ({"live"} if live else set())
     for k in sorted(extra):
