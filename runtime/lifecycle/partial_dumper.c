@@ -13,13 +13,16 @@
  * so that a dump that cannot finish (a lock held by the interrupted thread,
  * a file system that hangs) never keeps a job from ending. */
 #define _GNU_SOURCE   /* pipe2 */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -77,6 +80,60 @@ static void on_signal(int sig, siginfo_t *info, void *context)
     pass_on(sig, info, context);
 }
 
+/* The launcher may end the node's other ranks as soon as one dies of the
+ * signal (MPICH's Hydra sends SIGKILL about 5 ms after the TERM it
+ * forwarded, once a rank is gone): so a rank done first waits, at most
+ * MW_NODE_WAIT_MS, until as many fresh partial files of this program and
+ * size are in the report folder as the launcher says the node has ranks. */
+#define MW_NODE_WAIT_MS 1000
+
+static int node_ranks(void)
+{
+    static const char *const vars[] = {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS",
+                                       "SLURM_NTASKS_PER_NODE", NULL};
+    for (int i = 0; vars[i] != NULL; i++) {
+        const char *v = getenv(vars[i]);
+        if (v != NULL && atoi(v) > 0)
+            return atoi(v);
+    }
+    return 0;
+}
+
+/* Partial JSON files of this program and size written at or after since. */
+static int fresh_partials(const struct timespec *since)
+{
+    char prefix[320];
+    int n = 0;
+    snprintf(prefix, sizeof prefix, "mpiwatch-%s-%dr-", mw_state.program, mw_state.world_size);
+    DIR *dir = opendir(mw_state.config.outdir);
+    if (dir == NULL)
+        return -1;
+    for (struct dirent *e; (e = readdir(dir)) != NULL;) {
+        size_t len = strlen(e->d_name);
+        struct stat st;
+        if (strncmp(e->d_name, prefix, strlen(prefix)) != 0 || len < 13 ||
+            strcmp(e->d_name + len - 13, "-partial.json") != 0 ||
+            fstatat(dirfd(dir), e->d_name, &st, 0) != 0)
+            continue;
+        if (st.st_mtim.tv_sec > since->tv_sec ||
+            (st.st_mtim.tv_sec == since->tv_sec && st.st_mtim.tv_nsec >= since->tv_nsec))
+            n++;
+    }
+    closedir(dir);
+    return n;
+}
+
+static void wait_for_node(const struct timespec *since)
+{
+    int want = node_ranks();
+    for (int waited = 0; want > 1 && waited < MW_NODE_WAIT_MS; waited += 2) {
+        int n = fresh_partials(since);
+        if (n < 0 || n >= want)
+            return;
+        poll(NULL, 0, 2);
+    }
+}
+
 static double monotonic(void)
 {
     struct timespec ts;
@@ -131,8 +188,12 @@ static void *dumper(void *arg)
             continue;
         if (byte == MW_DUMP_STOP)
             return NULL;
+        struct timespec since;
+        clock_gettime(CLOCK_REALTIME, &since);
+        since.tv_sec -= 1;   /* the siblings may have been signalled a little earlier */
         snprintf(reason, sizeof reason, "%s", mw_signal_name(byte, name, sizeof name));
-        mw_partial_write(reason);
+        if (mw_partial_write(reason) == 0 && byte != SIGCONT)
+            wait_for_node(&since);
         (void)!write(ack[1], &byte, 1);
     }
 }
