@@ -9,6 +9,7 @@
 # - MPIWATCH_DUMP_AT=2 on a job that ends by itself after 6 s: partial files
 #   appear during the run, the job's status is 0, its report is the normal
 #   one (all 4 ranks) and no partial file is left;
+# - MPIWATCH_DUMP_EVERY: a later dump replaces the rank's file;
 # - MPIWATCH_DUMP_SIGNALS with a bad entry: one warning naming it.
 name=partial
 . "$(dirname "$0")/../lib/harness.sh"
@@ -105,6 +106,35 @@ for f in "$dir"/seen/*-partial.json; do
         break
     fi
 done
+
+# MPIWATCH_DUMP_EVERY=0.5 on a job of 4 s: rank 0's file, copied twice
+# during the run, is replaced by a later one with more calls; none is left.
+dir="$work/every"
+mkdir -p "$dir/seen"
+run "$dir" "$NP" preload MPIWATCH_OUTDIR="$dir/cwd" MPIWATCH_DUMP_EVERY=0.5 -- "$work/forever" 4 &
+for k in 1 2; do
+    for _ in $(seq 50); do
+        sleep 0.1
+        f=$(ls "$dir"/cwd/*-rank0-partial.json 2>/dev/null)
+        if [ -n "$f" ] && cp "$f" "$dir/seen/$k.json" 2>/dev/null; then
+            break
+        fi
+    done
+    sleep 1
+done
+wait
+first=$(json_get "$dir/seen/1.json" functions MPI_Allreduce calls 2>/dev/null || echo none)
+second=$(json_get "$dir/seen/2.json" functions MPI_Allreduce calls 2>/dev/null || echo none)
+reason=$(json_get "$dir/seen/2.json" partial reason 2>/dev/null)
+if [ "$first" = none ] || [ "$second" = none ] || [ "$second" -le "$first" ]; then
+    fail "DUMP_EVERY" "rank 0's file during the run: calls $first, then $second" "$dir/stderr"
+elif [ "$reason" != MPIWATCH_DUMP_EVERY=0.5 ]; then
+    fail "DUMP_EVERY: reason" "$reason"
+elif [ -n "$(ls "$dir"/cwd/*-partial.* 2>/dev/null)" ] || [ "$(rc_of "$dir")" -ne 0 ]; then
+    fail "DUMP_EVERY: after MPI_Finalize" "$(describe_rc "$(rc_of "$dir")"); left: $(ls "$dir/cwd")"
+else
+    pass "DUMP_EVERY: rank 0's file replaced ($first, then $second calls), none left"
+fi
 
 # A bad signal name: one warning naming it, the job unchanged.
 dir="$work/bad"
