@@ -62,9 +62,11 @@ __attribute__((destructor)) static void mw_unload(void)
 
 /* At exit without MPI_Finalize: no job report (that needs every rank in
  * MPI), but this rank's partial profile, for `mpiwatch --merge`. */
+static pid_t init_pid;   /* a child forked by the program exits as itself, not as the rank */
+
 static void dump_if_unfinished(void)
 {
-    if (!mw_state.started || mw_state.finished)
+    if (!mw_state.started || mw_state.finished || getpid() != init_pid)
         return;
     if (mw_partial_write("exit without MPI_Finalize") == 0)
         mw_warn("the program ended without calling MPI_Finalize; no job report was written, "
@@ -107,6 +109,7 @@ void mw_on_init(void)
      * before any thread can ask for it. */
     if (PMPI_Comm_group(MPI_COMM_WORLD, &mw_state.world_group) != MPI_SUCCESS)
         mw_state.world_group = MPI_GROUP_NULL;
+    init_pid = getpid();
     atexit(dump_if_unfinished);
     mw_monitor_start();   /* the live monitor, if asked for (may wait for a client) */
     mw_state.app_start_ticks = mw_now();   /* so MPI_Init and the wait are not application time */

@@ -42,6 +42,7 @@ static int wake[2] = {-1, -1}, ack[2] = {-1, -1};
 static pthread_t thread;
 static int running;
 static volatile sig_atomic_t handling;   /* handlers dump only while the thread runs */
+static pid_t owner;   /* the process whose thread it is: a forked child has none */
 static struct sigaction previous[64];
 
 /* Let sig take its course as it would without mpiwatch. */
@@ -66,7 +67,7 @@ static void pass_on(int sig, siginfo_t *info, void *context)
 static void on_signal(int sig, siginfo_t *info, void *context)
 {
     int saved = errno;
-    if (handling) {
+    if (handling && getpid() == owner) {
         unsigned char byte = (unsigned char)sig, drop;
         while (read(ack[0], &drop, 1) == 1)
             ;   /* acknowledgements that came after an earlier handler gave up */
@@ -226,6 +227,7 @@ void mw_dumper_start(void)
         return;
     }
     running = 1;
+    owner = getpid();
     install_handlers(c->dump_signals);
     handling = 1;
 }
