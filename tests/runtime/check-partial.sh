@@ -6,6 +6,8 @@
 #   rank's MPI_Allreduce calls in it are at least what rank 0 had printed 3 s
 #   in (before the signal; less one: a rank's count runs one behind rank 0's
 #   at most) and at most its last count printed plus 101;
+# - a singleton: the program's own SIGTERM handler is called after the
+#   dump, as bare, and without one the TERM kills it with the bare status;
 # - MPIWATCH_DUMP_AT=2 on a job that ends by itself after 6 s: partial files
 #   appear during the run, the job's status is 0, its report is the normal
 #   one (all 4 ranks) and no partial file is left;
@@ -67,6 +69,57 @@ if [ "$early" -lt 100 ]; then
     fail "TERM: calls" "rank 0 had printed no count 3 s in" "$dir/stdout" "$dir/stderr"
 else
     check_counts "TERM" "$dir" $((early - 1)) $(($(last_count "$dir/stdout") + 101))
+fi
+
+# The program's own SIGTERM handler (exit 7) still runs after the dump: a
+# singleton (no launcher, whose SIGKILL would race with the handler), TERM
+# from timeout after 3 s.
+for mode in bare preload; do
+    dir="$work/own-$mode"
+    mkdir -p "$dir/cwd"
+    if [ "$mode" = preload ]; then
+        set -- env LD_PRELOAD="$LIBMPIWATCH" MPIWATCH_OUTDIR="$dir/cwd"
+    else
+        set -- env
+    fi
+    rc=0
+    (cd "$dir/cwd" && timeout --preserve-status -k 10 -s TERM 3 "$@" "$work/forever" handler >"$dir/stdout" 2>"$dir/stderr" \
+        </dev/null) || rc=$?
+    echo "$rc" >"$dir/rc"
+done
+dir="$work/own-preload"
+n=$(ls "$dir"/cwd/*-rank0-partial.json 2>/dev/null | wc -l)
+if [ "$(rc_of "$work/own-bare")" -ne 7 ] || ! grep -q '^own handler' "$work/own-bare/stdout"; then
+    fail "own TERM handler: bare" "status $(rc_of "$work/own-bare"), not 7 after 'own handler'" \
+        "$work/own-bare/stdout" "$work/own-bare/stderr"
+elif [ "$(rc_of "$dir")" -ne 7 ] || ! grep -q '^own handler' "$dir/stdout" || [ "$n" -ne 1 ]; then
+    fail "own TERM handler" "status $(rc_of "$dir") (bare: 7), $(grep -c '^own handler' "$dir/stdout") handler lines, $n partial files" \
+        "$dir/stdout" "$dir/stderr"
+else
+    pass "own TERM handler: called after the dump, status 7 as bare"
+fi
+
+# Without a handler of the program's, the TERM kills the singleton after
+# the dump as it does bare (status 143: killed by signal 15).
+for mode in bare preload; do
+    dir="$work/dfl-$mode"
+    mkdir -p "$dir/cwd"
+    rc=0
+    if [ "$mode" = preload ]; then
+        set -- env LD_PRELOAD="$LIBMPIWATCH" MPIWATCH_OUTDIR="$dir/cwd"
+    else
+        set -- env
+    fi
+    (cd "$dir/cwd" && timeout --preserve-status -k 10 -s TERM 3 "$@" "$work/forever" >"$dir/stdout" \
+        2>"$dir/stderr" </dev/null) || rc=$?
+    echo "$rc" >"$dir/rc"
+done
+n=$(ls "$work"/dfl-preload/cwd/*-rank0-partial.json 2>/dev/null | wc -l)
+if [ "$(rc_of "$work/dfl-preload")" -ne "$(rc_of "$work/dfl-bare")" ] || [ "$n" -ne 1 ]; then
+    fail "default TERM action" "status $(rc_of "$work/dfl-preload"), bare $(rc_of "$work/dfl-bare"); $n partial files" \
+        "$work/dfl-preload/stderr"
+else
+    pass "default TERM action: status $(rc_of "$work/dfl-preload") as bare, after the dump"
 fi
 
 # MPIWATCH_DUMP_AT=2 on a job of 6 s: copy the partial files while it runs.
