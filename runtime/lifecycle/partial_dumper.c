@@ -199,16 +199,24 @@ static void *dumper(void *arg)
     }
 }
 
+/* Each handler keeps what the program's own asked for: its blocked signals,
+ * and whether interrupted calls restart or fail with EINTR (they restart
+ * where there was no handler, as nothing interrupted them then). */
 static void install_handlers(uint64_t signals)
 {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_signal;
-    sa.sa_flags = SA_SIGINFO | SA_RESTART;
-    sigemptyset(&sa.sa_mask);
-    for (int sig = 1; sig < 64; sig++)
-        if (signals & (1ull << sig))
-            sigaction(sig, &sa, &previous[sig]);
+    for (int sig = 1; sig < 64; sig++) {
+        struct sigaction sa;
+        if (!(signals & (1ull << sig)) || sigaction(sig, NULL, &previous[sig]) != 0)
+            continue;
+        const struct sigaction *old = &previous[sig];
+        int own = (old->sa_flags & SA_SIGINFO) ||
+                  (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN);
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_signal;
+        sa.sa_mask = old->sa_mask;
+        sa.sa_flags = SA_SIGINFO | (own ? old->sa_flags & (SA_RESTART | SA_ONSTACK) : SA_RESTART);
+        sigaction(sig, &sa, NULL);
+    }
 }
 
 void mw_dumper_start(void)
