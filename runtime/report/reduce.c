@@ -13,25 +13,17 @@
 
 #define N MW_FN_COUNT
 
-/* Every thread's histograms summed into one table of N x buckets. */
+/* Every thread's histograms summed into one table of N x buckets; relaxed
+ * loads, since a partial profile's thread reads while the owners write
+ * (MW_OWN_STORE, core/thread_stats.h). */
 static void merge_hist(mw_thread *t, void *arg)
 {
     uint64_t *hist = arg;
     for (int i = 0; i < N; i++)
         if (t->hist[i] != NULL)
             for (int b = 0; b < MW_HIST_SLOTS; b++)
-                hist[(size_t)i * MW_HIST_BUCKETS + mw_hist_bucket_of(b)] += t->hist[i][b];
-}
-
-/* Every thread's bytes per destination summed: 2 x world_size. */
-static void merge_pairs(mw_thread *t, void *arg)
-{
-    uint64_t *to = arg;
-    int n = mw_state.world_size;
-    for (int d = 0; t->pairs != NULL && d < n && d < t->world_size; d++) {
-        to[d] += t->pairs[2 * d];
-        to[n + d] += t->pairs[2 * d + 1];
-    }
+                hist[(size_t)i * MW_HIST_BUCKETS + mw_hist_bucket_of(b)] +=
+                    __atomic_load_n(&t->hist[i][b], __ATOMIC_RELAXED);
 }
 
 static int by_bytes_desc(const void *a, const void *b)
@@ -53,7 +45,7 @@ static void top_destinations(uint64_t *out)
     int count = 0;
     memset(out, 0, MW_PAIRS_PER_RANK * 4 * sizeof *out);
     if (to != NULL && mine != NULL) {
-        mw_threads_each(merge_pairs, to);
+        mw_pairs_merge(to, to + n, n);   /* safe while the threads keep calling */
         for (int d = 0; d < n; d++)
             if (to[n + d] > 0)
                 mine[count++] = (mw_pair){(uint64_t)mw_state.world_rank, (uint64_t)d, to[d], to[n + d]};
