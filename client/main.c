@@ -20,6 +20,7 @@
 #include "priority.h"
 #include "record.h"
 #include "session.h"
+#include "trace_perfetto.h"
 #include "util.h"
 #include "view_json.h"
 #include "view_tty.h"
@@ -306,6 +307,8 @@ int main(int argc, char **argv)
         return rc == 1 ? 0 : 2;
     if (o.report)
         return mwc_html_report(o.report, o.html, o.quiet);
+    if (o.trace)
+        return mwc_trace_perfetto(o.trace, o.perfetto, o.quiet);
     signals();
     mwc_web *server = NULL;
     if (o.web && (server = start_web(&o)) == NULL)

@@ -21,6 +21,8 @@ typedef struct {
     const char *report;      /* --report FILE: a JSON report to turn into a page */
     const char *html;        /* --html OUT: the HTML report to write */
     const char *web;         /* --web [ADDR:]PORT: serve the live page */
+    const char *trace;       /* --trace DIR: a run's per-rank trace files */
+    const char *perfetto;    /* --perfetto OUT: the trace as Chrome trace-event JSON */
 } mwc_options;
 
 /* 0: run; 1: --help or --version was printed (exit 0); 2: usage error

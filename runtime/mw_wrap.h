@@ -22,7 +22,7 @@
  *   MW_WATCHED  the same, and the call's event pushed inline into the
  *               thread's monitor ring;
  *   MW_SLOW     any clock; per-call events (out of line) while the monitor
- *               collects them.
+ *               or the trace collects them (docs/trace.md).
  * The first two send a call that finds the guard taken straight to PMPI_X
  * when it is nested (its thread has statistics: an MPI's Fortran binding
  * calling MPI_X, say), as the slow body would, and the thread's first call
@@ -63,6 +63,7 @@
 #include "lifecycle/lifecycle.h"
 #include "monitor/events.h"
 #include "monitor/inflight.h"
+#include "trace/call_event.h"
 #include "mpiwatch_protocol.h"   /* the in-flight flags (MWP_IF_*) the wrappers publish */
 #include "mw_functions.h"
 #include "traffic/memo.h"
@@ -174,19 +175,24 @@ static MW_ALWAYS_INLINE void mw_unpublish(int how)
         __atomic_store_n(&mw_tls.now.t_in, 0, __ATOMIC_RELAXED);
 }
 
-/* Record the call, queue its event for the monitor (the watched body, or
- * the slow one while events are on), release the guard. */
+/* Record the call, queue its event for the monitor (the watched body) or
+ * hand it to the monitor and the trace (the slow one, while either listens:
+ * core/call_events.h), release the guard. */
 static MW_ALWAYS_INLINE void mw_leave_at(const mw_call *call, int id, int how, const void *site)
 {
     if (how == MW_SLOW && MW_UNLIKELY(mw_callsite_depth > 1))
         site = mw_callstack_site(site);
-    mw_stats_add(mw_stats_of(id, site), call->t_out - call->t_in);
+    /* The site's look-up and the time taken in one expression, unsequenced:
+     * GCC computes the time first (looking the site up first costs the fast
+     * body 2 instructions, the slow one 1). */
+    mw_fn_stats *s;
+    mw_stats_add(s = mw_stats_of(id, site), call->t_out - call->t_in);
     if (how == MW_WATCHED) {
-        if (MW_LIKELY(__atomic_load_n(&mw_monitor_events, __ATOMIC_RELAXED)))
+        if (MW_LIKELY(__atomic_load_n(&mw_call_events, __ATOMIC_RELAXED) & MW_CALL_EVENTS_MONITOR))
             mw_event_push_times(id, call->t_in, call->t_out);
     } else if (how == MW_SLOW) {
-        if (MW_UNLIKELY(__atomic_load_n(&mw_monitor_events, __ATOMIC_RELAXED)))
-            mw_monitor_event(id, call, 0);
+        if (MW_UNLIKELY(__atomic_load_n(&mw_call_events, __ATOMIC_RELAXED)))
+            mw_call_event(id, call, 0, s);
         mw_unpublish(how);
     }
     mw_guard_release();
@@ -229,11 +235,11 @@ static MW_ALWAYS_INLINE void mw_leave_xfer_at(const mw_call *call, int id, int h
     mw_stats_add(s, call->t_out - call->t_in);
     mw_account(id, call, s);
     if (how == MW_WATCHED) {
-        if (MW_LIKELY(__atomic_load_n(&mw_monitor_events, __ATOMIC_RELAXED)))
+        if (MW_LIKELY(__atomic_load_n(&mw_call_events, __ATOMIC_RELAXED) & MW_CALL_EVENTS_MONITOR))
             mw_event_push_traffic(id, call);
     } else if (how == MW_SLOW) {
-        if (MW_UNLIKELY(__atomic_load_n(&mw_monitor_events, __ATOMIC_RELAXED)))
-            mw_monitor_event(id, call, 1);
+        if (MW_UNLIKELY(__atomic_load_n(&mw_call_events, __ATOMIC_RELAXED)))
+            mw_call_event(id, call, 1, s);
         mw_unpublish(how);
     }
     mw_guard_release();

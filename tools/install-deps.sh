@@ -9,17 +9,22 @@ set -eu
 # Building and running: autotools, an MPI (Open MPI; MPICH too for the tests),
 # Python with jinja2 and pycparser, gfortran (the Fortran library);
 # libdw-dev: call sites to file:line; libjs-chart.js: the HTML report's charts
-# (optional); libmicrohttpd-dev: mpiwatch --web (optional).
+# (optional); libmicrohttpd-dev: mpiwatch --web (optional); libotf2-trace-dev:
+# the trace as an OTF2 archive (optional); libjansson-dev: reading reports
+# back (mpiwatch --merge; optional).
 BUILD="build-essential autoconf automake libtool pkg-config
   libopenmpi-dev openmpi-bin gfortran
   python3 python3-jinja2 python3-pycparser
-  libdw-dev libjs-chart.js libmicrohttpd-dev"
+  libdw-dev libjs-chart.js libmicrohttpd-dev libotf2-trace-dev libjansson-dev"
 # Testing: the second MPI; valgrind (instruction counts); clang: libFuzzer,
 # for the client decoder's fuzz test; lammps: a real application for the
 # call-site test (check-lammps); man-db: the installed man pages' test
 # (check-install); chromium: the HTML report and the live page in a headless
-# browser (check-web-report, check-web-live).
-TEST="libmpich-dev mpich valgrind clang lammps lammps-examples man-db chromium"
+# browser (check-web-report, check-web-live); otf2-tools, python3-otf2:
+# reading OTF2 archives back (the trace tests); python3-pandas: the Python
+# package's DataFrames.
+TEST="libmpich-dev mpich valgrind clang lammps lammps-examples man-db chromium
+  otf2-tools python3-otf2 python3-pandas"
 
 case ${1:-} in
     --demo) PACKAGES=$BUILD ;;

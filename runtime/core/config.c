@@ -75,6 +75,33 @@ static void outdir(char *out, size_t size, const char *var)
     snprintf(out, size, "%s", value);
 }
 
+/* A size in bytes with an optional K, M or G (powers of 1024), from 256K to
+ * 64G: the trace's buffer bound. */
+#define MW_TRACE_BUFFER_DEFAULT (64ull << 20)
+static unsigned long long byte_size(const char *var)
+{
+    const char *value = getenv(var);
+    if (value == NULL || *value == '\0')
+        return MW_TRACE_BUFFER_DEFAULT;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(value, &end, 10);
+    int shift = *end == 'K' || *end == 'k' ? 10 : *end == 'M' || *end == 'm' ? 20
+                : *end == 'G' || *end == 'g' ? 30 : 0;
+    if (shift != 0)
+        end++;
+    int ok = *value >= '0' && *value <= '9' && errno == 0 && *end == '\0' &&
+             v <= (64ull << 30) >> shift;
+    v <<= shift;
+    if (!ok || v < (256ull << 10) || v > (64ull << 30)) {
+        if (loud)
+            mw_warn("%s='%s' is not a size in bytes from 256K to 64G (a number with an optional "
+                    "K, M or G, such as 64M); using 64M", var, value);
+        return MW_TRACE_BUFFER_DEFAULT;
+    }
+    return v;
+}
+
 /* A comma-separated list of text, json and html, in any order, or none. */
 static int formats(const char *var)
 {
@@ -116,7 +143,7 @@ static const char *const known_names[] = {
     "MPIWATCH_DUMP_EVERY", "MPIWATCH_MONITOR", "MPIWATCH_TRANSPORT", "MPIWATCH_BIND",
     "MPIWATCH_WAIT", "MPIWATCH_MONITOR_BUFFER", "MPIWATCH_MONITOR_INTERVAL",
     "MPIWATCH_MONITOR_NICE", "MPIWATCH_APIS_JSON", "MPIWATCH_DOCDIR", "MPIWATCH_TEST_CC",
-    "MPIWATCH_UPDATE_GOLDEN",
+    "MPIWATCH_UPDATE_GOLDEN", "MPIWATCH_TRACE", "MPIWATCH_TRACE_DIR", "MPIWATCH_TRACE_BUFFER",
     NULL};
 
 /* Edit distance between a and the first n characters of b, bounded. */
@@ -194,6 +221,13 @@ void mw_config_load(mw_config *config, int report_problems)
     config->dump_signals = mw_dump_signals("MPIWATCH_DUMP_SIGNALS", loud);
     config->dump_at = mw_dump_seconds("MPIWATCH_DUMP_AT", loud);
     config->dump_every = mw_dump_seconds("MPIWATCH_DUMP_EVERY", loud);
+    config->trace = level("MPIWATCH_TRACE", 0);
+    const char *trace_dir = getenv("MPIWATCH_TRACE_DIR");
+    if (trace_dir != NULL && *trace_dir != '\0')
+        outdir(config->trace_dir, sizeof config->trace_dir, "MPIWATCH_TRACE_DIR");
+    else
+        snprintf(config->trace_dir, sizeof config->trace_dir, "%s", config->outdir);
+    config->trace_buffer = byte_size("MPIWATCH_TRACE_BUFFER");
     if (loud) {
         check_names();
         if (config->formats != 0)

@@ -9,6 +9,7 @@
 
 static pthread_mutex_t mode_lock = PTHREAD_MUTEX_INITIALIZER;
 static int monitor_on;
+static int trace_on;
 
 /* Profiling is on at load (mw_level starts at 1): the slow way is right in
  * every case, as the slots' starting point. */
@@ -41,8 +42,9 @@ static void point_fortran_slots(int table, int fortran)
 static void apply_locked(void)
 {
     int level = __atomic_load_n(&mw_level, __ATOMIC_RELAXED);
-    /* Deeper call sites unwind the stack: only the slow body does that. */
-    int tsc = mw_clock_use_tsc && MW_HAVE_TSC && mw_callsite_depth == 1;
+    /* Deeper call sites unwind the stack, and the trace takes every call:
+     * only the slow body does either. */
+    int tsc = mw_clock_use_tsc && MW_HAVE_TSC && mw_callsite_depth == 1 && !trace_on;
     for (int i = 0; i < MW_FN_COUNT; i++) {
         const mw_impl *f = mw_impls[i];
         if (f == NULL)
@@ -71,6 +73,14 @@ void mw_mode_set_monitor(int on)
 {
     pthread_mutex_lock(&mode_lock);
     monitor_on = on != 0;
+    apply_locked();
+    pthread_mutex_unlock(&mode_lock);
+}
+
+void mw_mode_set_trace(int on)
+{
+    pthread_mutex_lock(&mode_lock);
+    trace_on = on != 0;
     apply_locked();
     pthread_mutex_unlock(&mode_lock);
 }

@@ -6,8 +6,9 @@
  *            the live monitor is off, so it tests neither;
  *   watched  the same with the monitor on: each call's event is pushed
  *            inline into the thread's ring;
- *   slow     the profiled body for everything else: clock_gettime (with
- *            per-call events while the monitor is on).
+ *   slow     the profiled body for everything else: clock_gettime, deeper
+ *            call sites, the trace (with per-call events while the monitor
+ *            or the trace is on).
  *
  * The choice is pushed into every slot when something it depends on changes
  * (MPI_Pcontrol, the monitor), never tested per call. Slots start at slow,
@@ -24,11 +25,17 @@
 MW_HIDDEN void mw_mode_update(void);
 
 /* The live monitor's switch: on = 1 routes every profiled call through the
- * watched body (with the TSC; else the slow body, which calls
- * mw_monitor_event() while mw_monitor_events is set); on = 0 goes back to
- * the fast body. Thread-safe. It does not itself write mw_monitor_events:
- * set that before switching on, clear it after off. */
+ * watched body (with the TSC; else the slow body, which hands its events
+ * on while mw_call_events has MW_CALL_EVENTS_MONITOR); on = 0 goes back to
+ * the fast body. Thread-safe. It does not itself write mw_call_events:
+ * set the bit before switching on, clear it after off. */
 MW_HIDDEN void mw_mode_set_monitor(int on);
+
+/* The trace's switch: on = 1 routes every profiled call, C and Fortran,
+ * through the slow body, which hands each call to the trace while
+ * mw_call_events has MW_CALL_EVENTS_TRACE (docs/trace.md); on = 0 goes back.
+ * Thread-safe; the same rule for the bit as above. */
+MW_HIDDEN void mw_mode_set_trace(int on);
 
 /* The Fortran library's mode: MW_FMODE_OFF while profiling is off,
  * MW_FMODE_FAST while the C slots point at their fast bodies (the TSC, no

@@ -16,6 +16,7 @@
 #include "core/state.h"
 #include "mw_wrap.h"
 #include "core/warn.h"
+#include "trace/trace.h"
 
 /* Runs when the library is loaded: configuration and clock, no MPI. */
 __attribute__((constructor)) static void mw_load(void)
@@ -115,6 +116,7 @@ void mw_on_init(void)
     mw_state.app_start_ticks = mw_now();   /* so MPI_Init and the wait are not application time */
     mw_mode_update();   /* Fortran handles convert from now on (core/mode.h) */
     mw_dumper_start();   /* partial profiles on signals and timers */
+    mw_trace_start();   /* if asked for: collective (the files' name) */
 }
 
 void mw_on_finalize(void)
@@ -128,6 +130,7 @@ void mw_on_finalize(void)
     mw_dumper_stop();   /* no partial profile from now on: the report is due */
     mw_state.finished = 1;
     mw_mode_update();   /* no more Fortran handle conversions (core/mode.h) */
+    mw_trace_finish();   /* MPI_Finalize's own call is in it: the totals are final */
     mw_handles_forget();   /* the caches' facts do not outlive MPI: later look-ups miss */
     if (!mw_state.started && PMPI_Initialized(&initialized) == MPI_SUCCESS && initialized)
         mw_on_init();   /* MPI was initialised behind our back (e.g. from Fortran) */

@@ -10,8 +10,6 @@
 #include "monitor/monitor.h"
 #include "core/warn.h"
 
-int mw_monitor_events;
-
 static _Thread_local int ring_failed MW_TLS_MODEL;
 static pthread_mutex_t rings_lock = PTHREAD_MUTEX_INITIALIZER;
 static mw_event_ring *rings;
@@ -28,7 +26,7 @@ void mw_events_set_capacity(size_t events)
 
 void mw_events_enable(int on)
 {
-    __atomic_store_n(&mw_monitor_events, on, __ATOMIC_RELAXED);
+    mw_call_events_set(MW_CALL_EVENTS_MONITOR, on);
 }
 
 /* Give the calling thread its ring; NULL if there is no memory for one

@@ -6,7 +6,8 @@
  * blocks. When the ring is full the event is counted as dropped. With the
  * TSC as the clock the wrappers' "watched" body queues its events itself,
  * inline (mw_event_push_times, mw_event_push_traffic); the slow body calls
- * mw_monitor_event() while mw_monitor_events is set. This is the call path's
+ * mw_monitor_event() (through trace/call_event.h) while mw_call_events has
+ * MW_CALL_EVENTS_MONITOR. This is the call path's
  * part, which the wrappers include (mw_wrap.h); the sender's (capacity,
  * switching on, draining, counts) is in monitor/monitor.h. */
 #ifndef MW_MONITOR_H
@@ -14,16 +15,13 @@
 
 #include <stdint.h>
 
+#include "core/call_events.h"
 #include "core/compiler.h"
 #include "core/event_ring.h"
 #include "core/handles.h"
 #include "core/thread_stats.h"
 #include "core/tls.h"
 #include "traffic/traffic.h"
-
-/* Nonzero while the monitor collects per-call events. Written only by
- * mw_monitor_start/stop; read on every call of the slow body. */
-extern MW_HIDDEN int mw_monitor_events;
 
 /* Write an event without traffic into slot head (which has room) and
  * publish it. Only the times, function and flags: mw_events_drain fills in

@@ -134,6 +134,16 @@ static void write_monitor(FILE *out, const mw_job_summary *job)
             (unsigned long long)job->monitor_skipped);
 }
 
+static void write_trace(FILE *out, const mw_job_summary *job)
+{
+    if (job->trace_ranks == 0)
+        return;
+    fprintf(out, "  \"trace\": {\"ranks\": %d, \"events\": %llu, \"dropped\": %llu, "
+                 "\"bytes\": %llu},\n",
+            job->trace_ranks, (unsigned long long)job->trace_events,
+            (unsigned long long)job->trace_dropped, (unsigned long long)job->trace_bytes);
+}
+
 static void write_regions(FILE *out, const mw_job_summary *job)
 {
     fprintf(out, "  \"regions\": {");
@@ -289,6 +299,7 @@ void mw_report_json(FILE *out, const mw_job_summary *job)
     write_counters(out, job);
     write_pairs(out, job);
     write_monitor(out, job);
+    write_trace(out, job);
     write_regions(out, job);
     fprintf(out, "}\n");
 }

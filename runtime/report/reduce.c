@@ -232,6 +232,7 @@ int mw_report_reduce(double app_time, const mw_fn_stats *local, mw_job_summary *
     if ((rc = reduce_tables(local, root, comm)) || (rc = reduce_histograms(root, comm)) ||
         (rc = gather_ranks(app_time, local, root, comm)) || (rc = gather_pairs(root, comm)) ||
         (rc = mw_report_regions(root, comm)) || (rc = mw_report_monitor(root, comm)) ||
+        (rc = mw_report_trace(root, comm)) ||
         (rc = gather_sites(root, comm)) || (rc = mw_report_header(root, comm)) ||
         (rc = mw_report_matrix(local, root, comm)) || (rc = mw_report_counters(root, comm)))
         return rc;

@@ -83,6 +83,8 @@ typedef struct mw_job_summary {
     const char *monitor;     /* the live monitor's transport(s), or NULL if it was off */
     uint64_t monitor_sent, monitor_dropped, monitor_unwatched;   /* events, all ranks */
     uint64_t monitor_skipped;    /* snapshots not sent while a client was behind */
+    int trace_ranks;             /* ranks that wrote a trace (0: the trace was off) */
+    uint64_t trace_events, trace_dropped, trace_bytes;   /* all ranks */
     mw_fn_summary fn[MW_FN_COUNT];
 } mw_job_summary;
 
@@ -120,6 +122,9 @@ MW_HIDDEN int mw_report_regions(mw_job_summary *job, MPI_Comm comm);
 
 /* The live monitor's counters summed onto rank 0 (job is NULL elsewhere). */
 MW_HIDDEN int mw_report_monitor(mw_job_summary *job, MPI_Comm comm);
+
+/* The trace's totals summed onto rank 0 (job is NULL elsewhere). */
+MW_HIDDEN int mw_report_trace(mw_job_summary *job, MPI_Comm comm);
 
 /* Write the job's report in the formats asked for (MPIWATCH_FORMATS) into
  * dir, each file atomically; a failure is a warning. */

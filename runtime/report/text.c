@@ -76,6 +76,11 @@ static void write_header(FILE *out, const mw_job_summary *job)
                 job->monitor, (unsigned long long)job->monitor_sent,
                 (unsigned long long)job->monitor_dropped, (unsigned long long)job->monitor_unwatched,
                 (unsigned long long)job->monitor_skipped);
+    if (job->trace_ranks != 0)
+        fprintf(out, "trace (%d ranks): calls recorded %llu, dropped %llu (MPIWATCH_TRACE_BUFFER "
+                     "reached), %llu bytes written\n",
+                job->trace_ranks, (unsigned long long)job->trace_events,
+                (unsigned long long)job->trace_dropped, (unsigned long long)job->trace_bytes);
     fprintf(out, "\n");
 }
 

@@ -24,7 +24,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-LAYERS = ("core", "traffic", "monitor", "report", "lifecycle", "fortran")
+LAYERS = ("core", "traffic", "monitor", "trace", "report", "lifecycle", "fortran")
 
 Graph = dict[str, set[str]]
 
@@ -37,6 +37,7 @@ Graph = dict[str, set[str]]
 # runtime/fortran/'s headers. A name ending in "*" is a prefix. Anything
 # else a wrapper uses of the runtime (a monitor internal, say) fails.
 WRAPPER_API: dict[str, tuple[str, ...]] = {
+    "runtime/core/call_events.h": ("mw_call_events",),
     "runtime/core/callstacks.h": ("mw_callsite_depth", "mw_callstack_site"),
     "runtime/core/clock.h": ("mw_clock_use_tsc",),
     "runtime/core/handles.h": ("mw_comm_facts_miss", "mw_comm_learn", "mw_handle_gen",
@@ -49,8 +50,8 @@ WRAPPER_API: dict[str, tuple[str, ...]] = {
     "runtime/traffic/memo.h": ("mw_memo_prepare", "mw_xfer_failed", "mw_xfer_new_shape"),
     "runtime/traffic/traffic.h": ("mw_bytes", "mw_count_pair_miss", "mw_forget_request",
                                   "mw_note_*", "mw_persist"),
-    "runtime/monitor/events.h": ("mw_event_push_times_first", "mw_event_push_traffic_slow",
-                                 "mw_monitor_event", "mw_monitor_events"),
+    "runtime/monitor/events.h": ("mw_event_push_times_first", "mw_event_push_traffic_slow"),
+    "runtime/trace/call_event.h": ("mw_call_event",),
     "runtime/monitor/inflight.h": ("mw_inflight_on",),
     "runtime/lifecycle/lifecycle.h": ("mw_on_init_args", "mw_init_thread_level",
                                       "mw_init_wants_threads", "mw_init_threaded",

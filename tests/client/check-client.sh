@@ -196,18 +196,25 @@ fi
 # --- priority: cheap while idle, lowered once busy (client/priority.h)
 d="$work/nice"; mkdir -p "$d"
 # nice_case WANT idle|flood [OPTIONS]: the client's nice value 2.5 s into a
-# watch of nothing (a port file that never comes) or of a flooding fake rank.
+# watch of nothing (a port file that never comes) or of a flooding fake rank;
+# a value to be lowered to is waited for while the client runs (a loaded
+# machine may start the flood late; 30 s guard only against a hang).
 nice_case() {
-    local want=$1 what=$2 pid got
+    local want=$1 what=$2 pid got end=$((SECONDS + 30))
     shift 2
     rm -f "$d/ports"
-    [ "$what" = flood ] && fake "$d" 0 1 --scenario flood --hold 4
+    [ "$what" = flood ] && fake "$d" 0 1 --scenario flood --hold 10
     "$client" "$@" --json --wait 30 -f "$d/$( [ "$what" = flood ] && echo ports || echo never)" \
         >/dev/null 2>"$d/err" &
     pid=$!
     pids+=("$pid")
     sleep 2.5
     got=$(sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null | cut -d' ' -f17)
+    while [ "$want" != "$base" ] && [ "$got" != "$want" ] && [ "$SECONDS" -lt "$end" ] &&
+          kill -0 "$pid" 2>/dev/null; do
+        sleep 0.2
+        got=$(sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null | cut -d' ' -f17)
+    done
     kill "$pid" 2>/dev/null
     wait "$pid" 2>/dev/null
     [ "$what" = flood ] && wait "$fake_pid_0" 2>/dev/null

@@ -25,12 +25,8 @@ name=web-report
 . "$(dirname "$0")/../lib/harness.sh"
 
 NP=4
-client="$top_builddir/mpiwatch"
 shots="$top_builddir/tests/client"
-if [ ! -x "$client" ]; then
-    echo "ERROR $name: the client $client is not built" >&2
-    exit 99
-fi
+need_client
 if "$client" --report /dev/null --html "$work/probe.html" 2>&1 | grep -q 'built without Chart.js'; then
     skip_all "$name: this build has no HTML report (configure found no Chart.js; install libjs-chart.js)"
 fi

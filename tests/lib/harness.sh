@@ -53,7 +53,8 @@ libdir=$(dirname "$LIBMPIWATCH")
 
 # The runs must not inherit a configuration, a preload or a batch job id from
 # the caller: Open MPI's local ranks and MPICH's see mpirun's environment.
-unset MPIWATCH_OUTDIR MPIWATCH_LEVEL MPIWATCH_TIMER MPIWATCH_FORMATS LD_PRELOAD
+unset MPIWATCH_OUTDIR MPIWATCH_LEVEL MPIWATCH_TIMER MPIWATCH_FORMATS LD_PRELOAD \
+    MPIWATCH_TRACE MPIWATCH_TRACE_DIR MPIWATCH_TRACE_BUFFER
 unset MPIWATCH_MONITOR MPIWATCH_TRANSPORT MPIWATCH_BIND MPIWATCH_WAIT MPIWATCH_MONITOR_BUFFER \
     MPIWATCH_MONITOR_INTERVAL
 unset SLURM_JOB_ID PBS_JOBID LSB_JOBID JOB_ID FLUX_JOB_ID
@@ -83,6 +84,16 @@ mpif_send_reaches_c() {
 # build SOURCE OUTPUT plain|linked: compile a test program, bare or linked
 # with libmpiwatch (which then precedes the MPI libraries). A failure fails
 # the script.
+# need_client: $client is the build's mpiwatch client; a suite that needs
+# it stops with an error (99) when it is not built.
+need_client() {
+    client="$top_builddir/mpiwatch"
+    if [ ! -x "$client" ]; then
+        echo "ERROR $name: the client $client is not built" >&2
+        exit 99
+    fi
+}
+
 build() {
     local src=$1 out=$2 mode=$3 rc=0
     if [ "$mode" = linked ]; then

@@ -49,7 +49,7 @@ NAME_RE = re.compile(r"^MPIX?_[A-Za-z0-9_]+$")
 
 # The top-level keys docs/report-format.md lists, and the live state's own.
 REPORT_KEYS = {"schema", "program", "ranks", "snapshot", "partial", "mpi", "timer", "fortran_binding_calls",
-               "command", "hosts", "library", "start", "end", "config", "monitor", "rank_times",
+               "command", "hosts", "library", "start", "end", "config", "monitor", "trace", "rank_times",
                "app_time", "mpi_time", "init_time", "functions", "callsites", "rank_functions",
                "counters", "pairs", "regions"}
 LIVE_KEYS = {"recording", "elapsed", "watched", "waiting", "attached", "finished", "lost",
@@ -168,7 +168,7 @@ def _report_only(c: _Check, doc: dict, world: int) -> None:
         c.typed(doc, k, lambda v: isinstance(v, str), "a string", "", required=False)
     for k in ("start", "end"):
         c.typed(doc, k, _is_int, "seconds since the epoch (an integer)", "", required=False)
-    for k in ("config", "monitor", "counters", "regions", "callsites", "snapshot", "partial"):
+    for k in ("config", "monitor", "trace", "counters", "regions", "callsites", "snapshot", "partial"):
         c.typed(doc, k, lambda v: isinstance(v, dict), "an object", "", required=False)
     for k in ("app_time", "mpi_time", "init_time"):
         if c.typed(doc, k, lambda v: isinstance(v, dict), "an object", "", required=False):
@@ -180,6 +180,8 @@ def _report_only(c: _Check, doc: dict, world: int) -> None:
                 "tcp, mpi or tcp,mpi", "monitor")
         c.counts(doc["monitor"], ("events_sent", "events_dropped", "events_unwatched",
                                   "snapshots_skipped"), "monitor")
+    if isinstance(doc.get("trace"), dict):
+        c.counts(doc["trace"], ("ranks", "events", "dropped", "bytes"), "trace")
     if isinstance(doc.get("callsites"), dict):
         for i, s in c.objects(doc["callsites"], "sites", "callsites"):
             c.typed(s, "function", lambda v: isinstance(v, str) and NAME_RE.match(v) is not None,

@@ -21,11 +21,7 @@ name=client-ring
 
 NP=${MW_MONITOR_RANKS:-4}
 mon_dir="$top_srcdir/tests/monitor"
-client="$top_builddir/mpiwatch"
-if [ ! -x "$client" ]; then
-    echo "ERROR $name: the client $client is not built" >&2
-    exit 99
-fi
+need_client
 build "$mon_dir/ring.c" "$work/ring-bare" plain
 build "$mon_dir/ring.c" "$work/ring" linked
 

@@ -1,0 +1,364 @@
+/* Trace files to Chrome trace-event JSON (client/trace_perfetto.h). */
+#include "trace_perfetto.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace_read.h"
+
+/* A message's end: a send or a receive, on its channel (comm, source,
+ * destination, tag). */
+typedef struct {
+    int comm, src, dst, tag;
+    int rank;                  /* the rank whose call it is */
+    size_t call;               /* index in that rank's calls */
+    uint64_t t_in;             /* for the order of one rank's calls */
+} message_end;
+
+typedef struct {
+    mwc_trace_rank *ranks;     /* by world rank; path NULL when missing */
+    int nranks;
+    uint64_t base_ns;          /* the earliest origin */
+    double shift_us;           /* the earliest call's time from base_ns: time 0 of the output */
+} job;
+
+/* The name without a large-count suffix: MPI_Send_c counts as MPI_Send. */
+static int named(const char *name, const char *const *list)
+{
+    size_t n = strlen(name);
+    if (n > 2 && strcmp(name + n - 2, "_c") == 0)
+        n -= 2;
+    for (int i = 0; list[i] != NULL; i++)
+        if (strlen(list[i]) == n && strncmp(name, list[i], n) == 0)
+            return 1;
+    return 0;
+}
+
+static const char *const sends[] = {"MPI_Send", "MPI_Ssend", "MPI_Bsend", "MPI_Rsend",
+                                    "MPI_Isend", "MPI_Issend", "MPI_Ibsend", "MPI_Irsend", NULL};
+static const char *const plain_receives[] = {"MPI_Recv", NULL};
+
+/* Another call that may receive on a communicator (a non-blocking or
+ * persistent receive, a send-receive, a matched receive): a destination's
+ * messages on that communicator are then not matched by order alone. */
+static int other_receive(const char *name)
+{
+    static const char *const starts[] = {"MPI_Start", "MPI_Startall", NULL};
+    return (strstr(name, "recv") != NULL || named(name, starts)) && !named(name, plain_receives);
+}
+
+static double micros(const job *j, const mwc_trace_rank *r, uint64_t t)
+{
+    return ((double)r->wall_ns - (double)j->base_ns) / 1e3 +
+           ((double)t - (double)r->origin) / r->per_second * 1e6 - j->shift_us;
+}
+
+/* Where a flow arrow ends: just inside the end of the receive that took
+ * the message, so the arrow points at the moment it was received. */
+static double arrival(const job *j, const mwc_trace_rank *r, const mwc_trace_call *c)
+{
+    double start = micros(j, r, c->t_in), end = micros(j, r, c->t_out);
+    return end - 0.001 > start ? end - 0.001 : start;
+}
+
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20 || c >= 0x7f)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+static int by_channel(const void *a, const void *b)
+{
+    const message_end *x = a, *y = b;
+    int k[5] = {x->comm - y->comm, x->src - y->src, x->dst - y->dst, x->tag - y->tag, 0};
+    for (int i = 0; i < 4; i++)
+        if (k[i] != 0)
+            return k[i] < 0 ? -1 : 1;
+    return x->t_in < y->t_in ? -1 : x->t_in > y->t_in;
+}
+
+/* (rank, comm) pairs whose receives cannot be matched by order alone. */
+typedef struct {
+    int *rank, *comm;
+    size_t n;
+} unsafe_set;
+
+static int is_unsafe(const unsafe_set *u, int rank, int comm)
+{
+    for (size_t i = 0; i < u->n; i++)
+        if (u->rank[i] == rank && u->comm[i] == comm)
+            return 1;
+    return 0;
+}
+
+static void mark_unsafe(unsafe_set *u, int rank, int comm)
+{
+    if (is_unsafe(u, rank, comm))
+        return;
+    int *r = realloc(u->rank, (u->n + 1) * sizeof *r);
+    if (r != NULL)
+        u->rank = r;
+    int *c = realloc(u->comm, (u->n + 1) * sizeof *c);
+    if (c != NULL)
+        u->comm = c;
+    if (r != NULL && c != NULL) {
+        u->rank[u->n] = rank;
+        u->comm[u->n++] = comm;
+    }
+}
+
+static int push_end(message_end **v, size_t *n, size_t *cap, message_end e)
+{
+    if (*n == *cap) {
+        size_t c = *cap ? *cap * 2 : 1024;
+        message_end *more = realloc(*v, c * sizeof *more);
+        if (more == NULL)
+            return -1;
+        *v = more;
+        *cap = c;
+    }
+    (*v)[(*n)++] = e;
+    return 0;
+}
+
+/* The flow arrows: the k-th send on a channel to the k-th receive on it
+ * (MPI's non-overtaking order). Returns the number written, -1 out of memory. */
+static long write_flows(FILE *out, const job *j, int *first)
+{
+    message_end *s = NULL, *r = NULL;
+    size_t ns = 0, nr = 0, cs = 0, cr = 0;
+    unsafe_set unsafe = {NULL, NULL, 0};
+    long flows = 0;
+    for (int k = 0; k < j->nranks; k++) {
+        const mwc_trace_rank *t = &j->ranks[k];
+        for (size_t i = 0; t->path != NULL && i < t->ncalls; i++) {
+            const mwc_trace_call *c = &t->calls[i];
+            const char *name = t->names[c->fn];
+            if (!c->traffic)
+                continue;
+            message_end e = {c->comm, k, c->peer, c->tag, k, i, c->t_in};
+            if (named(name, sends) && c->peer >= 0 && c->tag >= 0) {
+                if (push_end(&s, &ns, &cs, e) != 0)
+                    goto oom;
+            } else if (named(name, plain_receives)) {
+                if (c->peer < 0 || c->tag < 0) {
+                    mark_unsafe(&unsafe, k, c->comm);
+                    continue;
+                }
+                e.src = c->peer;
+                e.dst = k;
+                if (push_end(&r, &nr, &cr, e) != 0)
+                    goto oom;
+            } else if (other_receive(name)) {
+                mark_unsafe(&unsafe, k, c->comm);
+            }
+        }
+    }
+    qsort(s, ns, sizeof *s, by_channel);
+    qsort(r, nr, sizeof *r, by_channel);
+    for (size_t a = 0, b = 0; a < ns && b < nr;) {
+        int cmp = by_channel(&(message_end){s[a].comm, s[a].src, s[a].dst, s[a].tag, 0, 0, 0},
+                             &(message_end){r[b].comm, r[b].src, r[b].dst, r[b].tag, 0, 0, 0});
+        if (cmp < 0) {
+            a++;
+            continue;
+        }
+        if (cmp > 0) {
+            b++;
+            continue;
+        }
+        if (!is_unsafe(&unsafe, s[a].dst, s[a].comm)) {
+            const mwc_trace_rank *ts = &j->ranks[s[a].rank], *tr = &j->ranks[r[b].rank];
+            const mwc_trace_call *cs_ = &ts->calls[s[a].call], *cr_ = &tr->calls[r[b].call];
+            flows++;
+            fprintf(out, "%s\n{\"ph\":\"s\",\"cat\":\"message\",\"name\":\"message\",\"id\":%ld,"
+                         "\"pid\":%d,\"tid\":%u,\"ts\":%.3f}",
+                    *first ? "" : ",", flows, s[a].rank, cs_->thread, micros(j, ts, cs_->t_in));
+            *first = 0;
+            fprintf(out, ",\n{\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"message\",\"name\":\"message\","
+                         "\"id\":%ld,\"pid\":%d,\"tid\":%u,\"ts\":%.3f}",
+                    flows, r[b].rank, cr_->thread, arrival(j, tr, cr_));
+        }
+        a++;
+        b++;
+    }
+    free(s);
+    free(r);
+    free(unsafe.rank);
+    free(unsafe.comm);
+    return flows;
+oom:
+    free(s);
+    free(r);
+    free(unsafe.rank);
+    free(unsafe.comm);
+    return -1;
+}
+
+/* Threads seen on a rank, for their names. */
+static int seen_thread(uint32_t **seen, size_t *n, uint32_t thread)
+{
+    for (size_t i = 0; i < *n; i++)
+        if ((*seen)[i] == thread)
+            return 1;
+    uint32_t *more = realloc(*seen, (*n + 1) * sizeof *more);
+    if (more == NULL)
+        return 1;   /* out of memory: the thread just goes unnamed */
+    *seen = more;
+    more[(*n)++] = thread;
+    return 0;
+}
+
+static void write_calls(FILE *out, const job *j, int *first)
+{
+    for (int k = 0; k < j->nranks; k++) {
+        const mwc_trace_rank *t = &j->ranks[k];
+        if (t->path == NULL)
+            continue;
+        fprintf(out, "%s\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,"
+                     "\"args\":{\"name\":\"rank %d\"}}",
+                *first ? "" : ",", k, k);
+        *first = 0;
+        fprintf(out, ",\n{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":%d,"
+                     "\"args\":{\"sort_index\":%d}}", k, k);
+        uint32_t *seen = NULL;
+        size_t nseen = 0;
+        for (size_t i = 0; i < t->ncalls; i++) {
+            const mwc_trace_call *c = &t->calls[i];
+            if (!seen_thread(&seen, &nseen, c->thread))
+                fprintf(out, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%u,"
+                             "\"args\":{\"name\":\"thread %u\"}}", k, c->thread, c->thread);
+            fprintf(out, ",\n{\"ph\":\"X\",\"cat\":\"mpi\",\"name\":");
+            json_string(out, t->names[c->fn]);
+            fprintf(out, ",\"pid\":%d,\"tid\":%u,\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"site\":"
+                         "\"0x%llx\"",
+                    k, c->thread, micros(j, t, c->t_in),
+                    (double)(c->t_out - c->t_in) / t->per_second * 1e6,
+                    (unsigned long long)c->site);
+            if (c->traffic)
+                fprintf(out, ",\"peer\":%d,\"tag\":%d,\"comm\":%d,\"bytes_sent\":%llu,"
+                             "\"bytes_recv\":%llu",
+                        c->peer, c->tag, c->comm, (unsigned long long)c->sent,
+                        (unsigned long long)c->recv);
+            fputs("}}", out);
+        }
+        free(seen);
+    }
+}
+
+/* Read the run's files into j; the number of files that were damaged or
+ * unreadable (said on stderr). -1: nothing usable. */
+static int read_job(const char *spec, job *j, int quiet)
+{
+    char err[4800];
+    char **paths = NULL;
+    int n = mwc_trace_find(spec, &paths, err, sizeof err), problems = 0;
+    if (n < 0) {
+        fprintf(stderr, "mpiwatch: %s\n", err);
+        return -1;
+    }
+    memset(j, 0, sizeof *j);
+    for (int i = 0; i < n; i++) {
+        mwc_trace_rank r;
+        if (mwc_trace_read_file(paths[i], &r, err, sizeof err) != 0) {
+            fprintf(stderr, "mpiwatch: %s\n", err);
+            problems++;
+        } else if (j->nranks != 0 && r.ranks != j->nranks) {
+            fprintf(stderr, "mpiwatch: %s is a trace of %d ranks, the others of %d; skipped\n",
+                    paths[i], r.ranks, j->nranks);
+            problems++;
+        } else {
+            if (j->ranks == NULL && (j->ranks = calloc((size_t)r.ranks, sizeof *j->ranks)) != NULL)
+                j->nranks = r.ranks;
+            if (j->ranks == NULL || j->ranks[r.rank].path != NULL) {
+                fprintf(stderr, "mpiwatch: %s: %s\n", paths[i],
+                        j->ranks == NULL ? "out of memory" : "a second file for its rank; skipped");
+                problems++;
+            } else {
+                if (err[0] != '\0') {
+                    fprintf(stderr, "mpiwatch: %s\n", err);
+                    problems++;
+                } else if (r.truncated && !quiet) {
+                    fprintf(stderr, "mpiwatch: %s ends inside a chunk (the job was stopped while "
+                                    "writing it); its whole chunks are converted\n", paths[i]);
+                }
+                j->ranks[r.rank] = r;
+                continue;
+            }
+        }
+        mwc_trace_rank_free(&r);
+    }
+    for (int i = 0; i < n; i++)
+        free(paths[i]);
+    free(paths);
+    if (j->nranks == 0)
+        return -1;
+    j->base_ns = UINT64_MAX;
+    for (int k = 0; k < j->nranks; k++)
+        if (j->ranks[k].path != NULL && j->ranks[k].wall_ns < j->base_ns)
+            j->base_ns = j->ranks[k].wall_ns;
+    double earliest = 0;   /* MPI_Init begins before the origin: no negative times */
+    for (int k = 0; k < j->nranks; k++)
+        for (size_t i = 0; i < j->ranks[k].ncalls; i++) {
+            double t = micros(j, &j->ranks[k], j->ranks[k].calls[i].t_in);
+            earliest = t < earliest ? t : earliest;
+        }
+    j->shift_us = earliest;
+    return problems;
+}
+
+int mwc_trace_perfetto(const char *spec, const char *out_path, int quiet)
+{
+    job j;
+    int problems = read_job(spec, &j, quiet);
+    if (problems < 0)
+        return 1;
+    FILE *out = fopen(out_path, "w");
+    int status = problems != 0;
+    long flows = 0;
+    if (out == NULL) {
+        fprintf(stderr, "mpiwatch: --perfetto %s: %s\n", out_path, strerror(errno));
+        status = 1;
+    } else {
+        int first = 1;
+        fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", out);
+        write_calls(out, &j, &first);
+        flows = write_flows(out, &j, &first);
+        fputs("\n]}\n", out);
+        if (flows < 0)
+            fprintf(stderr, "mpiwatch: out of memory for the flow arrows; none written\n");
+        if (fclose(out) != 0 || flows < 0) {
+            fprintf(stderr, "mpiwatch: --perfetto %s: %s\n", out_path,
+                    flows < 0 ? "incomplete" : strerror(errno));
+            status = 1;
+        }
+    }
+    size_t calls = 0;
+    uint64_t dropped = 0;
+    int files = 0;
+    for (int k = 0; k < j.nranks; k++) {
+        calls += j.ranks[k].ncalls;
+        dropped += j.ranks[k].dropped;
+        files += j.ranks[k].path != NULL;
+        mwc_trace_rank_free(&j.ranks[k]);
+    }
+    if (!quiet && status == 0)
+        fprintf(stderr, "mpiwatch: %s: %zu calls of %d of %d ranks, %ld messages%s\n", out_path,
+                calls, files, j.nranks, flows, dropped ? " (some calls were dropped)" : "");
+    if (!quiet && dropped)
+        fprintf(stderr, "mpiwatch: the ranks dropped %llu calls (MPIWATCH_TRACE_BUFFER reached)\n",
+                (unsigned long long)dropped);
+    free(j.ranks);
+    return status;
+}

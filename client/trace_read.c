@@ -1,0 +1,327 @@
+/* The trace files' reader (client/trace_read.h). */
+#include "trace_read.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "mpiwatch_trace.h"
+
+typedef struct {
+    const unsigned char *p, *end;
+    int bad;                   /* a read ran past the end */
+} cursor;
+
+static uint64_t get_varint(cursor *c)
+{
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+        if (c->p >= c->end) {
+            c->bad = 1;
+            return 0;
+        }
+        unsigned char b = *c->p++;
+        v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80))
+            return v;
+    }
+    c->bad = 1;   /* more than ten bytes: not a varint of ours */
+    return 0;
+}
+
+static int64_t get_signed(cursor *c)
+{
+    uint64_t v = get_varint(c);
+    return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+/* A value that must fit an int (peer, tag, comm). */
+static int get_int(cursor *c)
+{
+    int64_t v = get_signed(c);
+    if (v < -2147483648LL || v > 2147483647LL)
+        c->bad = 1;
+    return (int)v;
+}
+
+static void say(char *err, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, size, fmt, ap);
+    va_end(ap);
+}
+
+static int add_call(mwc_trace_rank *r, const mwc_trace_call *call)
+{
+    if (r->ncalls == r->cap) {
+        size_t cap = r->cap ? r->cap * 2 : 4096;
+        mwc_trace_call *more = realloc(r->calls, cap * sizeof *more);
+        if (more == NULL)
+            return -1;
+        r->calls = more;
+        r->cap = cap;
+    }
+    r->calls[r->ncalls++] = *call;
+    return 0;
+}
+
+static int read_header(cursor *c, mwc_trace_rank *r, char *err, size_t errsize)
+{
+    if (c->end - c->p < MWT_MAGIC_SIZE + 4 || memcmp(c->p, MWT_MAGIC, MWT_MAGIC_SIZE) != 0) {
+        say(err, errsize, "%s: not an mpiwatch trace file (no MWTRACE magic)", r->path);
+        return -1;
+    }
+    c->p += MWT_MAGIC_SIZE;
+    uint32_t version = (uint32_t)c->p[0] | (uint32_t)c->p[1] << 8 | (uint32_t)c->p[2] << 16 |
+                       (uint32_t)c->p[3] << 24;
+    c->p += 4;
+    if (version != MWT_VERSION) {
+        say(err, errsize, "%s: trace format version %u, this mpiwatch reads version %u", r->path,
+            version, MWT_VERSION);
+        return -1;
+    }
+    uint64_t rank = get_varint(c), ranks = get_varint(c);
+    if (c->end - c->p < 8) {
+        c->bad = 1;
+    } else {
+        uint64_t bits = 0;
+        for (int i = 0; i < 8; i++)
+            bits |= (uint64_t)c->p[i] << (8 * i);
+        memcpy(&r->per_second, &bits, sizeof bits);
+        c->p += 8;
+    }
+    r->origin = get_varint(c);
+    r->wall_ns = get_varint(c);
+    uint64_t n = get_varint(c);
+    if (c->bad || ranks == 0 || ranks > 1u << 30 || rank >= ranks || n > 1u << 16 ||
+        !(r->per_second > 0 && r->per_second < 1e15)) {
+        say(err, errsize, "%s: the header is cut short or damaged", r->path);
+        return -1;
+    }
+    r->rank = (int)rank;
+    r->ranks = (int)ranks;
+    r->names = calloc(n ? n : 1, sizeof *r->names);
+    if (r->names == NULL)
+        return say(err, errsize, "%s: out of memory", r->path), -1;
+    for (; r->nnames < (int)n; r->nnames++) {
+        uint64_t len = get_varint(c);
+        if (c->bad || len == 0 || len > 256 || (uint64_t)(c->end - c->p) < len) {
+            say(err, errsize, "%s: the function table is cut short or damaged", r->path);
+            return -1;
+        }
+        r->names[r->nnames] = malloc(len + 1);
+        if (r->names[r->nnames] == NULL)
+            return say(err, errsize, "%s: out of memory", r->path), -1;
+        memcpy(r->names[r->nnames], c->p, len);
+        r->names[r->nnames][len] = '\0';
+        c->p += len;
+    }
+    return 0;
+}
+
+/* One chunk's records; 0, or -1 with err set for a damaged chunk. */
+static int read_records(cursor *c, mwc_trace_rank *r, uint32_t thread, uint64_t first_t,
+                        char *err, size_t errsize, long offset)
+{
+    uint64_t last_t = first_t, last_site = 0;
+    while (c->p < c->end) {
+        int kind = *c->p++;
+        if (kind == MWT_DROPPED) {
+            uint64_t n = get_varint(c);
+            if (!c->bad)
+                r->dropped += n;
+            continue;
+        }
+        if (kind != MWT_CALL && kind != MWT_XFER) {
+            say(err, errsize, "%s: unknown record kind %d in the chunk at offset %ld", r->path,
+                kind, offset);
+            return -1;
+        }
+        mwc_trace_call call = {0};
+        uint64_t fn = get_varint(c);
+        last_site += (uint64_t)get_signed(c);
+        last_t += get_varint(c);
+        uint64_t dur = get_varint(c);
+        call.thread = thread;
+        call.site = last_site;
+        call.t_in = last_t;
+        call.t_out = last_t + dur;
+        call.traffic = kind == MWT_XFER;
+        call.peer = call.tag = call.comm = -1;
+        if (call.traffic) {
+            call.peer = get_int(c);
+            call.tag = get_int(c);
+            call.comm = get_int(c);
+            call.sent = get_varint(c);
+            call.recv = get_varint(c);
+        }
+        if (c->bad || fn >= (uint64_t)r->nnames || call.t_out < call.t_in) {
+            say(err, errsize, "%s: a damaged record in the chunk at offset %ld", r->path, offset);
+            return -1;
+        }
+        call.fn = (int)fn;
+        if (add_call(r, &call) != 0)
+            return say(err, errsize, "%s: out of memory", r->path), -1;
+    }
+    return 0;
+}
+
+static unsigned char *slurp(const char *path, size_t *size, char *err, size_t errsize)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        say(err, errsize, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 1 << 20, n = 0;
+    unsigned char *buf = malloc(cap);
+    while (buf != NULL) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap)
+            break;
+        unsigned char *more = realloc(buf, cap *= 2);
+        if (more == NULL)
+            free(buf);
+        buf = more;
+    }
+    int failed = ferror(f);
+    fclose(f);
+    if (buf == NULL || failed) {
+        free(buf);
+        say(err, errsize, "%s: %s", path, buf == NULL ? "out of memory" : "read error");
+        return NULL;
+    }
+    *size = n;
+    return buf;
+}
+
+int mwc_trace_read_file(const char *path, mwc_trace_rank *r, char *err, size_t errsize)
+{
+    memset(r, 0, sizeof *r);
+    r->path = strdup(path);
+    size_t size = 0;
+    unsigned char *buf = r->path ? slurp(path, &size, err, errsize) : NULL;
+    if (buf == NULL)
+        return -1;
+    cursor c = {buf, buf + size, 0};
+    if (read_header(&c, r, err, errsize) != 0) {
+        free(buf);
+        return -1;
+    }
+    err[0] = '\0';
+    while (c.p < c.end) {
+        long offset = (long)(c.p - buf);
+        if (*c.p++ != MWT_CHUNK) {
+            say(err, errsize, "%s: no chunk at offset %ld; the rest of the file is skipped",
+                path, offset);
+            break;
+        }
+        uint64_t thread = get_varint(&c), length = get_varint(&c), first_t = get_varint(&c);
+        if (c.bad || length > (uint64_t)(c.end - c.p)) {
+            r->truncated = 1;   /* the writer was cut off mid-chunk */
+            break;
+        }
+        cursor records = {c.p, c.p + length, 0};
+        c.p += length;
+        if (thread > UINT32_MAX ||
+            read_records(&records, r, (uint32_t)thread, first_t, err, errsize, offset) != 0)
+            break;
+    }
+    free(buf);
+    return 0;
+}
+
+void mwc_trace_rank_free(mwc_trace_rank *r)
+{
+    for (int i = 0; i < r->nnames; i++)
+        free(r->names[i]);
+    free(r->names);
+    free(r->calls);
+    free(r->path);
+    memset(r, 0, sizeof *r);
+}
+
+/* name ends in ".trace.N": the length of its prefix, or 0. */
+static size_t trace_prefix(const char *name)
+{
+    const char *dot = strrchr(name, '.');
+    if (dot == NULL || dot[1] == '\0' || strspn(dot + 1, "0123456789") != strlen(dot + 1))
+        return 0;
+    size_t n = (size_t)(dot - name);
+    return n > 6 && strncmp(dot - 6, ".trace", 6) == 0 ? n - 6 : 0;
+}
+
+static int add_path(char ***paths, int *n, const char *dir, const char *name)
+{
+    char **more = realloc(*paths, (size_t)(*n + 1) * sizeof **paths);
+    if (more == NULL)
+        return -1;
+    *paths = more;
+    size_t len = strlen(dir) + strlen(name) + 2;
+    if ((more[*n] = malloc(len)) == NULL)
+        return -1;
+    snprintf(more[*n], len, "%s/%s", dir, name);
+    (*n)++;
+    return 0;
+}
+
+int mwc_trace_find(const char *spec, char ***paths, char *err, size_t errsize)
+{
+    struct stat st;
+    char dir[4096], want[1024] = "";
+    *paths = NULL;
+    if (stat(spec, &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(dir, sizeof dir, "%s", spec);
+    } else {
+        const char *slash = strrchr(spec, '/');
+        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - spec) : 1, slash ? spec : ".");
+        snprintf(want, sizeof want, "%s", slash ? slash + 1 : spec);
+    }
+    DIR *d = opendir(dir);
+    if (d == NULL) {
+        say(err, errsize, "--trace %s: %s", spec, strerror(errno));
+        return -1;
+    }
+    int n = 0, runs = 0;
+    char first[1024] = "", other[1024] = "";
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        size_t p = trace_prefix(e->d_name);
+        if (p == 0 || p >= sizeof first)
+            continue;
+        if (*want ? strlen(want) != p || strncmp(e->d_name, want, p) != 0 : 0)
+            continue;
+        if (runs == 0) {
+            snprintf(first, sizeof first, "%.*s", (int)p, e->d_name);
+            runs = 1;
+        } else if (strlen(first) != p || strncmp(first, e->d_name, p) != 0) {
+            snprintf(other, sizeof other, "%.*s", (int)p, e->d_name);
+            runs = 2;
+            continue;
+        }
+        if (add_path(paths, &n, dir, e->d_name) != 0) {
+            closedir(d);
+            say(err, errsize, "--trace %s: out of memory", spec);
+            return -1;
+        }
+    }
+    closedir(d);
+    if (runs == 2) {
+        for (int i = 0; i < n; i++)
+            free((*paths)[i]);
+        free(*paths);
+        *paths = NULL;
+        say(err, errsize, "--trace %s holds the traces of several runs (%s and %s at least): "
+            "name one, as --trace %s/%s", spec, first, other, dir, first);
+        return -1;
+    }
+    if (n == 0) {
+        say(err, errsize, "--trace %s: no trace files (NAME.trace.RANK) there", spec);
+        return -1;
+    }
+    return n;
+}

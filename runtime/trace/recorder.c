@@ -1,0 +1,159 @@
+/* The trace's call path: each thread encodes its calls into its own chunk
+ * (docs/trace.md, "Format"), with no lock and no system call. A full chunk
+ * goes to the writer's queue; a thread that may not take a new one (the
+ * rank's chunks hold MPIWATCH_TRACE_BUFFER bytes: the writer is behind)
+ * counts its calls as dropped until it may, and then says how many. */
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "core/handles.h"
+#include "core/tls.h"
+#include "trace/chunks.h"
+#include "trace/trace.h"
+#include "mpiwatch_trace.h"
+
+/* A thread's recording state; kept after the thread ends, so that its last
+ * chunk is written at the finish. */
+typedef struct recorder {
+    struct recorder *next;      /* registry */
+    mw_trace_chunk *chunk;      /* being filled; NULL before the first call */
+    uint64_t events;            /* this thread writes, the report reads */
+    uint64_t dropped;
+    uint64_t dropped_unsaid;    /* dropped since the last record written */
+    uint32_t thread;
+} recorder;
+
+static _Thread_local recorder *self MW_TLS_MODEL;
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static recorder *registry;
+
+static recorder *attach(void)
+{
+    recorder *r = calloc(1, sizeof *r);
+    if (r == NULL)
+        return NULL;
+    r->thread = mw_self != NULL ? mw_self->number : 0;
+    pthread_mutex_lock(&registry_lock);
+    r->next = registry;
+    registry = r;
+    pthread_mutex_unlock(&registry_lock);
+    return self = r;
+}
+
+static unsigned char *put_varint(unsigned char *p, uint64_t v)
+{
+    while (v >= 0x80) {
+        *p++ = (unsigned char)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (unsigned char)v;
+    return p;
+}
+
+static unsigned char *put_signed(unsigned char *p, int64_t v)
+{
+    return put_varint(p, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+}
+
+/* Room for one record (and a count of dropped calls before it): a new
+ * chunk when the current one is full. 0 when none may be taken. */
+static int make_room(recorder *r)
+{
+    mw_trace_chunk *c = r->chunk;
+    if (c != NULL && c->used + 2 * MWT_RECORD_MAX <= MW_TRACE_CHUNK_BYTES)
+        return 1;
+    mw_trace_chunk *fresh = mw_trace_chunk_new(r->thread);
+    if (fresh == NULL)
+        return 0;
+    if (c != NULL)
+        mw_trace_chunk_queue(c);
+    r->chunk = fresh;
+    return 1;
+}
+
+void mw_trace_record(int id, const mw_call *call, int traffic, const mw_fn_stats *s)
+{
+    recorder *r = self;
+    if (!__atomic_load_n(&mw_trace_recording, __ATOMIC_RELAXED))
+        return;
+    if (r == NULL && (r = attach()) == NULL)
+        return;
+    if (!make_room(r)) {
+        r->dropped_unsaid++;
+        __atomic_store_n(&r->dropped, r->dropped + 1, __ATOMIC_RELAXED);
+        return;
+    }
+    mw_trace_chunk *c = r->chunk;
+    uint64_t t_in = call->t_in, t_out = call->t_out;
+    if (c->used == 0)
+        c->first_t = c->last_t = t_in;
+    if (t_in < c->last_t)   /* a clock that stepped back: the order is kept */
+        t_in = c->last_t;
+    /* The site's return address (0 for a thread whose table was full). */
+    uint64_t site = mw_site_address(((const mw_site *)s)->key);
+    unsigned char *p = c->data + c->used;
+    if (r->dropped_unsaid != 0) {
+        *p++ = MWT_DROPPED;
+        p = put_varint(p, r->dropped_unsaid);
+        r->dropped_unsaid = 0;
+    }
+    *p++ = traffic ? MWT_XFER : MWT_CALL;
+    p = put_varint(p, (uint64_t)id);
+    p = put_signed(p, (int64_t)(site - c->last_site));
+    p = put_varint(p, t_in - c->last_t);
+    p = put_varint(p, t_out > t_in ? t_out - t_in : 0);
+    if (traffic) {
+        p = put_signed(p, call->peer);
+        p = put_signed(p, call->tag);
+        p = put_signed(p, mw_comm_id(call->comm));
+        p = put_varint(p, (uint64_t)(call->sent > 0 ? call->sent : 0));
+        p = put_varint(p, (uint64_t)(call->recv > 0 ? call->recv : 0));
+    }
+    c->last_t = t_in;
+    c->last_site = site;
+    c->used = (uint32_t)(p - c->data);
+    __atomic_store_n(&r->events, r->events + 1, __ATOMIC_RELAXED);
+}
+
+/* The calls a thread dropped since its last record, said at the end of its
+ * last chunk (or of a chunk of their own, for a thread that never had one):
+ * a record always leaves room for this one (make_room). */
+static void say_dropped(recorder *r)
+{
+    if (r->dropped_unsaid == 0)
+        return;
+    if (r->chunk == NULL && (r->chunk = mw_trace_chunk_new(r->thread)) == NULL)
+        return;
+    mw_trace_chunk *c = r->chunk;
+    unsigned char *p = c->data + c->used;
+    *p++ = MWT_DROPPED;
+    p = put_varint(p, r->dropped_unsaid);
+    c->used = (uint32_t)(p - c->data);
+    r->dropped_unsaid = 0;
+}
+
+void mw_trace_queue_partial(void)
+{
+    pthread_mutex_lock(&registry_lock);
+    for (recorder *r = registry; r != NULL; r = r->next) {
+        say_dropped(r);
+        mw_trace_chunk *c = r->chunk;
+        r->chunk = NULL;
+        if (c != NULL && c->used != 0)
+            mw_trace_chunk_queue(c);
+        else if (c != NULL)
+            mw_trace_chunk_free(c);
+    }
+    pthread_mutex_unlock(&registry_lock);
+}
+
+void mw_trace_thread_counts(uint64_t *events, uint64_t *dropped)
+{
+    *events = *dropped = 0;
+    pthread_mutex_lock(&registry_lock);
+    for (recorder *r = registry; r != NULL; r = r->next) {
+        *events += __atomic_load_n(&r->events, __ATOMIC_RELAXED);
+        *dropped += __atomic_load_n(&r->dropped, __ATOMIC_RELAXED);
+    }
+    pthread_mutex_unlock(&registry_lock);
+}

@@ -1,0 +1,36 @@
+/* The trace (docs/trace.md): every profiled call of every thread, recorded
+ * by the slow body into per-thread chunks (recorder.c) that a background
+ * thread appends to one file per rank (writer.c). The life cycle starts and
+ * finishes it; the report reads its totals. */
+#ifndef MW_TRACE_H
+#define MW_TRACE_H
+
+#include <stdint.h>
+
+#include "core/compiler.h"
+#include "core/thread_stats.h"
+#include "traffic/traffic.h"
+
+/* At the end of MPI_Init, on every rank (collective when the trace is on:
+ * rank 0's name for the files is broadcast): opens this rank's file, starts
+ * the writer and routes every call through the slow body. Warns and stays
+ * off when the file cannot be made. */
+MW_HIDDEN void mw_trace_start(void);
+
+/* At MPI_Finalize, after its own call is recorded: stops recording, writes
+ * every chunk left and closes the file. */
+MW_HIDDEN void mw_trace_finish(void);
+
+/* Record one call (trace/call_event.h has the arguments). */
+MW_HIDDEN void mw_trace_record(int id, const mw_call *call, int traffic, const mw_fn_stats *s);
+
+typedef struct mw_trace_totals {
+    uint64_t events;     /* calls recorded */
+    uint64_t dropped;    /* calls lost: the buffer bound was reached */
+    uint64_t bytes;      /* written to the file, header included */
+} mw_trace_totals;
+
+/* This rank's totals; 0 when the trace was never on. */
+MW_HIDDEN int mw_trace_read_totals(mw_trace_totals *out);
+
+#endif

@@ -1,0 +1,273 @@
+/* The trace's file and its writer thread (docs/trace.md, "Recording"):
+ * every 20 ms the writer takes the queue of full chunks (trace/chunks.h) and
+ * appends each chunk to this rank's file. A failed write (a full disk)
+ * stops the trace with one warning, never the job. */
+#define _DEFAULT_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <mpi.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/call_events.h"
+#include "core/clock.h"
+#include "core/mode.h"
+#include "core/state.h"
+#include "core/warn.h"
+#include "mpiwatch_trace.h"
+#include "mw_functions.h"
+#include "trace/chunks.h"
+#include "trace/trace.h"
+
+#define MW_TRACE_TICK_NS 20000000L
+
+static struct {
+    int started;                  /* the file is open: totals are meaningful */
+    int fd;
+    char path[4600];
+    pthread_t thread;
+    int running;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int stop;                     /* lock */
+    int failed;                   /* atomic: a write failed, the trace is off */
+    uint64_t bytes;               /* atomic: written */
+} w = {.fd = -1, .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER};
+
+static size_t put_varint(unsigned char *p, uint64_t v)
+{
+    size_t n = 0;
+    while (v >= 0x80) {
+        p[n++] = (unsigned char)(v | 0x80);
+        v >>= 7;
+    }
+    p[n++] = (unsigned char)v;
+    return n;
+}
+
+/* Append all of buf; 0 or an errno. */
+static int append(const struct iovec *iov, int count)
+{
+    struct iovec v[2];
+    memcpy(v, iov, (size_t)count * sizeof v[0]);
+    struct iovec *p = v;
+    while (count > 0) {
+        ssize_t n = writev(w.fd, p, count);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return errno;
+        }
+        if (n == 0)
+            return EIO;
+        __atomic_add_fetch(&w.bytes, (uint64_t)n, __ATOMIC_RELAXED);
+        while (count > 0 && (size_t)n >= p->iov_len) {
+            n -= (ssize_t)p->iov_len;
+            p++;
+            count--;
+        }
+        if (count > 0) {
+            p->iov_base = (char *)p->iov_base + n;
+            p->iov_len -= (size_t)n;
+        }
+    }
+    return 0;
+}
+
+/* Stop recording for good: the calls go back to their usual body. */
+static void stop_recording(void)
+{
+    __atomic_store_n(&mw_trace_recording, 0, __ATOMIC_RELAXED);
+    mw_call_events_set(MW_CALL_EVENTS_TRACE, 0);
+    mw_mode_set_trace(0);
+}
+
+static void write_chunk(mw_trace_chunk *c)
+{
+    if (__atomic_load_n(&w.failed, __ATOMIC_RELAXED))
+        return;
+    unsigned char head[32];
+    size_t n = 0;
+    head[n++] = MWT_CHUNK;
+    n += put_varint(head + n, c->thread);
+    n += put_varint(head + n, c->used);
+    n += put_varint(head + n, c->first_t);
+    struct iovec iov[2] = {{head, n}, {c->data, c->used}};
+    int rc = append(iov, 2);
+    if (rc != 0) {
+        __atomic_store_n(&w.failed, 1, __ATOMIC_RELAXED);
+        stop_recording();
+        mw_warn("writing the trace file %s failed (%s); the trace stops here (the job and its "
+                "report go on)", w.path, strerror(rc));
+    }
+}
+
+/* Write every queued chunk, in the order each thread queued them. */
+static void drain(void)
+{
+    mw_trace_chunk *fifo = mw_trace_chunks_take();
+    while (fifo != NULL) {
+        mw_trace_chunk *next = fifo->next;
+        write_chunk(fifo);
+        mw_trace_chunk_free(fifo);
+        fifo = next;
+    }
+}
+
+static void *writer_main(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&w.lock);
+    while (!w.stop) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += MW_TRACE_TICK_NS;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&w.cond, &w.lock, &until);
+        pthread_mutex_unlock(&w.lock);
+        drain();
+        pthread_mutex_lock(&w.lock);
+    }
+    pthread_mutex_unlock(&w.lock);
+    return NULL;
+}
+
+/* mpiwatch-<program>-<N>r-<date>-<time>-<pid>, rank 0's, on every rank. */
+static int agree_on_name(char *name, size_t size)
+{
+    if (mw_state.world_rank == 0) {
+        char stamp[32];
+        time_t now = time(NULL);
+        struct tm tm;
+        localtime_r(&now, &tm);
+        strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+        snprintf(name, size, "mpiwatch-%s-%dr-%s-%ld", mw_state.program, mw_state.world_size,
+                 stamp, (long)getpid());
+    }
+    int rc = PMPI_Bcast(name, (int)size, MPI_CHAR, 0, MPI_COMM_WORLD);
+    name[size - 1] = '\0';
+    return rc;
+}
+
+/* The file's header (docs/trace.md); its size, or 0 if buf is too small. */
+static size_t header(unsigned char *buf, size_t size, uint64_t origin, uint64_t wall_ns)
+{
+    size_t n = 0;
+    memcpy(buf, MWT_MAGIC, MWT_MAGIC_SIZE);
+    n = MWT_MAGIC_SIZE;
+    for (int i = 0; i < 4; i++)
+        buf[n++] = (unsigned char)(MWT_VERSION >> (8 * i));
+    n += put_varint(buf + n, (uint64_t)mw_state.world_rank);
+    n += put_varint(buf + n, (uint64_t)mw_state.world_size);
+    double per_second = 1e9 / mw_clock_seconds(1000000000ull);
+    uint64_t bits;
+    memcpy(&bits, &per_second, sizeof bits);
+    for (int i = 0; i < 8; i++)
+        buf[n++] = (unsigned char)(bits >> (8 * i));
+    n += put_varint(buf + n, origin);
+    n += put_varint(buf + n, wall_ns);
+    n += put_varint(buf + n, MW_FN_COUNT);
+    for (int i = 0; i < MW_FN_COUNT; i++) {
+        size_t len = strlen(mw_fn_names[i]);
+        if (n + len + 10 > size)
+            return 0;
+        n += put_varint(buf + n, len);
+        memcpy(buf + n, mw_fn_names[i], len);
+        n += len;
+    }
+    return n;
+}
+
+void mw_trace_start(void)
+{
+    static unsigned char head[1 << 16];
+    char name[512] = "";
+    if (!mw_state.config.trace || w.started)
+        return;
+    if (agree_on_name(name, sizeof name) != MPI_SUCCESS) {
+        mw_warn("rank %d: the trace's file name could not be agreed on; no trace",
+                mw_state.world_rank);
+        return;
+    }
+    snprintf(w.path, sizeof w.path, "%s/%s.trace.%d", mw_state.config.trace_dir, name,
+             mw_state.world_rank);
+    struct timespec wall;
+    uint64_t origin = mw_now();
+    clock_gettime(CLOCK_REALTIME, &wall);
+    size_t n = header(head, sizeof head, origin,
+                      (uint64_t)wall.tv_sec * 1000000000ull + (uint64_t)wall.tv_nsec);
+    w.fd = open(w.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (w.fd < 0 || n == 0) {
+        mw_warn("rank %d: the trace file %s cannot be made (%s); no trace (see "
+                "MPIWATCH_TRACE_DIR)", mw_state.world_rank, w.path,
+                n == 0 ? "too many functions" : strerror(errno));
+        if (w.fd >= 0)
+            close(w.fd);
+        w.fd = -1;
+        return;
+    }
+    w.started = 1;
+    struct iovec iov[1] = {{head, n}};
+    int rc = append(iov, 1);
+    if (rc != 0) {
+        w.failed = 1;
+        mw_warn("writing the trace file %s failed (%s); no trace", w.path, strerror(rc));
+        return;
+    }
+    mw_trace_bound = mw_state.config.trace_buffer;
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);   /* the application's signals are not ours */
+    rc = pthread_create(&w.thread, NULL, writer_main, NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc != 0) {
+        w.failed = 1;
+        mw_warn("the trace's writer thread cannot be started (%s); no trace", strerror(rc));
+        return;
+    }
+    w.running = 1;
+    __atomic_store_n(&mw_trace_recording, 1, __ATOMIC_RELAXED);
+    mw_call_events_set(MW_CALL_EVENTS_TRACE, 1);
+    mw_mode_set_trace(1);
+}
+
+void mw_trace_finish(void)
+{
+    if (!w.started || w.fd < 0)
+        return;
+    stop_recording();
+    if (w.running) {
+        pthread_mutex_lock(&w.lock);
+        w.stop = 1;
+        pthread_cond_signal(&w.cond);
+        pthread_mutex_unlock(&w.lock);
+        pthread_join(w.thread, NULL);
+        w.running = 0;
+    }
+    drain();
+    /* Recording has stopped: the last chunks may take memory beyond the bound. */
+    __atomic_store_n(&mw_trace_bound, UINT64_MAX, __ATOMIC_RELAXED);
+    mw_trace_queue_partial();
+    drain();
+    close(w.fd);
+    w.fd = -1;
+}
+
+int mw_trace_read_totals(mw_trace_totals *out)
+{
+    out->events = out->dropped = 0;
+    out->bytes = __atomic_load_n(&w.bytes, __ATOMIC_RELAXED);
+    if (!w.started)
+        return 0;
+    mw_trace_thread_counts(&out->events, &out->dropped);
+    return 1;
+}

@@ -1,0 +1,242 @@
+#!/usr/bin/env bash
+# The trace (docs/trace.md), with examples/ring.c preloaded on 4 ranks:
+# - traced: MPIWATCH_TRACE=1 leaves the bare run's output and status, one
+#   file per rank, NAME.trace.RANK with one NAME; decoded from the format
+#   (trace_check.py, independent of the client), per function as many calls
+#   as the JSON report, whose "trace" says as many events and none dropped;
+# - perfetto: `mpiwatch --trace DIR --perfetto OUT` exits 0; OUT parses, has
+#   one process per rank, and every flow joins a send to the receive that
+#   matched it, as many flows as the report's messages;
+# - threads (tests/runtime/threads.c, 4 threads a rank) and Fortran
+#   (examples/halo.f90 with libmpiwatch_f): per function as many calls in the
+#   files as in the report; threads.c under a 256K bound (less than a chunk
+#   for each of its 5 threads a rank): calls dropped, and written + dropped =
+#   the report's calls, exactly;
+# - bounded: tests/monitor/ring.c, 20000 iterations, MPIWATCH_TRACE_BUFFER=256K:
+#   the calls written plus the dropped ones are the report's calls, exactly,
+#   and the drops the files say are the report's;
+# - truncated (copies of the bounded run's files, several chunks a rank):
+#   rank 1's file cut inside its last chunk still converts (exit 0), with
+#   fewer calls of rank 1 but some; a file cut inside its header (the other
+#   ranks converted), or with garbage after its chunks, is named on stderr,
+#   exit 1; 300 damaged copies of the ring's rank 1 file (bytes changed, cut,
+#   repeated) each convert without a crash, exit 0 or 1, JSON that parses;
+# - bad values: MPIWATCH_TRACE=yes and MPIWATCH_TRACE_BUFFER=12 each get one
+#   warning naming the value, and the run is the bare run;
+# - unwritable: MPIWATCH_TRACE_DIR naming no folder: a warning naming it, the
+#   bare run's output and status, a report without "trace".
+# The cost of a call with the trace off is tests/runtime/check-cost.sh's.
+name=trace-ring
+. "$(dirname "$0")/../lib/harness.sh"
+
+NP=4
+check="$top_srcdir/tests/trace/trace_check.py"
+need_client
+build "$top_srcdir/examples/ring.c" "$work/ring" plain
+build "$top_srcdir/tests/monitor/ring.c" "$work/busy" plain
+
+run "$work/bare" "$NP" bare -- "$work/ring"
+if [ "$(rc_of "$work/bare")" -ne 0 ]; then
+    fail "bare ring" "the program fails without mpiwatch: $(describe_rc "$(rc_of "$work/bare")")" \
+        "$work/bare/stdout" "$work/bare/stderr"
+    finish
+fi
+
+# checked CASE COMMAND...: pass CASE when COMMAND succeeds, else fail with its output.
+checked() {
+    local case=$1 log
+    shift
+    log=$(mktemp "$work/log.XXXXXX")
+    if "$@" >"$log" 2>&1; then
+        pass "$case: $(tail -n 1 "$log")"
+    else
+        fail "$case" "$(head -n 5 "$log")" "$log"
+    fi
+}
+
+# --- traced
+out="$work/traced/cwd"
+run "$work/traced" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_FORMATS=json -- "$work/ring"
+same_output "traced: output and status" "$work/traced" "$work/bare"
+report="$out/$(reports "$out" 'mpiwatch-*.json' | head -n 1)"
+traces=$(cd "$out" && ls | grep '\.trace\.[0-9]*$' | sort)
+names=$(printf '%s\n' "$traces" | sed 's/\.trace\.[0-9]*$//' | sort -u)
+ranks=$(printf '%s\n' "$traces" | sed 's/.*\.trace\.//' | sort -n | tr '\n' ' ')
+if [ "$(printf '%s\n' "$names" | grep -c .)" -eq 1 ] && [ "$ranks" = "0 1 2 3 " ]; then
+    pass "traced: one file per rank, $names.trace.RANK"
+else
+    fail "traced: files" "expected NAME.trace.0 to .3 of one NAME, found: $(echo $traces)"
+fi
+files=()
+for t in $traces; do files+=("$out/$t"); done
+checked "traced: calls per function" "$PYTHON" "$check" counts "$report" "${files[@]}"
+dropped=$(json_get "$report" trace dropped)
+if [ "$dropped" = 0 ]; then
+    pass "traced: the report says no call was dropped"
+else
+    fail "traced: dropped" "the report's trace.dropped is $dropped"
+fi
+
+# --- perfetto
+checked "perfetto: converted" "$client" --trace "$out" --perfetto "$work/ring.json"
+checked "perfetto: processes and flows" "$PYTHON" "$check" perfetto "$work/ring.json" "$NP" "$report"
+
+# --- threads and Fortran: per function, the files' calls are the report's
+# traced_counts CASE DIR: the run in DIR (status 0) left one trace file per
+# rank whose calls per function are its report's.
+traced_counts() {
+    local case=$1 dir=$2 t
+    local -a found=()
+    if [ "$(rc_of "$dir")" -ne 0 ]; then
+        fail "$case: status" "$(describe_rc "$(rc_of "$dir")")" "$dir/stdout" "$dir/stderr"
+        return
+    fi
+    for t in $(cd "$dir/cwd" && ls | grep '\.trace\.[0-9]*$'); do found+=("$dir/cwd/$t"); done
+    if [ "${#found[@]}" -ne "$NP" ]; then
+        fail "$case: files" "${#found[@]} trace files, not $NP"
+        return
+    fi
+    checked "$case: calls per function" "$PYTHON" "$check" counts \
+        "$dir/cwd/$(reports "$dir/cwd" 'mpiwatch-*.json' | head -n 1)" "${found[@]}"
+}
+build "$top_srcdir/tests/runtime/threads.c" "$work/threads-prog" plain
+run "$work/threads" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_FORMATS=json -- "$work/threads-prog"
+if grep -q '^SKIP' "$work/threads/stdout"; then
+    skip "threads" "$(grep '^SKIP' "$work/threads/stdout" | head -n 1 | sed 's/^SKIP: //')"
+else
+    traced_counts "threads (4 a rank, MPI_THREAD_MULTIPLE)" "$work/threads"
+fi
+# Five threads a rank (the main one and 4) under a bound of 256K, less than
+# five chunks: some threads never get one, so calls are dropped for certain.
+run "$work/threads-bounded" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_TRACE_BUFFER=256K \
+    MPIWATCH_FORMATS=json -- "$work/threads-prog"
+out="$work/threads-bounded/cwd"
+if grep -q '^SKIP' "$work/threads-bounded/stdout"; then
+    skip "threads bounded" "$(grep '^SKIP' "$work/threads-bounded/stdout" | head -n 1 | sed 's/^SKIP: //')"
+elif [ "$(rc_of "$work/threads-bounded")" -ne 0 ] ||
+        [ "$(cat "$work/threads-bounded/stdout")" != "errors 0" ]; then
+    fail "threads bounded: status" "$(describe_rc "$(rc_of "$work/threads-bounded")")" \
+        "$work/threads-bounded/stdout" "$work/threads-bounded/stderr"
+else
+    report="$out/$(reports "$out" 'mpiwatch-*.json' | head -n 1)"
+    dropped=$(json_get "$report" trace dropped)
+    if [ "$dropped" -gt 0 ] 2>/dev/null; then
+        pass "threads bounded: the report says $dropped calls were dropped"
+    else
+        fail "threads bounded: dropped" "the report's trace.dropped is '$dropped'"
+    fi
+    checked "threads bounded: written + dropped = calls" "$PYTHON" "$check" written "$report" \
+        "$out"/*.trace.*
+fi
+if [ "$MW_HAVE_FORTRAN" != yes ] || [ ! -f "$LIBMPIWATCH_F" ]; then
+    skip "Fortran halo" "this build has no libmpiwatch_f"
+elif ! $MPIFC -o "$work/halo" "$top_srcdir/examples/halo.f90" >"$work/halo.log" 2>&1; then
+    fail "Fortran halo: build" "$MPIFC could not build examples/halo.f90" "$work/halo.log"
+else
+    run "$work/halo-run" "$NP" bare LD_PRELOAD="$LIBMPIWATCH:$LIBMPIWATCH_F" MPIWATCH_TRACE=1 \
+        MPIWATCH_FORMATS=json -- "$work/halo"
+    traced_counts "Fortran halo" "$work/halo-run"
+fi
+
+# --- bounded
+out="$work/bounded/cwd"
+run "$work/bounded" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_TRACE_BUFFER=256K \
+    MPIWATCH_FORMATS=json -- "$work/busy" 20000 0
+busy=()
+if [ "$(rc_of "$work/bounded")" -ne 0 ]; then
+    fail "bounded: status" "$(describe_rc "$(rc_of "$work/bounded")")" "$work/bounded/stderr"
+else
+    for t in $(cd "$out" && ls | grep '\.trace\.[0-9]*$' | sort); do busy+=("$out/$t"); done
+    checked "bounded: written + dropped = calls" "$PYTHON" "$check" written \
+        "$out/$(reports "$out" 'mpiwatch-*.json' | head -n 1)" "${busy[@]}"
+fi
+
+# --- truncated: copies of the bounded run's files (several chunks a rank),
+# one of them cut or damaged.
+# convert CASE STATUS DIR RANKS: the client converts DIR with exit status
+# STATUS into DIR.json, which has one process per rank of RANKS; a nonzero
+# status names the damaged file on stderr.
+convert() {
+    local case=$1 want=$2 dir=$3 rc=0
+    "$client" --trace "$dir" --perfetto "$dir.json" >"$dir.out" 2>"$dir.err" || rc=$?
+    if [ "$rc" -ne "$want" ]; then
+        fail "$case: status" "exit $rc, expected $want" "$dir.err"
+        return 1
+    fi
+    if [ "$want" -ne 0 ] && ! grep -q "\.trace\.1" "$dir.err"; then
+        fail "$case: message" "stderr does not name the damaged file" "$dir.err"
+        return 1
+    fi
+    checked "$case: converted (exit $rc), processes $4" "$PYTHON" "$check" perfetto "$dir.json" "$4"
+}
+# calls_of JSON PID: the slices of one rank.
+calls_of() {
+    "$PYTHON" -c 'import json, sys
+print(sum(1 for e in json.load(open(sys.argv[1]))["traceEvents"] if e["ph"] == "X" and e["pid"] == int(sys.argv[2])))' "$1" "$2"
+}
+copy_run() {
+    mkdir -p "$1" && cp "${busy[@]}" "$1/"
+}
+if [ "${#busy[@]}" -eq "$NP" ]; then
+    copy_run "$work/whole"
+    convert "whole" 0 "$work/whole" "$NP"
+    copy_run "$work/cut"
+    one="$work/cut/$(basename "${busy[1]}")"
+    size=$(stat -c %s "$one")
+    truncate -s $((size - 40)) "$one"
+    if convert "truncated" 0 "$work/cut" "$NP"; then
+        whole=$(calls_of "$work/whole.json" 1)
+        cut=$(calls_of "$work/cut.json" 1)
+        if [ "$cut" -gt 0 ] && [ "$cut" -lt "$whole" ]; then
+            pass "truncated: rank 1 keeps its whole chunks ($cut of $whole calls)"
+        else
+            fail "truncated: rank 1" "$cut calls after the cut, $whole before"
+        fi
+    fi
+    copy_run "$work/header"
+    truncate -s 20 "$work/header/$(basename "${busy[1]}")"
+    convert "cut header" 1 "$work/header" 0,2,3
+    copy_run "$work/garbage"
+    printf 'not a chunk' >>"$work/garbage/$(basename "${busy[1]}")"
+    convert "garbage" 1 "$work/garbage" "$NP"
+    checked "mutations" "$PYTHON" "$check" mutate "$client" "${files[1]}" 300
+else
+    fail "truncated" "the bounded run left ${#busy[@]} trace files, not $NP"
+fi
+
+# --- bad values
+# warned_once CASE DIR TEXT: exactly one line of DIR/stderr has TEXT.
+warned_once() {
+    local n
+    n=$(grep -cF -- "$3" "$2/stderr")
+    if [ "$n" -eq 1 ]; then
+        pass "$1: one warning"
+    else
+        fail "$1: warning" "$n lines with \"$3\"" "$2/stderr"
+    fi
+}
+run "$work/bad-trace" "$NP" preload MPIWATCH_TRACE=yes MPIWATCH_FORMATS=json -- "$work/ring"
+same_output "bad MPIWATCH_TRACE: output and status" "$work/bad-trace" "$work/bare"
+warned_once "bad MPIWATCH_TRACE" "$work/bad-trace" "MPIWATCH_TRACE='yes'"
+run "$work/bad-buffer" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_TRACE_BUFFER=12 \
+    MPIWATCH_FORMATS=json -- "$work/ring"
+same_output "bad MPIWATCH_TRACE_BUFFER: output and status" "$work/bad-buffer" "$work/bare"
+warned_once "bad MPIWATCH_TRACE_BUFFER" "$work/bad-buffer" "MPIWATCH_TRACE_BUFFER='12'"
+
+# --- unwritable
+out="$work/unwritable/cwd"
+run "$work/unwritable" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_TRACE_DIR="$work/none" \
+    MPIWATCH_FORMATS=json -- "$work/ring"
+same_output "unwritable: output and status" "$work/unwritable" "$work/bare"
+if grep -qF "$work/none" "$work/unwritable/stderr"; then
+    pass "unwritable: the warning names the folder"
+else
+    fail "unwritable: warning" "stderr does not name $work/none" "$work/unwritable/stderr"
+fi
+report=$(reports "$out" 'mpiwatch-*.json' | head -n 1)
+if [ -n "$report" ] && ! json_get "$out/$report" trace >/dev/null; then
+    pass "unwritable: a report, without \"trace\""
+else
+    fail "unwritable: report" "no report, or one with \"trace\": '$report'"
+fi
+finish

@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""Checks of a traced run, for check-trace-ring.sh.
+
+A decoder of the per-rank trace files written from docs/trace.md ("Format"),
+independent of the client's reader, and checks of the client's Perfetto
+output. Subcommands (each prints what it found and exits 1 on a mismatch):
+
+  counts REPORT.json FILE...    per function, the calls in the files equal
+                                the report's calls; the report's trace.events
+                                is their total
+  written REPORT.json FILE...   the calls in the files equal the report's
+                                trace.events, the drops they say its
+                                trace.dropped, and the two its total calls
+  mutate CLIENT FILE N          N damaged copies of FILE (bytes changed,
+                                cut, repeated; seeded, so the same each run),
+                                each converted by CLIENT alone: it never
+                                crashes, exits 0 or 1, and its JSON parses
+  perfetto OUT.json RANKS [REPORT.json]
+                                OUT parses; one process per rank of RANKS
+                                (a count NP for 0..NP-1, or a list: 0,2,3);
+                                every flow id joins one "s" inside a send's
+                                slice to one "f" inside an MPI_Recv's slice
+                                of the message's destination; with REPORT,
+                                as many flows as the report's messages
+"""
+import json
+import os
+import random
+import struct
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+
+
+def varint(buf, pos):
+    value = shift = 0
+    while True:
+        byte = buf[pos]
+        pos += 1
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if not byte & 0x80:
+            return value, pos
+
+
+def signed(buf, pos):
+    value, pos = varint(buf, pos)
+    return (value >> 1) ^ -(value & 1), pos
+
+
+def decode(path):
+    """(rank, per-function call counts, calls dropped) of one trace file."""
+    buf = open(path, "rb").read()
+    if buf[:8] != b"MWTRACE\0" or struct.unpack_from("<I", buf, 8)[0] != 1:
+        raise ValueError(f"{path}: not a version-1 trace file")
+    pos = 12
+    rank, pos = varint(buf, pos)
+    _ranks, pos = varint(buf, pos)
+    pos += 8  # ticks per second
+    _origin, pos = varint(buf, pos)
+    _wall, pos = varint(buf, pos)
+    count, pos = varint(buf, pos)
+    names = []
+    for _ in range(count):
+        length, pos = varint(buf, pos)
+        names.append(buf[pos:pos + length].decode())
+        pos += length
+    calls, dropped = Counter(), 0
+    while pos < len(buf):
+        if buf[pos] != 0xC7:
+            raise ValueError(f"{path}: no chunk marker at offset {pos}")
+        _thread, pos = varint(buf, pos + 1)
+        length, pos = varint(buf, pos)
+        _first, pos = varint(buf, pos)
+        end = pos + length
+        while pos < end:
+            kind = buf[pos]
+            pos += 1
+            if kind == 3:
+                n, pos = varint(buf, pos)
+                dropped += n
+                continue
+            if kind not in (1, 2):
+                raise ValueError(f"{path}: record kind {kind} at offset {pos - 1}")
+            fn, pos = varint(buf, pos)
+            _site, pos = signed(buf, pos)
+            _enter, pos = varint(buf, pos)
+            _duration, pos = varint(buf, pos)
+            if kind == 2:
+                for _ in range(3):
+                    _, pos = signed(buf, pos)
+                for _ in range(2):
+                    _, pos = varint(buf, pos)
+            calls[names[fn]] += 1
+        if pos != end:
+            raise ValueError(f"{path}: a chunk's records overrun its length")
+    return rank, calls, dropped
+
+
+def counts(report, files):
+    calls = Counter()
+    for path in files:
+        calls.update(decode(path)[1])
+    want = {name: f["calls"] for name, f in report["functions"].items() if f["calls"]}
+    got = dict(calls)
+    if got != want:
+        for name in sorted(set(want) | set(got)):
+            if want.get(name, 0) != got.get(name, 0):
+                print(f"{name}: report {want.get(name, 0)}, trace {got.get(name, 0)}")
+        return 1
+    if report.get("trace", {}).get("events") != sum(got.values()):
+        print(f"report trace.events {report.get('trace')}, files {sum(got.values())}")
+        return 1
+    print(f"{len(got)} functions, {sum(got.values())} calls, as the report")
+    return 0
+
+
+def written(report, files):
+    recorded = dropped = 0
+    for path in files:
+        _, calls, lost = decode(path)
+        recorded += sum(calls.values())
+        dropped += lost
+    trace = report.get("trace", {})
+    total = sum(f["calls"] for f in report["functions"].values())
+    if recorded != trace.get("events") or trace.get("events", 0) + trace.get("dropped", 0) != total \
+            or dropped != trace.get("dropped", 0):
+        print(f"files: {recorded} calls, {dropped} said dropped; report: trace {trace}, "
+              f"{total} calls")
+        return 1
+    print(f"{recorded} calls written, {trace['dropped']} dropped, {total} calls in the report")
+    return 0
+
+
+SENDS = {"MPI_Send", "MPI_Ssend", "MPI_Bsend", "MPI_Rsend", "MPI_Isend", "MPI_Issend",
+         "MPI_Ibsend", "MPI_Irsend"}
+
+
+def inside(slices, ev):
+    """The slice of ev's pid and tid that contains ev's time, or None."""
+    for s in slices.get((ev["pid"], ev["tid"]), ()):
+        if s["ts"] <= ev["ts"] <= s["ts"] + s["dur"] + 0.0011:
+            return s
+    return None
+
+
+def perfetto(path, ranks, report=None):
+    events = json.load(open(path, encoding="utf-8"))["traceEvents"]
+    procs = {e["pid"] for e in events if e["ph"] == "M" and e["name"] == "process_name"}
+    slice_pids = {e["pid"] for e in events if e["ph"] == "X"}
+    problems = []
+    if procs != set(ranks) or not slice_pids <= procs:
+        problems.append(f"processes {sorted(procs)}, slices in {sorted(slice_pids)}, "
+                        f"expected ranks {sorted(ranks)}")
+    slices = {}
+    for e in events:
+        if e["ph"] == "X":
+            slices.setdefault((e["pid"], e["tid"]), []).append(e)
+    ends = {}
+    for e in events:
+        if e["ph"] in "sf":
+            ends.setdefault(e["id"], []).append(e)
+    for fid, pair in ends.items():
+        kinds = sorted(e["ph"] for e in pair)
+        if kinds != ["f", "s"]:
+            problems.append(f"flow {fid}: {kinds}")
+            continue
+        start = next(e for e in pair if e["ph"] == "s")
+        finish = next(e for e in pair if e["ph"] == "f")
+        send, recv = inside(slices, start), inside(slices, finish)
+        if send is None or send["name"] not in SENDS:
+            problems.append(f"flow {fid} starts outside a send: {start}")
+        elif recv is None or recv["name"] != "MPI_Recv":
+            problems.append(f"flow {fid} ends outside a receive: {finish}")
+        elif send["args"]["peer"] != recv["pid"] or recv["args"]["peer"] != send["pid"] \
+                or send["args"]["tag"] != recv["args"]["tag"]:
+            problems.append(f"flow {fid} joins {send} to {recv}")
+    if report is not None:
+        messages = sum(p["messages"] for p in report.get("pairs", []))
+        if messages != len(ends):
+            problems.append(f"{len(ends)} flows, the report has {messages} messages")
+    for p in problems[:10]:
+        print(p)
+    if not problems:
+        print(f"{len(procs)} processes, {len(ends)} flows, each from a send to its receive")
+    return 1 if problems else 0
+
+
+def mutate(client, path, count):
+    """Convert count damaged copies of path with client; 1 on any crash."""
+    data = open(path, "rb").read()
+    rng = random.Random(29)
+    problems = []
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = os.path.join(tmp, os.path.basename(path))
+        out = os.path.join(tmp, "out.json")
+        for i in range(count):
+            bad = bytearray(data)
+            how = i % 3
+            if how == 0:  # bytes changed, in the header or anywhere
+                for _ in range(rng.randint(1, 8)):
+                    at = rng.randrange(min(len(bad), 64) if i % 2 else len(bad))
+                    bad[at] = rng.randrange(256)
+            elif how == 1:  # cut anywhere
+                del bad[rng.randrange(len(bad)):]
+            else:  # a run of bytes repeated
+                at = rng.randrange(len(bad))
+                bad[at:at] = bad[at:at + rng.randint(1, 64)] * rng.randint(1, 4)
+            open(copy, "wb").write(bad)
+            run = subprocess.run([client, "--quiet", "--trace", tmp, "--perfetto", out],
+                                 capture_output=True, timeout=60, check=False)
+            if run.returncode not in (0, 1):
+                problems.append(f"copy {i}: exit {run.returncode}: {run.stderr[-300:]!r}")
+            elif os.path.exists(out):
+                try:
+                    json.load(open(out, encoding="utf-8"))
+                except ValueError as err:
+                    problems.append(f"copy {i}: the JSON does not parse: {err}")
+            if os.path.exists(out):
+                os.unlink(out)
+    for p in problems[:10]:
+        print(p)
+    if not problems:
+        print(f"{count} damaged copies converted without a crash")
+    return 1 if problems else 0
+
+
+def main(argv):
+    if len(argv) >= 3 and argv[0] in ("counts", "written"):
+        report = json.load(open(argv[1], encoding="utf-8"))
+        return (counts if argv[0] == "counts" else written)(report, argv[2:])
+    if len(argv) == 4 and argv[0] == "mutate":
+        return mutate(argv[1], argv[2], int(argv[3]))
+    if len(argv) in (3, 4) and argv[0] == "perfetto":
+        report = json.load(open(argv[3], encoding="utf-8")) if len(argv) == 4 else None
+        ranks = [int(r) for r in argv[2].split(",")] if "," in argv[2] else range(int(argv[2]))
+        return perfetto(argv[1], ranks, report)
+    print(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
