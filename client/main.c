@@ -16,6 +16,7 @@
 #include "conn_tcp.h"
 #include "endpoints.h"
 #include "html_report.h"
+#include "merge.h"
 #include "options.h"
 #include "priority.h"
 #include "record.h"
@@ -309,6 +310,8 @@ int main(int argc, char **argv)
         return mwc_html_report(o.report, o.html, o.quiet);
     if (o.trace)
         return mwc_trace_perfetto(o.trace, o.perfetto, o.quiet);
+    if (o.merge)
+        return mwc_merge(o.merge, o.quiet);
     signals();
     mwc_web *server = NULL;
     if (o.web && (server = start_web(&o)) == NULL)

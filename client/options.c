@@ -23,6 +23,7 @@ static const char usage[] =
     "       mpiwatch --report REPORT.json --html OUT.html\n"
     "       mpiwatch --replay FILE --html OUT.html\n"
     "       mpiwatch --trace DIR --perfetto OUT.json\n"
+    "       mpiwatch --merge DIR\n"
     "\n"
     "Watches a job profiled by mpiwatch while it runs (man mpiwatch; the guide:\n"
     MW_DOCDIR "/client.md).\n"
@@ -67,6 +68,11 @@ static const char usage[] =
     "                         ui.perfetto.dev or chrome://tracing: a process per rank,\n"
     "                         a thread per thread, a slice per call, an arrow per\n"
     "                         message (docs/trace.md)\n"
+    "      --merge DIR        combine the ranks' partial profiles in DIR (a job ended\n"
+    "                         before MPI_Finalize) into the job report, text, JSON and\n"
+    "                         HTML, written into DIR as <name>-merged.*: which ranks\n"
+    "                         are missing, when and why each rank's data was taken\n"
+    "                         (docs/partial-reports.md)\n"
     "      --report FILE      with --html: a JSON report written by mpiwatch\n"
     "      --html OUT         write the report (or, with --replay, the recording's\n"
     "                         last state) as one self-contained HTML page to OUT\n"
@@ -99,7 +105,7 @@ static int positive(const char *s, double *out)
 int mwc_options_parse(mwc_options *o, int argc, char **argv)
 {
     enum { O_NO_EVENTS = 256, O_REPLAY, O_SPEED, O_NICE, O_VERSION, O_STALL, O_STUCK, O_RANK,
-           O_MATRIX, O_REPORT, O_HTML, O_WEB, O_TRACE, O_PERFETTO };
+           O_MATRIX, O_REPORT, O_HTML, O_WEB, O_TRACE, O_PERFETTO, O_MERGE };
     static const struct option longs[] = {
         { "port-file", required_argument, NULL, 'f' },
         { "stdin", no_argument, NULL, 's' },
@@ -119,6 +125,7 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
         { "web", required_argument, NULL, O_WEB },
         { "trace", required_argument, NULL, O_TRACE },
         { "perfetto", required_argument, NULL, O_PERFETTO },
+        { "merge", required_argument, NULL, O_MERGE },
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, O_VERSION },
@@ -180,6 +187,7 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
         case O_HTML: o->html = optarg; break;
         case O_TRACE: o->trace = optarg; break;
         case O_PERFETTO: o->perfetto = optarg; break;
+        case O_MERGE: o->merge = optarg; break;
         case O_WEB: {
             mwc_web_addr a;
             char err[300];
@@ -200,6 +208,13 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
     if (o->nargs == 1 && strcmp(o->args[0], "-") == 0) { /* "-" means standard input */
         o->use_stdin = 1;
         o->nargs = 0;
+    }
+    if (o->merge) {
+        if (o->port_file || o->use_stdin || o->nargs > 0 || o->replay || o->report || o->html ||
+            o->json || o->record || o->rank >= 0 || o->matrix || o->web || o->trace ||
+            o->perfetto)
+            return bad("%s--merge DIR writes a report: no other option but --quiet", "");
+        return 0;
     }
     if (o->perfetto && !o->trace)
         return bad("%s--perfetto goes with --trace DIR", "");

@@ -9,6 +9,7 @@
 #include "core/clock.h"
 #include "core/yielding_collectives.h"
 #include "report/report.h"
+#include "report/variation.h"
 #include "core/state.h"
 
 #define N MW_FN_COUNT
@@ -63,27 +64,6 @@ typedef struct ranked {
     int rank;
 } ranked;
 
-/* Square root by Newton's method: a report-time figure, not worth making
- * every program that links libmpiwatch statically add -lm. */
-static double root(double x)
-{
-    double r = x > 1 ? x : 1;
-    for (int i = 0; i < 200 && x > 0; i++) {
-        double next = 0.5 * (r + x / r);
-        if (next >= r)
-            break;
-        r = next;
-    }
-    return x > 0 ? r : 0.0;
-}
-
-/* The coefficient of variation of n values from their sum and sum of squares. */
-static double variation(double sum, double squares, int n)
-{
-    double mean = n > 0 ? sum / n : 0.0, var = n > 0 ? squares / n - mean * mean : 0.0;
-    return mean > 0 && var > 0 ? root(var) / mean : 0.0;
-}
-
 static int reduce_tables(const mw_fn_stats *local, mw_job_summary *job, MPI_Comm comm)
 {
     static uint64_t counts[3 * N], counts_all[3 * N];
@@ -122,7 +102,7 @@ static int reduce_tables(const mw_fn_stats *local, mw_job_summary *job, MPI_Comm
         f->rank_min_at = low_all[i].rank;
         f->rank_max = high_all[i].value;
         f->rank_max_at = high_all[i].rank;
-        f->cv = variation(sums_all[i], sums_all[N + i], mw_state.world_size);
+        f->cv = mw_variation(sums_all[i], sums_all[N + i], mw_state.world_size);
     }
     return MPI_SUCCESS;
 }

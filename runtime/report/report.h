@@ -49,9 +49,30 @@ typedef struct mw_pair {
     uint64_t from, to, bytes, messages;
 } mw_pair;
 
+/* One rank's partial profile in a merged report (mpiwatch --merge). */
+typedef struct mw_merged_rank {
+    int rank;
+    const char *reason, *host, *file;
+    long long taken, started;   /* seconds since the epoch */
+    long pid;
+} mw_merged_rank;
+
+/* What a report merged from partial profiles says of them: the job's size,
+ * each present rank's profile (in the order of the report's ranks) and the
+ * ranks missing. */
+typedef struct mw_merge_facts {
+    int world_size;
+    const char *job;             /* the partial profiles' shared "job" */
+    const mw_merged_rank *ranks;
+    const int *missing;
+    int nmissing;
+} mw_merge_facts;
+
 typedef struct mw_job_summary {
     int ranks;               /* ranks whose data this is: the job, or 1 in a snapshot */
     int first_rank;          /* world rank of app_time[0] and mpi_time[0] */
+    const int *rank_ids;     /* else the world rank of each entry (a merge with ranks missing) */
+    const mw_merge_facts *merged;   /* a report merged from partial profiles, else NULL */
     int snapshot;            /* 0 for the report at MPI_Finalize, else MPI_Pcontrol(2)'s count */
     const char *partial;     /* a partial profile's reason (report/partial.c), else NULL */
     long long taken;         /* a partial profile's time, seconds since the epoch */
@@ -87,6 +108,12 @@ typedef struct mw_job_summary {
     uint64_t trace_events, trace_dropped, trace_bytes;   /* all ranks */
     mw_fn_summary fn[MW_FN_COUNT];
 } mw_job_summary;
+
+/* The world rank of the job's r-th per-rank entry. */
+static inline int mw_report_rank(const mw_job_summary *job, int r)
+{
+    return job->rank_ids != NULL ? job->rank_ids[r] : job->first_rank + r;
+}
 
 /* MPI_Init, MPI_Init_thread and MPI_Finalize: reported on their own line,
  * not counted as MPI time (application time starts after them). */
@@ -129,6 +156,9 @@ MW_HIDDEN int mw_report_trace(mw_job_summary *job, MPI_Comm comm);
 /* Write the job's report in the formats asked for (MPIWATCH_FORMATS) into
  * dir, each file atomically; a failure is a warning. */
 MW_HIDDEN void mw_report_write(const mw_job_summary *job, const char *dir);
+/* The same, telling written() each file's path (mpiwatch --merge). */
+MW_HIDDEN void mw_report_write_told(const mw_job_summary *job, const char *dir,
+                                    void (*written)(const char *path));
 
 /* The writers behind mw_report_write. */
 MW_HIDDEN void mw_report_json(FILE *out, const mw_job_summary *job);

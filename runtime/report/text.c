@@ -45,6 +45,30 @@ static void write_partial(FILE *out, const mw_job_summary *job)
             when, job->partial_host, (long)getpid(), job->partial);
 }
 
+/* A merged report's lines on its partial profiles: the ranks missing, and
+ * when and why each rank's data was taken. */
+static void write_merged(FILE *out, const mw_job_summary *job)
+{
+    const mw_merge_facts *m = job->merged;
+    fprintf(out, "MERGED from the partial profiles of %d of %d ranks", job->ranks, m->world_size);
+    if (m->nmissing == 0)
+        fprintf(out, " (none missing)\n");
+    else
+        fprintf(out, "; missing (no partial profile):");
+    for (int i = 0; i < m->nmissing; i++)
+        fprintf(out, "%s %d%s", i ? "," : "", m->missing[i], i + 1 == m->nmissing ? "\n" : "");
+    for (int r = 0; r < job->ranks; r++) {
+        const mw_merged_rank *p = &m->ranks[r];
+        char when[32] = "?";
+        time_t t = (time_t)p->taken;
+        struct tm tm;
+        if (localtime_r(&t, &tm))
+            strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
+        fprintf(out, "  rank %-6d taken %s on %s (pid %ld) because: %s\n", p->rank, when, p->host,
+                p->pid, p->reason);
+    }
+}
+
 static void write_header(FILE *out, const mw_job_summary *job)
 {
     const mw_config *c = &mw_state.config;
@@ -68,6 +92,8 @@ static void write_header(FILE *out, const mw_job_summary *job)
         fprintf(out, "ran: %s to %s, on %s\n", start, end, job->hosts);
         fprintf(out, "MPI library: %s\n", job->library);
     }
+    if (job->merged)
+        write_merged(out, job);
     fprintf(out, "timer: %s; profiling level at start: %d; reports in: %s\n", job->timer,
             c->initial_level, c->outdir);
     if (job->monitor != NULL)
@@ -96,7 +122,7 @@ static int by_rank_time_desc(const void *a, const void *b)
 
 static void write_rank_line(FILE *out, const mw_job_summary *job, int r, const char *note)
 {
-    fprintf(out, "  rank %-6d        %15.6f %12.6f %7.1f%% %12.6f%s%s\n", job->first_rank + r,
+    fprintf(out, "  rank %-6d        %15.6f %12.6f %7.1f%% %12.6f%s%s\n", mw_report_rank(job, r),
             job->app_time[r], job->mpi_time[r], percent(job->mpi_time[r], job->app_time[r]),
             job->init_time[r], *note ? "  " : "", note);
 }
@@ -144,8 +170,8 @@ static void write_ranks(FILE *out, const mw_job_summary *job)
     if (n > 1)
         fprintf(out, "MPI time imbalance: max/mean %.2f; rank %d spends the most time in MPI "
                      "(%.6f s), rank %d the least (%.6f s)%s\n",
-                mpi_mean > 0 ? job->mpi_time[most] / mpi_mean : 1.0, job->first_rank + most,
-                job->mpi_time[most], job->first_rank + least, job->mpi_time[least],
+                mpi_mean > 0 ? job->mpi_time[most] / mpi_mean : 1.0, mw_report_rank(job, most),
+                job->mpi_time[most], mw_report_rank(job, least), job->mpi_time[least],
                 job->mpi_time[least] < 0.5 * mpi_mean ? ": the others may be waiting for it" : "");
     fprintf(out, "\n");
     free(order);

@@ -150,6 +150,12 @@ static const char *fallback_dir(int k)
 
 void mw_report_write(const mw_job_summary *job, const char *dir)
 {
+    mw_report_write_told(job, dir, NULL);
+}
+
+void mw_report_write_told(const mw_job_summary *job, const char *dir,
+                          void (*written)(const char *path))
+{
     static const struct {
         int bit;
         const char *ext;
@@ -165,6 +171,8 @@ void mw_report_write(const mw_job_summary *job, const char *dir)
         snprintf(name + used, sizeof name - used, "-rank%d-snapshot%d", job->first_rank,
                  job->snapshot);
     }
+    if (job->merged)   /* beside the partial files it came from, never taken for one */
+        snprintf(name + strlen(name), sizeof name - strlen(name), "-merged");
     for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
         if (!(mw_state.config.formats & formats[f].bit))
             continue;
@@ -183,6 +191,8 @@ void mw_report_write(const mw_job_summary *job, const char *dir)
                 mw_warn("cannot write the report into %s (%s); it is in %s", dir, strerror(first),
                         path);
         }
+        if (rc == 0 && written != NULL)
+            written(path);
         if (rc != 0)
             mw_warn("cannot write the %s report into %s, the current folder or %s (%s); it is lost",
                     formats[f].ext, dir, fallback_dir(1), strerror(rc));

@@ -4,7 +4,7 @@
 # mpiwatch's warning "... without calling MPI_Finalize ...", no job report
 # may be written but every rank leaves its partial profile (a JSON file of
 # the report schema, reason "exit without MPI_Finalize", and its text twin),
-# and the output and exit status must be the bare run's: the MPI
+# which `mpiwatch --merge` combines into a report of every rank, and the output and exit status must be the bare run's: the MPI
 # may itself complain and fail the job (Open MPI's mpirun exits 1 here,
 # MPICH's 0), and mpiwatch must change neither. A time limit catches hangs.
 # A run whose status or output differs is tried again (MPICH's launcher
@@ -106,6 +106,9 @@ for mode in linked preload; do
         pass "no-finalize $mode: no job report"
     fi
     check_partials "$mode" "$dir/cwd"
+    # Every rank made one MPI_Barrier before returning from main.
+    check_merged "no-finalize $mode: the merged report has every rank" "$dir/cwd" "$NP" \
+        --reason "exit without MPI_Finalize" --calls MPI_Barrier "$NP" "$NP"
 done
 
 finish
