@@ -5,7 +5,8 @@
 #   every rank leaves a partial JSON file of the report schema, and each
 #   rank's MPI_Allreduce calls in it are at least what rank 0 had printed 3 s
 #   in (before the signal; less one: a rank's count runs one behind rank 0's
-#   at most) and at most its last count printed plus 101;
+#   at most) and at most its last count printed plus 101; `mpiwatch --merge`
+#   makes the job report of every rank, its calls NP times those bounds;
 # - a singleton: the program's own SIGTERM handler is called after the
 #   dump, as bare, and without one the TERM kills it with the bare status;
 # - MPIWATCH_DUMP_AT=2 on a job that ends by itself after 6 s: partial files
@@ -69,6 +70,9 @@ if [ "$early" -lt 100 ]; then
     fail "TERM: calls" "rank 0 had printed no count 3 s in" "$dir/stdout" "$dir/stderr"
 else
     check_counts "TERM" "$dir" $((early - 1)) $(($(last_count "$dir/stdout") + 101))
+    check_merged "TERM: mpiwatch --merge, every rank, calls within [$((NP * (early - 1))), $((NP * ($(last_count "$dir/stdout") + 101)))]" \
+        "$dir/cwd" "$NP" --calls MPI_Allreduce $((NP * (early - 1))) \
+        $((NP * ($(last_count "$dir/stdout") + 101)))
 fi
 
 # The program's own SIGTERM handler (exit 7) still runs after the dump: a
