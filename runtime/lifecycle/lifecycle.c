@@ -77,6 +77,21 @@ static void dump_if_unfinished(void)
         mw_warn("the program ended without calling MPI_Finalize; no report was written");
 }
 
+void mw_on_abort(int errorcode)
+{
+    static char reason[64];
+    static int once;   /* the Fortran MPI_ABORT may reach the C one */
+    if (!mw_state.started || mw_state.finished || getpid() != init_pid || once++)
+        return;
+    /* The launcher's signals that follow end this rank: the profile taken
+     * here, at the call, stays the rank's last. */
+    mw_dumper_stop();
+    snprintf(reason, sizeof reason, "MPI_Abort (error code %d)", errorcode);
+    if (mw_partial_write(reason) == 0)
+        mw_warn("MPI_Abort: no job report; this rank's partial profile is %s (mpiwatch --merge "
+                "%s combines the ranks')", mw_partial_path(), mw_state.config.outdir);
+}
+
 /* The executable's base name, reduced to characters safe in a file name. */
 static void program_name(char *out, size_t size)
 {

@@ -4,11 +4,12 @@
 Usage::
 
     merged_check.py REPORT.json --world N [--ranks all|R,R,...] [--reason TEXT]
-                    [--calls FUNCTION LOW HIGH]...
+                    [--rank-reason R TEXT]... [--calls FUNCTION LOW HIGH]...
 
 REPORT.json must be the report of the job's N ranks merged from the ranks
 listed (all: every rank), none missing but the others, each rank's data
-taken for a reason containing TEXT, and FUNCTION's calls over the ranks
+taken for a reason containing TEXT (rank R's for one containing its own
+TEXT), and FUNCTION's calls over the ranks
 between LOW and HIGH. Prints one line per problem; status 1 if any.
 """
 import argparse
@@ -35,6 +36,10 @@ def problems(doc: dict, args: argparse.Namespace) -> list[str]:
         if args.reason and args.reason not in str(r.get("reason")):
             found.append(f"rank {r.get('rank')}: reason {r.get('reason')!r}, expected "
                          f"{args.reason!r} in it")
+    reasons = {r.get("rank"): str(r.get("reason")) for r in merged.get("ranks", [])}
+    for rank, text in args.rank_reason:
+        if text not in reasons.get(int(rank), ""):
+            found.append(f"rank {rank}: reason {reasons.get(int(rank))!r}, expected {text!r} in it")
     for name, low, high in args.calls:
         calls = doc.get("functions", {}).get(name, {}).get("calls", 0)
         if not int(low) <= calls <= int(high):
@@ -48,6 +53,8 @@ def main() -> int:
     parser.add_argument("--world", type=int, required=True)
     parser.add_argument("--ranks", default="all")
     parser.add_argument("--reason", default="")
+    parser.add_argument("--rank-reason", nargs=2, action="append", default=[],
+                        metavar=("RANK", "TEXT"))
     parser.add_argument("--calls", nargs=3, action="append", default=[],
                         metavar=("FUNCTION", "LOW", "HIGH"))
     args = parser.parse_args()
