@@ -23,6 +23,7 @@ static const char usage[] =
     "       mpiwatch --report REPORT.json --html OUT.html\n"
     "       mpiwatch --replay FILE --html OUT.html\n"
     "       mpiwatch --trace DIR --perfetto OUT.json\n"
+    "       mpiwatch --dump -f PORT_FILE     (or --stdin, ENDPOINT...)\n"
     "       mpiwatch --merge DIR\n"
     "\n"
     "Watches a job profiled by mpiwatch while it runs (man mpiwatch; the guide:\n"
@@ -68,6 +69,9 @@ static const char usage[] =
     "                         ui.perfetto.dev or chrome://tracing: a process per rank,\n"
     "                         a thread per thread, a slice per call, an arrow per\n"
     "                         message (docs/trace.md)\n"
+    "      --dump             ask every rank (over TCP, with its token) to write its\n"
+    "                         partial profile now, a rank stuck inside MPI too; prints\n"
+    "                         each rank's file; --wait bounds each rank's answer\n"
     "      --merge DIR        combine the ranks' partial profiles in DIR (a job ended\n"
     "                         before MPI_Finalize) into the job report, text, JSON and\n"
     "                         HTML, written into DIR as <name>-merged.*: which ranks\n"
@@ -105,7 +109,7 @@ static int positive(const char *s, double *out)
 int mwc_options_parse(mwc_options *o, int argc, char **argv)
 {
     enum { O_NO_EVENTS = 256, O_REPLAY, O_SPEED, O_NICE, O_VERSION, O_STALL, O_STUCK, O_RANK,
-           O_MATRIX, O_REPORT, O_HTML, O_WEB, O_TRACE, O_PERFETTO, O_MERGE };
+           O_MATRIX, O_REPORT, O_HTML, O_WEB, O_TRACE, O_PERFETTO, O_MERGE, O_DUMP };
     static const struct option longs[] = {
         { "port-file", required_argument, NULL, 'f' },
         { "stdin", no_argument, NULL, 's' },
@@ -126,6 +130,7 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
         { "trace", required_argument, NULL, O_TRACE },
         { "perfetto", required_argument, NULL, O_PERFETTO },
         { "merge", required_argument, NULL, O_MERGE },
+        { "dump", no_argument, NULL, O_DUMP },
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, O_VERSION },
@@ -188,6 +193,7 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
         case O_TRACE: o->trace = optarg; break;
         case O_PERFETTO: o->perfetto = optarg; break;
         case O_MERGE: o->merge = optarg; break;
+        case O_DUMP: o->dump = 1; break;
         case O_WEB: {
             mwc_web_addr a;
             char err[300];
@@ -212,8 +218,19 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
     if (o->merge) {
         if (o->port_file || o->use_stdin || o->nargs > 0 || o->replay || o->report || o->html ||
             o->json || o->record || o->rank >= 0 || o->matrix || o->web || o->trace ||
-            o->perfetto)
+            o->perfetto || o->dump)
             return bad("%s--merge DIR writes a report: no other option but --quiet", "");
+        return 0;
+    }
+    if (o->dump) {
+        int sources = (o->port_file != NULL) + o->use_stdin + (o->nargs > 0);
+        if (sources != 1)
+            return bad("%s--dump needs the endpoints: one of -f PORT_FILE, --stdin or "
+                       "ENDPOINT...", "");
+        if (o->replay || o->report || o->html || o->json || o->record || o->rank >= 0 ||
+            o->matrix || o->web || o->trace || o->perfetto)
+            return bad("%s--dump asks for partial profiles: no other option but --wait and "
+                       "--quiet", "");
         return 0;
     }
     if (o->perfetto && !o->trace)

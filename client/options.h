@@ -24,6 +24,7 @@ typedef struct {
     const char *trace;       /* --trace DIR: a run's per-rank trace files */
     const char *perfetto;    /* --perfetto OUT: the trace as Chrome trace-event JSON */
     const char *merge;       /* --merge DIR: the ranks' partial profiles into a job report */
+    int dump;                /* --dump: ask every rank for its partial profile now */
 } mwc_options;
 
 /* 0: run; 1: --help or --version was printed (exit 0); 2: usage error

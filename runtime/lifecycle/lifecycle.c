@@ -92,6 +92,12 @@ void mw_on_abort(int errorcode)
                 "%s combines the ranks')", mw_partial_path(), mw_state.config.outdir);
 }
 
+/* mpiwatch --dump asked the live monitor for this rank's partial profile. */
+static const char *dump_for_client(void)
+{
+    return mw_partial_write("mpiwatch --dump") == 0 ? mw_partial_path() : NULL;
+}
+
 /* The executable's base name, reduced to characters safe in a file name. */
 static void program_name(char *out, size_t size)
 {
@@ -127,6 +133,7 @@ void mw_on_init(void)
         mw_state.world_group = MPI_GROUP_NULL;
     init_pid = getpid();
     atexit(dump_if_unfinished);
+    mw_monitor_on_dump(dump_for_client);
     mw_monitor_start();   /* the live monitor, if asked for (may wait for a client) */
     mw_state.app_start_ticks = mw_now();   /* so MPI_Init and the wait are not application time */
     mw_mode_update();   /* Fortran handles convert from now on (core/mode.h) */
