@@ -45,6 +45,18 @@ static void write_partial(FILE *out, const mw_job_summary *job)
             when, job->partial_host, (long)getpid(), job->partial);
 }
 
+/* When, where and why one rank's partial profile was taken. */
+static void write_taken(FILE *out, const mw_merged_rank *p)
+{
+    char when[32] = "?";
+    time_t t = (time_t)p->taken;
+    struct tm tm;
+    if (localtime_r(&t, &tm))
+        strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
+    fprintf(out, "  rank %-6d taken %s on %s (pid %ld) because: %s\n", p->rank, when, p->host,
+            p->pid, p->reason);
+}
+
 /* A merged report's lines on its partial profiles: the ranks missing, and
  * when and why each rank's data was taken. */
 static void write_merged(FILE *out, const mw_job_summary *job)
@@ -57,16 +69,20 @@ static void write_merged(FILE *out, const mw_job_summary *job)
         fprintf(out, "; missing (no partial profile):");
     for (int i = 0; i < m->nmissing; i++)
         fprintf(out, "%s %d%s", i ? "," : "", m->missing[i], i + 1 == m->nmissing ? "\n" : "");
-    for (int r = 0; r < job->ranks; r++) {
-        const mw_merged_rank *p = &m->ranks[r];
-        char when[32] = "?";
-        time_t t = (time_t)p->taken;
-        struct tm tm;
-        if (localtime_r(&t, &tm))
-            strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
-        fprintf(out, "  rank %-6d taken %s on %s (pid %ld) because: %s\n", p->rank, when, p->host,
-                p->pid, p->reason);
+    if (job->ranks > MW_TEXT_RANKS) {   /* the first and the last taken; all in the JSON */
+        int first = 0, last = 0;
+        for (int r = 0; r < job->ranks; r++) {
+            first = m->ranks[r].taken < m->ranks[first].taken ? r : first;
+            last = m->ranks[r].taken > m->ranks[last].taken ? r : last;
+        }
+        fprintf(out, "  (the first and the last taken; every rank's in the JSON report)\n");
+        write_taken(out, &m->ranks[first]);
+        if (last != first)
+            write_taken(out, &m->ranks[last]);
+        return;
     }
+    for (int r = 0; r < job->ranks; r++)
+        write_taken(out, &m->ranks[r]);
 }
 
 static void write_header(FILE *out, const mw_job_summary *job)
