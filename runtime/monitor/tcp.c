@@ -38,12 +38,12 @@ static int listen_fd = -1, client_fd = -1;
 static mw_pending pending[MW_PENDING] = {[0 ... MW_PENDING - 1] = {.fd = -1}};
 static char expected[64], expected_dump[72];
 static const char *(*dump_now)(void);
+static char endpoint[512];
 
 void mw_monitor_on_dump(const char *(*dump)(void))
 {
     dump_now = dump;
 }
-static char endpoint[512];
 
 int mw_monitor_token(char *out)
 {
