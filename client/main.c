@@ -16,6 +16,8 @@
 #include "conn_tcp.h"
 #include "endpoints.h"
 #include "html_report.h"
+#include "dump_request.h"
+#include "merge.h"
 #include "options.h"
 #include "priority.h"
 #include "python_mode.h"
@@ -228,6 +230,21 @@ static int read_endpoints(const mwc_options *o, mwc_endpoints *l, mwc_linereader
     return 0;
 }
 
+/* mpiwatch --dump: every rank's partial profile, now. */
+static int dump(const mwc_options *o)
+{
+    mwc_endpoints l;
+    mwc_linereader in;
+    mwc_endpoints_init(&l);
+    mwc_linereader_init(&in, o->use_stdin ? STDIN_FILENO : -1, stderr);
+    int rc = read_endpoints(o, &l, &in);
+    if (rc == 0)
+        rc = mwc_dump_request(&l, o->wait_s, o->quiet);
+    mwc_endpoints_free(&l);
+    mwc_linereader_free(&in);
+    return rc;
+}
+
 static int watch(const mwc_options *o, views *v, int *argc, char ***argv)
 {
     mwc_priority priority;
@@ -319,6 +336,10 @@ int main(int argc, char **argv)
         return mwc_trace_perfetto(o.trace, o.perfetto, o.quiet);
     if (o.matrix_file)
         return mwc_matrix_file_print(o.matrix_file, stdout);
+    if (o.merge)
+        return mwc_merge(o.merge, o.quiet);
+    if (o.dump)
+        return dump(&o);
     signals();
     mwc_web *server = NULL;
     if (o.web && (server = start_web(&o)) == NULL)

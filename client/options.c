@@ -27,6 +27,8 @@ static const char usage[] =
     "       mpiwatch --report REPORT.json --hatchet OUT.json\n"
     "       mpiwatch --trace DIR --analyze [--json] [--exe PROGRAM]\n"
     "       mpiwatch --matrix-file REPORT.matrix\n"
+    "       mpiwatch --dump -f PORT_FILE     (or --stdin, ENDPOINT...)\n"
+    "       mpiwatch --merge DIR\n"
     "\n"
     "Watches a job profiled by mpiwatch while it runs (man mpiwatch; the guide:\n"
     MW_DOCDIR "/client.md).\n"
@@ -80,6 +82,14 @@ static const char usage[] =
     "      --matrix-file FILE print the exact communication matrix a job wrote beside\n"
     "                         its report (NAME.matrix): a line per pair of ranks,\n"
     "                         FROM TO BYTES MESSAGES\n"
+    "      --dump             ask every rank (over TCP, with its token) to write its\n"
+    "                         partial profile now, a rank stuck inside MPI too; prints\n"
+    "                         each rank's file; --wait bounds each rank's answer\n"
+    "      --merge DIR        combine the ranks' partial profiles in DIR (a job ended\n"
+    "                         before MPI_Finalize) into the job report, text, JSON and\n"
+    "                         HTML, written into DIR as <name>-merged.*: which ranks\n"
+    "                         are missing, when and why each rank's data was taken\n"
+    "                         (docs/partial-reports.md)\n"
     "      --report FILE      with --html: a JSON report written by mpiwatch\n"
     "      --html OUT         write the report (or, with --replay, the recording's\n"
     "                         last state) as one self-contained HTML page to OUT\n"
@@ -125,7 +135,7 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
 {
     enum { O_NO_EVENTS = 256, O_REPLAY, O_SPEED, O_NICE, O_VERSION, O_STALL, O_STUCK, O_RANK,
            O_MATRIX, O_REPORT, O_HTML, O_WEB, O_TRACE, O_PERFETTO, O_ANALYZE, O_EXE,
-           O_MATRIX_FILE };
+           O_MATRIX_FILE, O_MERGE, O_DUMP };
     static const struct option longs[] = {
         { "port-file", required_argument, NULL, 'f' },
         { "stdin", no_argument, NULL, 's' },
@@ -148,6 +158,8 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
         { "analyze", no_argument, NULL, O_ANALYZE },
         { "exe", required_argument, NULL, O_EXE },
         { "matrix-file", required_argument, NULL, O_MATRIX_FILE },
+        { "merge", required_argument, NULL, O_MERGE },
+        { "dump", no_argument, NULL, O_DUMP },
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, O_VERSION },
@@ -212,6 +224,8 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
         case O_ANALYZE: o->analyze = 1; break;
         case O_EXE: o->exe = optarg; break;
         case O_MATRIX_FILE: o->matrix_file = optarg; break;
+        case O_MERGE: o->merge = optarg; break;
+        case O_DUMP: o->dump = 1; break;
         case O_WEB: {
             mwc_web_addr a;
             char err[300];
@@ -235,8 +249,27 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
     }
     if (o->matrix_file) {
         if (o->port_file || o->use_stdin || o->nargs > 0 || o->replay || o->report || o->html ||
-            o->json || o->record || o->rank >= 0 || o->matrix || o->web || o->trace || o->perfetto)
+            o->json || o->record || o->rank >= 0 || o->matrix || o->web || o->trace || o->perfetto ||
+            o->merge || o->dump)
             return bad("%s--matrix-file prints a file's pairs: no other option but --quiet", "");
+        return 0;
+    }
+    if (o->merge) {
+        if (o->port_file || o->use_stdin || o->nargs > 0 || o->replay || o->report || o->html ||
+            o->json || o->record || o->rank >= 0 || o->matrix || o->web || o->trace ||
+            o->perfetto || o->dump || o->matrix_file || o->analyze)
+            return bad("%s--merge DIR writes a report: no other option but --quiet", "");
+        return 0;
+    }
+    if (o->dump) {
+        int sources = (o->port_file != NULL) + o->use_stdin + (o->nargs > 0);
+        if (sources != 1)
+            return bad("%s--dump needs the endpoints: one of -f PORT_FILE, --stdin or "
+                       "ENDPOINT...", "");
+        if (o->replay || o->report || o->html || o->json || o->record || o->rank >= 0 ||
+            o->matrix || o->web || o->trace || o->perfetto || o->matrix_file || o->analyze)
+            return bad("%s--dump asks for partial profiles: no other option but --wait and "
+                       "--quiet", "");
         return 0;
     }
     if (o->perfetto && !o->trace)

@@ -26,6 +26,8 @@ typedef struct {
     int analyze;             /* --analyze: the trace's wait states */
     const char *exe;         /* --exe PROGRAM: names the analysed sites file:line */
     const char *matrix_file; /* --matrix-file FILE: print the pairs of a job's matrix file */
+    const char *merge;       /* --merge DIR: the ranks' partial profiles into a job report */
+    int dump;                /* --dump: ask every rank for its partial profile now */
 } mwc_options;
 
 /* 0: run; 1: --help or --version was printed (exit 0); 2: usage error

@@ -28,6 +28,12 @@
  * MWP_HANDSHAKE_SECONDS of connecting. */
 #define MWP_HANDSHAKE_FORMAT "MPIWATCH %d %s\n"
 #define MWP_HANDSHAKE_SECONDS 5
+/* Instead of the handshake, a request that the rank write its partial
+ * profile now (mpiwatch --dump; TCP only): the rank answers one line,
+ * MWP_DUMPED_PREFIX and the file's path, or MWP_NOT_DUMPED, and closes. */
+#define MWP_DUMP_FORMAT "MPIWATCH %d %s dump\n"
+#define MWP_DUMPED_PREFIX "MPIWATCH dumped "
+#define MWP_NOT_DUMPED "MPIWATCH not dumped\n"
 
 /* Over MPI ports: the client sends its token (MWP_TOKEN_HEX chars, MPI_CHAR)
  * with the first tag; the rank sends frames, as bytes, with the second. */

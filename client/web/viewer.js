@@ -62,6 +62,13 @@
     if (window.mwShowError) window.mwShowError(msg);
   }
 
+  /* The world ranks the per-rank charts span: a report merged from partial
+     profiles (mpiwatch --merge) has the job's, present or missing. */
+  function worldRanks(R) {
+    var merged = obj(R.merged);
+    return merged && int(merged.world_size) > 0 ? int(merged.world_size) : int(R.ranks);
+  }
+
   /* ---------------------------------------------------------------- header */
   function header(R) {
     var program = str(R.program) || "?";
@@ -76,6 +83,15 @@
     }
     var snap = obj(R.snapshot);
     if (snap) row("snapshot", "rank " + int(snap.rank) + "'s own profile, snapshot " + int(snap.index));
+    var merged = obj(R.merged);
+    if (merged) {
+      var missing = arr(merged.missing).map(int);
+      row("merged", "the partial profiles of " + int(R.ranks) + " of " + int(merged.world_size) +
+          " ranks (the job did not reach MPI_Finalize); " + (missing.length ? "missing: ranks " +
+          missing.join(", ") : "none missing") + "; reasons: " + arr(merged.ranks).map(function (r) {
+            return str(obj(r) && r.reason);
+          }).filter(function (v, i, a) { return a.indexOf(v) === i; }).join(", "));
+    }
     row("command", str(R.command));
     row("hosts", str(R.hosts));
     row("MPI", str(R.mpi) + (R.library ? " (" + str(R.library) + ")" : ""));
@@ -115,7 +131,7 @@
 
   /* ---------------------------------------------------------------- per rank */
   function perRank(R) {
-    var n = int(R.ranks), section = $("mw-ranks-section"), note = $("mw-ranks-note");
+    var n = worldRanks(R), section = $("mw-ranks-section"), note = $("mw-ranks-note");
     if (n <= 0) { note.textContent = "The report has no ranks."; return; }
     var fnInfo = obj(R.functions) || {};
     var rf = obj(R.rank_functions);
@@ -286,7 +302,7 @@
   }
 
   function matrix(R) {
-    var n = int(R.ranks), section = $("mw-matrix-section"), note = $("mw-matrix-note");
+    var n = worldRanks(R), section = $("mw-matrix-section"), note = $("mw-matrix-note");
     var canvas = $("mw-matrix"), tip = $("mw-matrix-tip");
     if (n <= 0) { note.textContent = "The report has no ranks."; canvas.hidden = true; return; }
     var block = Math.ceil(n / MAX_CELLS), m = Math.ceil(n / block);

@@ -27,6 +27,7 @@ class Lifecycle(StrEnum):
     FINALIZE = "finalize"
     PCONTROL = "pcontrol"
     QUERY_THREAD = "query_thread"
+    ABORT = "abort"
 
 
 LIFECYCLE: dict[str, Lifecycle] = {
@@ -35,6 +36,7 @@ LIFECYCLE: dict[str, Lifecycle] = {
     "MPI_Finalize": Lifecycle.FINALIZE,
     "MPI_Pcontrol": Lifecycle.PCONTROL,
     "MPI_Query_thread": Lifecycle.QUERY_THREAD,
+    "MPI_Abort": Lifecycle.ABORT,
 }
 
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "core/callstacks.h"
+#include "core/dump_options.h"
 #include "core/state.h"
 #include "core/warn.h"
 
@@ -158,7 +159,8 @@ static void label(char *out, size_t size, const char *var)
  * tools (the generator and its tests), which the job may inherit. */
 static const char *const known_names[] = {
     "MPIWATCH_OUTDIR", "MPIWATCH_LEVEL", "MPIWATCH_TIMER", "MPIWATCH_FORMATS",
-    "MPIWATCH_CALLSITE_DEPTH", "MPIWATCH_MONITOR", "MPIWATCH_TRANSPORT", "MPIWATCH_BIND",
+    "MPIWATCH_CALLSITE_DEPTH", "MPIWATCH_DUMP_SIGNALS", "MPIWATCH_DUMP_AT",
+    "MPIWATCH_DUMP_EVERY", "MPIWATCH_MONITOR", "MPIWATCH_TRANSPORT", "MPIWATCH_BIND",
     "MPIWATCH_WAIT", "MPIWATCH_MONITOR_BUFFER", "MPIWATCH_MONITOR_INTERVAL",
     "MPIWATCH_MONITOR_NICE", "MPIWATCH_APIS_JSON", "MPIWATCH_DOCDIR", "MPIWATCH_TEST_CC",
     "MPIWATCH_UPDATE_GOLDEN", "MPIWATCH_TRACE", "MPIWATCH_TRACE_DIR", "MPIWATCH_TRACE_BUFFER",
@@ -236,6 +238,9 @@ void mw_config_load(mw_config *config, int report_problems)
     config->timer = choice("MPIWATCH_TIMER", timer_choices);
     config->formats = formats("MPIWATCH_FORMATS");
     config->callsite_depth = mw_callsite_depth = depth("MPIWATCH_CALLSITE_DEPTH");
+    config->dump_signals = mw_dump_signals("MPIWATCH_DUMP_SIGNALS", loud);
+    config->dump_at = mw_dump_seconds("MPIWATCH_DUMP_AT", loud);
+    config->dump_every = mw_dump_seconds("MPIWATCH_DUMP_EVERY", loud);
     config->trace = level("MPIWATCH_TRACE", 0);
     const char *trace_dir = getenv("MPIWATCH_TRACE_DIR");
     if (trace_dir != NULL && *trace_dir != '\0')

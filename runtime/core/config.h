@@ -2,6 +2,8 @@
 #ifndef MW_CORE_CONFIG_H
 #define MW_CORE_CONFIG_H
 
+#include <stdint.h>
+
 #include "core/compiler.h"
 
 enum { MW_FORMAT_TEXT = 1, MW_FORMAT_JSON = 2, MW_FORMAT_HTML = 4 };
@@ -12,6 +14,9 @@ typedef struct mw_config {
     const char *timer;       /* MPIWATCH_TIMER: auto, tsc, clock_gettime */
     int formats;             /* MPIWATCH_FORMATS: MW_FORMAT_* bits */
     int callsite_depth;      /* MPIWATCH_CALLSITE_DEPTH: return addresses per call site */
+    uint64_t dump_signals;   /* MPIWATCH_DUMP_SIGNALS: bit s for signal s (core/dump_options.h) */
+    double dump_at;          /* MPIWATCH_DUMP_AT: seconds after MPI_Init, 0 for never */
+    double dump_every;       /* MPIWATCH_DUMP_EVERY: seconds between dumps, 0 for never */
     int trace;               /* MPIWATCH_TRACE: 0 off, 1 on (docs/trace.md) */
     char trace_dir[4096];    /* MPIWATCH_TRACE_DIR: where trace files go (outdir by default) */
     unsigned long long trace_buffer;   /* MPIWATCH_TRACE_BUFFER: bytes of trace chunks held */

@@ -122,6 +122,17 @@ int mpiwatch_fortran_before_finalize(int id, const void *site)
     return mpiwatch_fortran_hold();
 }
 
+int mpiwatch_fortran_before_abort(int id, const void *site, const void *errorcode)
+{
+    if (!mw_fortran_refused && id >= 0 && id < MW_FN_COUNT && mw_enter()) {
+        mw_start(&mw_fcall);
+        mw_fcall.t_out = mw_fcall.t_in;
+        mw_exit_at(&mw_fcall, id, site);
+    }
+    mw_on_abort(errorcode != NULL ? (int)*(const MPI_Fint *)errorcode : 0);
+    return mpiwatch_fortran_hold();
+}
+
 int mpiwatch_fortran_hold(void)
 {
     return mw_enter_guard();

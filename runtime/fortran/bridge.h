@@ -74,14 +74,20 @@ MW_EXPORT void mpiwatch_fortran_after_init(int profiled, int id);
  * must release the guard afterwards. */
 MW_EXPORT int mpiwatch_fortran_before_finalize(int id, const void *site);
 
+/* Before the MPI's MPI_ABORT: count the call from site (untimed: it does
+ * not return), write this rank's partial profile (errorcode is the
+ * program's Fortran INTEGER), and hold the guard for the forwarded call.
+ * Returns 1 if the caller must release the guard afterwards. */
+MW_EXPORT int mpiwatch_fortran_before_abort(int id, const void *site, const void *errorcode);
+
 /* Take the guard, profiled or not, so that nothing the MPI does within the
  * forwarded call is counted (MPI_PCONTROL may switch profiling on while the
  * MPI's binding calls the C MPI_Pcontrol). Returns 1 if the caller must
  * release it. */
 MW_EXPORT int mpiwatch_fortran_hold(void);
 
-/* Release the guard taken by mpiwatch_fortran_hold() or
- * mpiwatch_fortran_before_finalize(). */
+/* Release the guard taken by mpiwatch_fortran_hold(),
+ * mpiwatch_fortran_before_finalize() or mpiwatch_fortran_before_abort(). */
 MW_EXPORT void mpiwatch_fortran_release(void);
 
 /* How many entries a per-process array argument of comm has (the remote

@@ -10,6 +10,7 @@
 
 #include "core/clock.h"
 #include "core/mode.h"
+#include "lifecycle/partial_dumper.h"
 #include "monitor/monitor.h"
 #include "report/phases.h"
 #include "report/report.h"
@@ -61,10 +62,41 @@ __attribute__((destructor)) static void mw_unload(void)
             "-lmpiwatch_f -lmpiwatch)");
 }
 
-static void warn_if_unfinished(void)
+/* At exit without MPI_Finalize: no job report (that needs every rank in
+ * MPI), but this rank's partial profile, for `mpiwatch --merge`. */
+static pid_t init_pid;   /* a child forked by the program exits as itself, not as the rank */
+
+static void dump_if_unfinished(void)
 {
-    if (mw_state.started && !mw_state.finished)
+    if (!mw_state.started || mw_state.finished || getpid() != init_pid)
+        return;
+    if (mw_partial_write("exit without MPI_Finalize") == 0)
+        mw_warn("the program ended without calling MPI_Finalize; no job report was written, "
+                "this rank's partial profile is %s (mpiwatch --merge %s combines the ranks')",
+                mw_partial_path(), mw_state.config.outdir);
+    else
         mw_warn("the program ended without calling MPI_Finalize; no report was written");
+}
+
+void mw_on_abort(int errorcode)
+{
+    static char reason[64];
+    static int once;   /* the Fortran MPI_ABORT may reach the C one */
+    if (!mw_state.started || mw_state.finished || getpid() != init_pid || once++)
+        return;
+    /* The launcher's signals that follow end this rank: the profile taken
+     * here, at the call, stays the rank's last. */
+    mw_dumper_stop();
+    snprintf(reason, sizeof reason, "MPI_Abort (error code %d)", errorcode);
+    if (mw_partial_write(reason) == 0)
+        mw_warn("MPI_Abort: no job report; this rank's partial profile is %s (mpiwatch --merge "
+                "%s combines the ranks')", mw_partial_path(), mw_state.config.outdir);
+}
+
+/* mpiwatch --dump asked the live monitor for this rank's partial profile. */
+static const char *dump_for_client(void)
+{
+    return mw_partial_write("mpiwatch --dump") == 0 ? mw_partial_path() : NULL;
 }
 
 /* The executable's base name, reduced to characters safe in a file name. */
@@ -100,10 +132,13 @@ void mw_on_init(void)
      * before any thread can ask for it. */
     if (PMPI_Comm_group(MPI_COMM_WORLD, &mw_state.world_group) != MPI_SUCCESS)
         mw_state.world_group = MPI_GROUP_NULL;
-    atexit(warn_if_unfinished);
+    init_pid = getpid();
+    atexit(dump_if_unfinished);
+    mw_monitor_on_dump(dump_for_client);
     mw_monitor_start();   /* the live monitor, if asked for (may wait for a client) */
     mw_state.app_start_ticks = mw_now();   /* so MPI_Init and the wait are not application time */
     mw_mode_update();   /* Fortran handles convert from now on (core/mode.h) */
+    mw_dumper_start();   /* partial profiles on signals and timers */
     mw_trace_start();   /* if asked for: collective (the files' name) */
 }
 
@@ -115,6 +150,7 @@ void mw_on_finalize(void)
 
     if (mw_state.finished)
         return;
+    mw_dumper_stop();   /* no partial profile from now on: the report is due */
     mw_state.finished = 1;
     mw_phase_begin();
     mw_mode_update();   /* no more Fortran handle conversions (core/mode.h) */
@@ -146,6 +182,8 @@ void mw_on_finalize(void)
         mw_report_write(&job, mw_state.config.outdir);
         mw_phase_mark("write");
     }
+    if (rc == MPI_SUCCESS)
+        mw_partial_remove();   /* the job's report supersedes the rank's partial files */
     mw_report_free(&job);
     PMPI_Comm_free(&mw_state.comm);
     mw_phase_mark("comm_free");

@@ -29,6 +29,8 @@ MW_HIDDEN void mw_on_query_thread(int *provided);
 MW_HIDDEN void mw_on_init(void);
 /* Before PMPI_Finalize, while MPI still works: builds and writes the report. */
 MW_HIDDEN void mw_on_finalize(void);
+/* Before PMPI_Abort: this rank's partial profile, the last (docs/partial-reports.md). */
+MW_HIDDEN void mw_on_abort(int errorcode);
 /* MPI_Pcontrol(level): 0 off, 1 on, 2 on and flush; others act like 1. */
 MW_HIDDEN void mw_on_pcontrol(int level);
 

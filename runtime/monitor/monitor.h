@@ -197,6 +197,10 @@ MW_HIDDEN int mw_monitor_wants_threads(void);
 
 /* In mw_on_init, after the private communicator exists. */
 MW_HIDDEN void mw_monitor_start(void);
+/* Who writes the rank's partial profile when a client asks (mpiwatch
+ * --dump, over TCP): returns the file's path, or NULL. Set by the life
+ * cycle, which owns the partial profile, before mw_monitor_start. */
+MW_HIDDEN void mw_monitor_on_dump(const char *(*dump)(void));
 /* MPI_Pcontrol(level). */
 MW_HIDDEN void mw_monitor_pcontrol(int level);
 /* In mw_on_finalize: final SNAPSHOT from stats (the report's own merge),

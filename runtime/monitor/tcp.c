@@ -36,8 +36,14 @@ typedef struct mw_pending {
 
 static int listen_fd = -1, client_fd = -1;
 static mw_pending pending[MW_PENDING] = {[0 ... MW_PENDING - 1] = {.fd = -1}};
-static char expected[64];
+static char expected[64], expected_dump[72];
+static const char *(*dump_now)(void);
 static char endpoint[512];
+
+void mw_monitor_on_dump(const char *(*dump)(void))
+{
+    dump_now = dump;
+}
 
 int mw_monitor_token(char *out)
 {
@@ -146,6 +152,7 @@ int mw_tcp_open(const char *bind, const char *token)
     }
     snprintf(endpoint, sizeof endpoint, "tcp %s %s %s", host, port, token);
     snprintf(expected, sizeof expected, MWP_HANDSHAKE_FORMAT, MWP_VERSION, token);
+    snprintf(expected_dump, sizeof expected_dump, MWP_DUMP_FORMAT, MWP_VERSION, token);
     return 0;
 }
 
@@ -190,7 +197,26 @@ static int same(const char *a, const char *b, size_t n)
     return d == 0;
 }
 
-/* Read what pending connection k sent: 1 attached, 0 not yet, -1 refused. */
+/* An authenticated request for the partial profile (mpiwatch --dump): it is
+ * written here, on the sender's thread, which a rank stuck inside MPI still
+ * runs; the answer is one short line, then the connection closes. */
+static void serve_dump(mw_pending *c)
+{
+    char answer[4400];
+    const char *path = dump_now != NULL ? dump_now() : NULL;
+    if (path != NULL)
+        snprintf(answer, sizeof answer, MWP_DUMPED_PREFIX "%s\n", path);
+    else
+        snprintf(answer, sizeof answer, MWP_NOT_DUMPED);
+    int flags = fcntl(c->fd, F_GETFL);
+    fcntl(c->fd, F_SETFL, flags & ~O_NONBLOCK);   /* a line: the socket's buffer takes it */
+    (void)!send(c->fd, answer, strlen(answer), MSG_NOSIGNAL);
+    close(c->fd);
+    c->fd = -1;
+}
+
+/* Read what pending connection k sent: 1 attached, 0 not yet, -1 refused
+ * (or a dump request served). */
 static int handshake(int k)
 {
     mw_pending *c = &pending[k];
@@ -206,6 +232,12 @@ static int handshake(int k)
                 client_fd = c->fd;
                 c->fd = -1;
                 return 1;
+            }
+            want = strlen(expected_dump);
+            if (nl != NULL && (size_t)(nl - c->line) + 1 == want &&
+                same(c->line, expected_dump, want)) {
+                serve_dump(c);
+                return -1;
             }
             refuse(&c->fd, c->addr, "wrong token");
             return -1;

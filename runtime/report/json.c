@@ -1,5 +1,6 @@
 /* The JSON report, schema MW_REPORT_SCHEMA (docs/report-format.md). */
 #include <stdio.h>
+#include <unistd.h>
 
 #include "fortran/bridge.h"
 #include "mw_functions.h"
@@ -49,7 +50,7 @@ static void write_spread(FILE *out, const char *name, const double *t, const mw_
     }
     fprintf(out, "  \"%s\": {\"min\": %.9g, \"min_rank\": %d, \"max\": %.9g, \"max_rank\": %d, "
                  "\"mean\": %.9g},\n",
-            name, t[lo], job->first_rank + lo, t[hi], job->first_rank + hi, sum / job->ranks);
+            name, t[lo], mw_report_rank(job, lo), t[hi], mw_report_rank(job, hi), sum / job->ranks);
 }
 
 static void write_ranks(FILE *out, const mw_job_summary *job)
@@ -58,7 +59,7 @@ static void write_ranks(FILE *out, const mw_job_summary *job)
     int have = job->app_time != NULL && job->mpi_time != NULL && job->init_time != NULL;
     for (int r = 0; have && r < job->ranks; r++)
         fprintf(out, "%s{\"rank\": %d, \"app\": %.9g, \"mpi\": %.9g, \"init\": %.9g}",
-                r ? ", " : "", job->first_rank + r, job->app_time[r], job->mpi_time[r],
+                r ? ", " : "", mw_report_rank(job, r), job->app_time[r], job->mpi_time[r],
                 job->init_time[r]);
     fprintf(out, "],\n");
     if (!have || job->ranks < 1)
@@ -219,7 +220,7 @@ static void write_matrix(FILE *out, const mw_job_summary *job)
     }
     fprintf(out, "],\n    \"ranks\": [");
     for (int r = 0; r < job->ranks; r++) {
-        fprintf(out, "%s\n      {\"rank\": %d", r ? "," : "", job->first_rank + r);
+        fprintf(out, "%s\n      {\"rank\": %d", r ? "," : "", mw_report_rank(job, r));
         for (int f = 0; f < 4; f++) {
             fprintf(out, ", \"%s\": [", fields[f]);
             for (int k = 0; k < rows; k++)
@@ -247,6 +248,42 @@ static void write_counters(FILE *out, const mw_job_summary *job)
     fprintf(out, "%s},\n", job->ncounters ? "\n  " : "");
 }
 
+/* A partial profile's facts (docs/report-format.md, "partial"). */
+static void write_partial(FILE *out, const mw_job_summary *job)
+{
+    fprintf(out, "  \"partial\": {\"rank\": %d, \"world_size\": %d, \"reason\": ", job->first_rank,
+            mw_state.world_size);
+    mw_json_string(out, job->partial);
+    fprintf(out, ", \"taken\": %lld, \"started\": %lld, \"job\": ", job->taken,
+            mw_state.start_wall);
+    mw_json_string(out, job->partial_job);
+    fprintf(out, ", \"host\": ");
+    mw_json_string(out, job->partial_host);
+    fprintf(out, ", \"pid\": %ld},\n", (long)getpid());
+}
+
+/* A merged report's facts (docs/report-format.md, "merged"). */
+static void write_merged(FILE *out, const mw_merge_facts *m, int ranks)
+{
+    fprintf(out, "  \"merged\": {\"world_size\": %d, \"job\": ", m->world_size);
+    mw_json_string(out, m->job);
+    fprintf(out, ", \"missing\": [");
+    for (int i = 0; i < m->nmissing; i++)
+        fprintf(out, "%s%d", i ? ", " : "", m->missing[i]);
+    fprintf(out, "], \"ranks\": [");
+    for (int r = 0; r < ranks; r++) {
+        const mw_merged_rank *p = &m->ranks[r];
+        fprintf(out, "%s\n    {\"rank\": %d, \"reason\": ", r ? "," : "", p->rank);
+        mw_json_string(out, p->reason);
+        fprintf(out, ", \"taken\": %lld, \"started\": %lld, \"host\": ", p->taken, p->started);
+        mw_json_string(out, p->host);
+        fprintf(out, ", \"pid\": %ld, \"file\": ", p->pid);
+        mw_json_string(out, p->file);
+        fprintf(out, "}");
+    }
+    fprintf(out, "%s]},\n", ranks ? "\n  " : "");
+}
+
 void mw_report_json(FILE *out, const mw_job_summary *job)
 {
     fprintf(out, "{\n  \"schema\": \"%s\",\n  \"program\": ", MW_REPORT_SCHEMA);
@@ -255,6 +292,10 @@ void mw_report_json(FILE *out, const mw_job_summary *job)
     if (job->snapshot)
         fprintf(out, "  \"snapshot\": {\"rank\": %d, \"index\": %d, \"world_size\": %d},\n",
                 job->first_rank, job->snapshot, mw_state.world_size);
+    if (job->partial)
+        write_partial(out, job);
+    if (job->merged)
+        write_merged(out, job->merged, job->ranks);
     fprintf(out, "  \"mpi\": ");
     mw_json_string(out, mw_mpi_description);
     fprintf(out, ",\n  \"timer\": ");
@@ -264,7 +305,7 @@ void mw_report_json(FILE *out, const mw_job_summary *job)
         fprintf(out, ",\n  \"fortran_binding_calls\": ");
         mw_json_string(out, layering);
     }
-    if (!job->snapshot) {
+    if (!job->snapshot && !job->partial) {
         fprintf(out, ",\n  \"command\": ");
         mw_json_string(out, job->command);
         fprintf(out, ",\n  \"hosts\": ");

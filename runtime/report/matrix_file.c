@@ -126,7 +126,7 @@ void mw_report_matrix_file(mw_job_summary *job, MPI_Comm comm)
 {
     char path[MW_MATRIX_PATH_MAX] = "";
     if (mw_state.world_rank == 0 && mw_state.config.formats != 0) {
-        mw_report_name(job->name, sizeof job->name, job);
+        mw_report_name(job->name, sizeof job->name, job->program, (long long)time(NULL));
         snprintf(path, sizeof path, "%.4096s/%.500s.matrix", mw_state.config.outdir, job->name);
     }
     mw_matrix_file_write(path, mw_state.world_rank == 0 && job->npairs > 0, comm);

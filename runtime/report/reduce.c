@@ -2,6 +2,7 @@
  * receives sums, minima and maxima, a few numbers per rank, and each rank's
  * top destinations; never every rank's whole table. */
 #include <float.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,29 +10,22 @@
 #include "core/yielding_collectives.h"
 #include "report/phases.h"
 #include "report/report.h"
+#include "report/variation.h"
 #include "core/state.h"
 
 #define N MW_FN_COUNT
 
-/* Every thread's histograms summed into one table of N x buckets. */
+/* Every thread's histograms summed into one table of N x buckets; relaxed
+ * loads, since a partial profile's thread reads while the owners write
+ * (MW_OWN_STORE, core/thread_stats.h). */
 static void merge_hist(mw_thread *t, void *arg)
 {
     uint64_t *hist = arg;
     for (int i = 0; i < N; i++)
         if (t->hist[i] != NULL)
             for (int b = 0; b < MW_HIST_SLOTS; b++)
-                hist[(size_t)i * MW_HIST_BUCKETS + mw_hist_bucket_of(b)] += t->hist[i][b];
-}
-
-/* Every thread's bytes per destination summed: 2 x world_size. */
-static void merge_pairs(mw_thread *t, void *arg)
-{
-    uint64_t *to = arg;
-    int n = mw_state.world_size;
-    for (int d = 0; t->pairs != NULL && d < n && d < t->world_size; d++) {
-        to[d] += t->pairs[2 * d];
-        to[n + d] += t->pairs[2 * d + 1];
-    }
+                hist[(size_t)i * MW_HIST_BUCKETS + mw_hist_bucket_of(b)] +=
+                    __atomic_load_n(&t->hist[i][b], __ATOMIC_RELAXED);
 }
 
 static int by_bytes_desc(const void *a, const void *b)
@@ -53,7 +47,7 @@ static void top_destinations(uint64_t *out)
     int count = 0;
     memset(out, 0, MW_PAIRS_PER_RANK * 4 * sizeof *out);
     if (to != NULL && mine != NULL) {
-        mw_threads_each(merge_pairs, to);
+        mw_pairs_merge(to, to + n, n);   /* safe while the threads keep calling */
         for (int d = 0; d < n; d++)
             if (to[n + d] > 0)
                 mine[count++] = (mw_pair){(uint64_t)mw_state.world_rank, (uint64_t)d, to[d], to[n + d]};
@@ -70,27 +64,6 @@ typedef struct ranked {
     double value;
     int rank;
 } ranked;
-
-/* Square root by Newton's method: a report-time figure, not worth making
- * every program that links libmpiwatch statically add -lm. */
-static double root(double x)
-{
-    double r = x > 1 ? x : 1;
-    for (int i = 0; i < 200 && x > 0; i++) {
-        double next = 0.5 * (r + x / r);
-        if (next >= r)
-            break;
-        r = next;
-    }
-    return x > 0 ? r : 0.0;
-}
-
-/* The coefficient of variation of n values from their sum and sum of squares. */
-static double variation(double sum, double squares, int n)
-{
-    double mean = n > 0 ? sum / n : 0.0, var = n > 0 ? squares / n - mean * mean : 0.0;
-    return mean > 0 && var > 0 ? root(var) / mean : 0.0;
-}
 
 /* Everything the function tables combine, in one reduction instead of six
  * (on an oversubscribed node each collective waits for descheduled ranks). */
@@ -169,7 +142,7 @@ static int reduce_tables(const mw_fn_stats *local, mw_job_summary *job, MPI_Comm
         f->rank_min_at = all.low[i].rank;
         f->rank_max = all.high[i].value;
         f->rank_max_at = all.high[i].rank;
-        f->cv = variation(all.sums[i], all.sums[N + i], mw_state.world_size);
+        f->cv = mw_variation(all.sums[i], all.sums[N + i], mw_state.world_size);
     }
     return MPI_SUCCESS;
 }
@@ -292,9 +265,13 @@ int mw_report_reduce(double app_time, const mw_fn_stats *local, mw_job_summary *
     return MPI_SUCCESS;
 }
 
+/* MPI_Pcontrol(2)'s snapshot and the partial profile's thread may both ask. */
+static pthread_mutex_t local_lock = PTHREAD_MUTEX_INITIALIZER;
+
 void mw_report_local(double app_time, mw_job_summary *job)
 {
     static mw_fn_stats local[N];
+    pthread_mutex_lock(&local_lock);
     uint64_t *hist = calloc((size_t)N * MW_HIST_BUCKETS, sizeof *hist);
     uint64_t top[MW_PAIRS_PER_RANK * 4];
 
@@ -332,6 +309,7 @@ void mw_report_local(double app_time, mw_job_summary *job)
     for (int i = 0; job->pairs != NULL && i < MW_PAIRS_PER_RANK; i++)
         if (top[4 * i + 3] > 0)
             memcpy(&job->pairs[job->npairs++], &top[4 * i], sizeof *job->pairs);
+    pthread_mutex_unlock(&local_lock);
 }
 
 void mw_report_free(mw_job_summary *job)

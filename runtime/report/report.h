@@ -49,10 +49,35 @@ typedef struct mw_pair {
     uint64_t from, to, bytes, messages;
 } mw_pair;
 
+/* One rank's partial profile in a merged report (mpiwatch --merge). */
+typedef struct mw_merged_rank {
+    int rank;
+    const char *reason, *host, *file;
+    long long taken, started;   /* seconds since the epoch */
+    long pid;
+} mw_merged_rank;
+
+/* What a report merged from partial profiles says of them: the job's size,
+ * each present rank's profile (in the order of the report's ranks) and the
+ * ranks missing. */
+typedef struct mw_merge_facts {
+    int world_size;
+    const char *job;             /* the partial profiles' shared "job" */
+    const mw_merged_rank *ranks;
+    const int *missing;
+    int nmissing;
+} mw_merge_facts;
+
 typedef struct mw_job_summary {
     int ranks;               /* ranks whose data this is: the job, or 1 in a snapshot */
     int first_rank;          /* world rank of app_time[0] and mpi_time[0] */
+    const int *rank_ids;     /* else the world rank of each entry (a merge with ranks missing) */
+    const mw_merge_facts *merged;   /* a report merged from partial profiles, else NULL */
     int snapshot;            /* 0 for the report at MPI_Finalize, else MPI_Pcontrol(2)'s count */
+    const char *partial;     /* a partial profile's reason (report/partial.c), else NULL */
+    long long taken;         /* a partial profile's time, seconds since the epoch */
+    const char *partial_job; /* what the ranks of its job share (report/partial.c) */
+    const char *partial_host;
     const char *program;
     const char *timer;
     double *app_time;        /* per rank: end of MPI_Init to start of MPI_Finalize, seconds */
@@ -86,6 +111,12 @@ typedef struct mw_job_summary {
     mw_fn_summary fn[MW_FN_COUNT];
     char name[512];          /* the reports' file name without extension, once chosen, or "" */
 } mw_job_summary;
+
+/* The world rank of the job's r-th per-rank entry. */
+static inline int mw_report_rank(const mw_job_summary *job, int r)
+{
+    return job->rank_ids != NULL ? job->rank_ids[r] : job->first_rank + r;
+}
 
 /* MPI_Init, MPI_Init_thread and MPI_Finalize: reported on their own line,
  * not counted as MPI time (application time starts after them). */
@@ -128,10 +159,9 @@ MW_HIDDEN int mw_report_trace(mw_job_summary *job, MPI_Comm comm);
 /* Write the job's report in the formats asked for (MPIWATCH_FORMATS) into
  * dir, each file atomically; a failure is a warning. */
 MW_HIDDEN void mw_report_write(const mw_job_summary *job, const char *dir);
-
-/* The reports' file name without extension: the program, the rank count,
- * the batch job, the time and the pid (report/write.c). */
-MW_HIDDEN void mw_report_name(char *name, size_t size, const mw_job_summary *job);
+/* The same, telling written() each file's path (mpiwatch --merge). */
+MW_HIDDEN void mw_report_write_told(const mw_job_summary *job, const char *dir,
+                                    void (*written)(const char *path));
 
 /* Collective: the exact communication matrix written beside the report
  * (report/matrix_file.c); on rank 0, job->name is chosen for both. */
@@ -151,6 +181,29 @@ MW_HIDDEN const char *mw_report_html_missing(void);
  * existing file: 0, EEXIST when path is taken, or another errno. */
 MW_HIDDEN int mw_write_file(const char *path, void (*writer)(FILE *, const void *),
                             const void *arg);
+/* The same, replacing path if it exists (a rank's partial profile). */
+MW_HIDDEN int mw_write_file_over(const char *path, void (*writer)(FILE *, const void *),
+                                 const void *arg);
+/* mpiwatch-<program>-<N>r[-job<ID>]-<date>-<time>-<pid> for a report made
+ * at when (seconds since the epoch), without extension: every run has a name
+ * of its own, batch job or not. */
+MW_HIDDEN void mw_report_name(char *name, size_t size, const char *program, long long when);
+/* The batch job's id ("1234.0" with a SLURM step), or "". */
+MW_HIDDEN const char *mw_report_job_id(void);
+/* mw_report_json and mw_report_text for mw_write_file (arg: the job). */
+MW_HIDDEN void mw_report_json_writer(FILE *out, const void *job);
+MW_HIDDEN void mw_report_text_writer(FILE *out, const void *job);
+
+/* A rank's partial profile (report/partial.c): this rank's statistics so far
+ * written with no MPI call, marked partial with why (reason) and when, as
+ * <report name>-rank<R>-partial.json (and .txt when text reports are asked
+ * for), each replacing the rank's previous partial files atomically.
+ * Thread-safe; returns 0 when the JSON file was written. */
+MW_HIDDEN int mw_partial_write(const char *reason);
+/* Remove this rank's partial files (the job reached MPI_Finalize). */
+MW_HIDDEN void mw_partial_remove(void);
+/* The JSON file's path once written, else "". */
+MW_HIDDEN const char *mw_partial_path(void);
 
 /* Write s as a JSON string. */
 MW_HIDDEN void mw_json_string(FILE *out, const char *s);

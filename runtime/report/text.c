@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "mw_functions.h"
 #include "report/report.h"
@@ -29,16 +30,73 @@ static double percent(double part, double whole)
     return whole > 0 ? 100.0 * part / whole : 0.0;
 }
 
+/* A partial profile's first lines: whose, when and why. */
+static void write_partial(FILE *out, const mw_job_summary *job)
+{
+    char when[32] = "?";
+    time_t t = (time_t)job->taken;
+    struct tm tm;
+    if (localtime_r(&t, &tm))
+        strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
+    fprintf(out, "mpiwatch PARTIAL profile of rank %d (of %d): %s (%s)\n", job->first_rank,
+            mw_state.world_size, job->program, mw_mpi_description);
+    fprintf(out, "taken %s on %s (pid %ld) because: %s; `mpiwatch --merge` combines the "
+                 "ranks' partial files\n",
+            when, job->partial_host, (long)getpid(), job->partial);
+}
+
+/* When, where and why one rank's partial profile was taken. */
+static void write_taken(FILE *out, const mw_merged_rank *p)
+{
+    char when[32] = "?";
+    time_t t = (time_t)p->taken;
+    struct tm tm;
+    if (localtime_r(&t, &tm))
+        strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
+    fprintf(out, "  rank %-6d taken %s on %s (pid %ld) because: %s\n", p->rank, when, p->host,
+            p->pid, p->reason);
+}
+
+/* A merged report's lines on its partial profiles: the ranks missing, and
+ * when and why each rank's data was taken. */
+static void write_merged(FILE *out, const mw_job_summary *job)
+{
+    const mw_merge_facts *m = job->merged;
+    fprintf(out, "MERGED from the partial profiles of %d of %d ranks", job->ranks, m->world_size);
+    if (m->nmissing == 0)
+        fprintf(out, " (none missing)\n");
+    else
+        fprintf(out, "; missing (no partial profile):");
+    for (int i = 0; i < m->nmissing; i++)
+        fprintf(out, "%s %d%s", i ? "," : "", m->missing[i], i + 1 == m->nmissing ? "\n" : "");
+    if (job->ranks > MW_TEXT_RANKS) {   /* the first and the last taken; all in the JSON */
+        int first = 0, last = 0;
+        for (int r = 0; r < job->ranks; r++) {
+            first = m->ranks[r].taken < m->ranks[first].taken ? r : first;
+            last = m->ranks[r].taken > m->ranks[last].taken ? r : last;
+        }
+        fprintf(out, "  (the first and the last taken; every rank's in the JSON report)\n");
+        write_taken(out, &m->ranks[first]);
+        if (last != first)
+            write_taken(out, &m->ranks[last]);
+        return;
+    }
+    for (int r = 0; r < job->ranks; r++)
+        write_taken(out, &m->ranks[r]);
+}
+
 static void write_header(FILE *out, const mw_job_summary *job)
 {
     const mw_config *c = &mw_state.config;
-    if (job->snapshot)
+    if (job->partial)
+        write_partial(out, job);
+    else if (job->snapshot)
         fprintf(out, "mpiwatch snapshot %d of rank %d (of %d): %s (%s)\n", job->snapshot,
                 job->first_rank, mw_state.world_size, job->program, mw_mpi_description);
     else
         fprintf(out, "mpiwatch report: %s on %d rank%s (%s)\n", job->program, job->ranks,
                 job->ranks == 1 ? "" : "s", mw_mpi_description);
-    if (!job->snapshot) {
+    if (!job->snapshot && !job->partial) {
         char start[32] = "?", end[32] = "?";
         time_t t0 = (time_t)job->start, t1 = (time_t)job->end;
         struct tm tm;
@@ -54,6 +112,8 @@ static void write_header(FILE *out, const mw_job_summary *job)
                 job->nodes == 1 ? "" : "s", job->hosts);
         fprintf(out, "MPI library: %s\n", job->library);
     }
+    if (job->merged)
+        write_merged(out, job);
     fprintf(out, "timer: %s; profiling level at start: %d; reports in: %s\n", job->timer,
             c->initial_level, c->outdir);
     if (job->monitor != NULL)
@@ -82,7 +142,7 @@ static int by_rank_time_desc(const void *a, const void *b)
 
 static void write_rank_line(FILE *out, const mw_job_summary *job, int r, const char *note)
 {
-    fprintf(out, "  rank %-6d        %15.6f %12.6f %7.1f%% %12.6f%s%s\n", job->first_rank + r,
+    fprintf(out, "  rank %-6d        %15.6f %12.6f %7.1f%% %12.6f%s%s\n", mw_report_rank(job, r),
             job->app_time[r], job->mpi_time[r], percent(job->mpi_time[r], job->app_time[r]),
             job->init_time[r], *note ? "  " : "", note);
 }
@@ -130,8 +190,8 @@ static void write_ranks(FILE *out, const mw_job_summary *job)
     if (n > 1)
         fprintf(out, "MPI time imbalance: max/mean %.2f; rank %d spends the most time in MPI "
                      "(%.6f s), rank %d the least (%.6f s)%s\n",
-                mpi_mean > 0 ? job->mpi_time[most] / mpi_mean : 1.0, job->first_rank + most,
-                job->mpi_time[most], job->first_rank + least, job->mpi_time[least],
+                mpi_mean > 0 ? job->mpi_time[most] / mpi_mean : 1.0, mw_report_rank(job, most),
+                job->mpi_time[most], mw_report_rank(job, least), job->mpi_time[least],
                 job->mpi_time[least] < 0.5 * mpi_mean ? ": the others may be waiting for it" : "");
     fprintf(out, "\n");
     free(order);

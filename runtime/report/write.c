@@ -18,9 +18,12 @@
 #include "core/warn.h"
 
 /* Move tmp to path unless path exists: a report is never replaced. 0 when
- * moved, EEXIST when path is taken, else an errno. */
-static int place(const char *tmp, const char *path)
+ * moved, EEXIST when path is taken, else an errno. A partial profile
+ * replaces the rank's previous one (replace set). */
+static int place(const char *tmp, const char *path, int replace)
 {
+    if (replace)
+        return rename(tmp, path) == 0 ? 0 : errno;
     if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0)
         return 0;
     if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
@@ -33,7 +36,8 @@ static int place(const char *tmp, const char *path)
     return errno;
 }
 
-int mw_write_file(const char *path, void (*writer)(FILE *, const void *), const void *arg)
+static int write_file(const char *path, void (*writer)(FILE *, const void *), const void *arg,
+                      int replace)
 {
     char tmp[8400];
     const char *slash = strrchr(path, '/');
@@ -51,10 +55,20 @@ int mw_write_file(const char *path, void (*writer)(FILE *, const void *), const 
     if (fclose(out) != 0 || failed)
         rc = errno ? errno : EIO;
     else
-        rc = place(tmp, path);
+        rc = place(tmp, path, replace);
     if (rc != 0)
         unlink(tmp);
     return rc;
+}
+
+int mw_write_file(const char *path, void (*writer)(FILE *, const void *), const void *arg)
+{
+    return write_file(path, writer, arg, 0);
+}
+
+int mw_write_file_over(const char *path, void (*writer)(FILE *, const void *), const void *arg)
+{
+    return write_file(path, writer, arg, 1);
 }
 
 /* The job's id from the batch system, with its step where there is one
@@ -77,26 +91,29 @@ static const char *job_id(void)
     return "";
 }
 
-/* mpiwatch-<program>-<N>r[-job<ID>]-<date>-<time>-<pid>, without extension:
- * every run has a name of its own, batch job or not. */
-void mw_report_name(char *name, size_t size, const mw_job_summary *job)
+void mw_report_name(char *name, size_t size, const char *program, long long when)
 {
     const char *id = job_id();
     char stamp[32];
-    time_t now = time(NULL);
+    time_t t = (time_t)when;
     struct tm tm;
-    localtime_r(&now, &tm);
+    localtime_r(&t, &tm);
     strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-    snprintf(name, size, "mpiwatch-%s-%dr%s%s-%s-%ld", job->program, mw_state.world_size,
+    snprintf(name, size, "mpiwatch-%s-%dr%s%s-%s-%ld", program, mw_state.world_size,
              *id ? "-job" : "", id, stamp, (long)getpid());
 }
 
-static void json_writer(FILE *out, const void *job)
+const char *mw_report_job_id(void)
+{
+    return job_id();
+}
+
+void mw_report_json_writer(FILE *out, const void *job)
 {
     mw_report_json(out, job);
 }
 
-static void text_writer(FILE *out, const void *job)
+void mw_report_text_writer(FILE *out, const void *job)
 {
     mw_report_text(out, job);
 }
@@ -133,23 +150,32 @@ static const char *fallback_dir(int k)
 
 void mw_report_write(const mw_job_summary *job, const char *dir)
 {
+    mw_report_write_told(job, dir, NULL);
+}
+
+void mw_report_write_told(const mw_job_summary *job, const char *dir,
+                          void (*written)(const char *path))
+{
     static const struct {
         int bit;
         const char *ext;
         void (*writer)(FILE *, const void *);
-    } formats[] = {{MW_FORMAT_JSON, "json", json_writer}, {MW_FORMAT_TEXT, "txt", text_writer},
+    } formats[] = {{MW_FORMAT_JSON, "json", mw_report_json_writer},
+                   {MW_FORMAT_TEXT, "txt", mw_report_text_writer},
                    {MW_FORMAT_HTML, "html", html_writer}};
     static int html_warned;
     char name[sizeof job->name], path[8400];
     if (job->name[0] != '\0')   /* chosen already, for the matrix file beside it */
         snprintf(name, sizeof name, "%s", job->name);
     else
-        mw_report_name(name, sizeof name, job);
+        mw_report_name(name, sizeof name, job->program, (long long)time(NULL));
     if (job->snapshot) {
         size_t used = strlen(name);
         snprintf(name + used, sizeof name - used, "-rank%d-snapshot%d", job->first_rank,
                  job->snapshot);
     }
+    if (job->merged)   /* beside the partial files it came from, never taken for one */
+        snprintf(name + strlen(name), sizeof name - strlen(name), "-merged");
     for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
         if (!(mw_state.config.formats & formats[f].bit))
             continue;
@@ -168,6 +194,8 @@ void mw_report_write(const mw_job_summary *job, const char *dir)
                 mw_warn("cannot write the report into %s (%s); it is in %s", dir, strerror(first),
                         path);
         }
+        if (rc == 0 && written != NULL)
+            written(path);
         if (rc != 0)
             mw_warn("cannot write the %s report into %s, the current folder or %s (%s); it is lost",
                     formats[f].ext, dir, fallback_dir(1), strerror(rc));

@@ -56,7 +56,7 @@ WRAPPER_API: dict[str, tuple[str, ...]] = {
     "runtime/lifecycle/lifecycle.h": ("mw_on_init_args", "mw_init_thread_level",
                                       "mw_init_wants_threads", "mw_init_threaded",
                                       "mw_init_app_level", "mw_on_query_thread", "mw_on_init",
-                                      "mw_on_finalize", "mw_on_pcontrol"),
+                                      "mw_on_finalize", "mw_on_pcontrol", "mw_on_abort"),
     "runtime/fortran/bridge.h": ("mpiwatch_fortran_*",),
     "runtime/fortran/calls.h": ("mw_f_cache_refresh", "mw_f_comm_miss", "mw_f_type_miss",
                                 "mw_fcache", "mw_fortran_stop_clock",

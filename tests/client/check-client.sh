@@ -26,8 +26,9 @@
 #   last matrix line exactly as the frames imply, a destination outside the
 #   job left out; the text view's rate columns, --rank and --matrix panels;
 #   20 ranks: the matrix summed in blocks;
-# - usage errors exit 2 (--matrix-file with another option too), a bad port
-#   file names file:line.
+# - usage errors exit 2 (--matrix-file, --merge and --dump with what they do not
+#   take too), a bad port file names file:line, --merge of a folder without
+#   partial profiles exits 1.
 set -u
 needs_library=no
 . "$(dirname "$0")/../lib/harness.sh"
@@ -402,6 +403,15 @@ check_rc "bad rank value" 2 "--rank 1x: give a rank, a whole number from 0" -- -
 check_rc "rank and json" 2 "--rank goes with the terminal view" -- --json --rank 1 -f x
 check_rc "matrix and json" 2 "--matrix goes with the terminal view" -- --matrix --json -f x
 check_rc "matrix-file and json" 2 "--matrix-file prints a file.s pairs: no other option" -- --matrix-file x --json
+check_rc "merge and another option" 2 "--merge DIR writes a report: no other option" -- --merge x --json
+check_rc "dump without endpoints" 2 "--dump needs the endpoints" -- --dump
+check_rc "dump and another option" 2 "--dump asks for partial profiles: no other option" -- --dump --json -f x
+if [ "$MW_HAVE_JANSSON" = yes ]; then
+    check_rc "merge of a missing folder" 1 "$d/nothing" -- --merge "$d/nothing"
+    check_rc "merge of a folder without partial profiles" 1 "no partial profile" -- --merge "$d"
+else
+    check_rc "merge without libjansson" 1 "install libjansson-dev" -- --merge "$d"
+fi
 check_rc "help" 0 "usage: mpiwatch" -- --help
 check_rc "help lists the panels" 0 "--matrix  *add a panel with the communication matrix" -- --help
 printf 'mpiwatch-endpoint 1 0 2 tcp h 1 0123456789abcdef0123456789abcdef\nmpiwatch-endpoint 1 1 2 tcp h 99999 0123456789abcdef0123456789abcdef\n' >"$d/bad-ports"

@@ -98,6 +98,47 @@ need_client() {
     fi
 }
 
+# check_merged CASE DIR WORLD [merged_check.py options]: `mpiwatch --merge
+# DIR` writes the job's report from the partial profiles in DIR: status 0,
+# one merged JSON report of the report schema, and what merged_check.py is
+# given to check (the ranks merged, calls); pass or fail CASE (skipped in a
+# build without libjansson, which has no --merge).
+check_merged() {
+    local case=$1 dir=$2 world=$3 log report
+    shift 3
+    if [ "$MW_HAVE_JANSSON" != yes ]; then
+        skip "$case" "mpiwatch --merge needs libjansson (libjansson-dev), not found by configure"
+        return 0
+    fi
+    need_client
+    log=$(mktemp "$work/merge.XXXXXX")
+    if ! "$client" --merge "$dir" >"$log" 2>&1; then
+        fail "$case" "mpiwatch --merge $dir failed" "$log"
+        return 1
+    fi
+    report=$(ls "$dir"/mpiwatch-*-merged.json 2>/dev/null)
+    if [ "$(printf '%s\n' "$report" | grep -c .)" -ne 1 ]; then
+        fail "$case" "not one merged JSON report in $dir: $(ls -A "$dir" | tr '\n' ' ')" "$log"
+        return 1
+    fi
+    for ext in txt html; do
+        if [ "$ext" = html ] && [ "$MW_HAVE_CHARTJS" != yes ]; then
+            continue
+        fi
+        if [ ! -s "${report%.json}.$ext" ]; then
+            fail "$case" "no ${report%.json}.$ext beside the JSON report" "$log"
+            return 1
+        fi
+    done
+    if ! "$PYTHON" "$top_srcdir/tests/lib/report_schema.py" "$report" >>"$log" 2>&1 ||
+            ! "$PYTHON" "$top_srcdir/tests/lib/merged_check.py" "$report" --world "$world" "$@" \
+                >>"$log" 2>&1; then
+        fail "$case" "the merged report is not as expected" "$log"
+        return 1
+    fi
+    pass "$case"
+}
+
 build() {
     local src=$1 out=$2 mode=$3 rc=0
     if [ "$mode" = linked ]; then

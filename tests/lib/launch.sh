@@ -5,7 +5,8 @@
 # mw_launch NP [VAR=VALUE ...] -- PROGRAM [ARGS...]
 # Runs PROGRAM on NP ranks with the given variables set in every rank (a
 # VALUE may hold blanks), under a time limit (MW_TIMEOUT seconds, default
-# 120; killed 10 s later if it ignores the TERM) so that a hung job fails
+# 120; killed MW_KILL_AFTER seconds, default 10, later if it ignores the
+# TERM) so that a hung job fails
 # the test instead of CI. MW_MPIRUN_ARGS: more options for mpirun (e.g.
 # Open MPI's --ompi-server). As root, Open MPI is allowed to run.
 mw_launch() {
@@ -34,10 +35,10 @@ mw_launch() {
     case "$MPI_FLAVOR" in
         openmpi)
             OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-                timeout -k 10 "${MW_TIMEOUT:-120}" $MPIRUN --oversubscribe ${MW_MPIRUN_ARGS:-} \
+                timeout -k "${MW_KILL_AFTER:-10}" "${MW_TIMEOUT:-120}" $MPIRUN --oversubscribe ${MW_MPIRUN_ARGS:-} \
                 -np "$_mw_np" "$@" ;;
         *)
-            timeout -k 10 "${MW_TIMEOUT:-120}" $MPIRUN ${MW_MPIRUN_ARGS:-} -n "$_mw_np" "$@" ;;
+            timeout -k "${MW_KILL_AFTER:-10}" "${MW_TIMEOUT:-120}" $MPIRUN ${MW_MPIRUN_ARGS:-} -n "$_mw_np" "$@" ;;
     esac
 }
 

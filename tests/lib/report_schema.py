@@ -48,7 +48,7 @@ SCHEMA = "mpiwatch-report/1"
 NAME_RE = re.compile(r"^MPIX?_[A-Za-z0-9_]+$")
 
 # The top-level keys docs/report-format.md lists, and the live state's own.
-REPORT_KEYS = {"schema", "program", "ranks", "snapshot", "mpi", "timer", "fortran_binding_calls",
+REPORT_KEYS = {"schema", "program", "ranks", "snapshot", "partial", "merged", "mpi", "timer", "fortran_binding_calls",
                "command", "hosts", "library", "start", "end", "build_id", "nodes", "label", "config", "monitor", "trace", "rank_times",
                "app_time", "mpi_time", "init_time", "functions", "callsites", "rank_functions",
                "counters", "pairs", "regions"}
@@ -162,6 +162,33 @@ def _rank_functions(c: _Check, doc: dict, world: int) -> None:
                 c.bad(f"{where}.{k}", f"{len(row[k])} values for {len(names)} functions")
 
 
+def _merged(c: _Check, doc: dict, world: int) -> None:
+    """A report merged from partial profiles: each present rank's, the missing ones, in all
+    the world."""
+    m = doc["merged"]
+    c.typed(m, "job", lambda v: isinstance(v, str), "a string", "merged")
+    c.typed(m, "missing", lambda v: isinstance(v, list) and all(_is_int(r) and 0 <= r < world
+                                                                 for r in v),
+            "a list of world ranks", "merged")
+    present = []
+    for i, r in c.objects(m, "ranks", "merged"):
+        c.rank(r, "rank", world, f"merged.ranks[{i}]")
+        present.append(r.get("rank"))
+        for k in ("reason", "host", "file"):
+            c.typed(r, k, lambda v: isinstance(v, str), "a string", f"merged.ranks[{i}]")
+        for k in ("taken", "started"):
+            c.typed(r, k, _is_int, "seconds since the epoch (an integer)", f"merged.ranks[{i}]")
+        c.counts(r, ("pid",), f"merged.ranks[{i}]")
+    missing = m.get("missing") if isinstance(m.get("missing"), list) else []
+    if sorted(present + missing, key=str) != sorted(range(world), key=str):
+        c.bad("merged", f"ranks {present} and missing {missing} are not the world's {world}")
+    if len(present) != doc.get("ranks"):
+        c.bad("merged.ranks", f"{len(present)} ranks, the report's ranks is {doc.get('ranks')}")
+    times = [r.get("rank") for r in doc.get("rank_times", []) if isinstance(r, dict)]
+    if times != present:
+        c.bad("rank_times", f"ranks {times}, the merged ranks {present}")
+
+
 def _report_only(c: _Check, doc: dict, world: int) -> None:
     """The keys of the report at MPI_Finalize, typed where they appear."""
     for k in ("command", "hosts", "library", "fortran_binding_calls", "label"):
@@ -172,13 +199,16 @@ def _report_only(c: _Check, doc: dict, world: int) -> None:
             required=False)
     for k in ("start", "end"):
         c.typed(doc, k, _is_int, "seconds since the epoch (an integer)", "", required=False)
-    for k in ("config", "monitor", "trace", "counters", "regions", "callsites", "snapshot"):
+    for k in ("config", "monitor", "trace", "counters", "regions", "callsites", "snapshot", "partial",
+              "merged"):
         c.typed(doc, k, lambda v: isinstance(v, dict), "an object", "", required=False)
     for k in ("app_time", "mpi_time", "init_time"):
         if c.typed(doc, k, lambda v: isinstance(v, dict), "an object", "", required=False):
             c.seconds(doc[k], ("min", "max", "mean"), k)
             for r in ("min_rank", "max_rank"):
                 c.rank(doc[k], r, world, k)
+    if isinstance(doc.get("merged"), dict):
+        _merged(c, doc, world)
     if isinstance(doc.get("monitor"), dict):
         c.typed(doc["monitor"], "transport", lambda v: v in ("tcp", "mpi", "tcp,mpi"),
                 "tcp, mpi or tcp,mpi", "monitor")
@@ -243,7 +273,7 @@ def problems(doc: Any, live: bool = False) -> list[str]:
     c.typed(doc, "ranks", lambda v: _is_int(v) and v >= 1, "a positive integer", "")
     ranks = doc["ranks"] if _is_int(doc.get("ranks")) and doc["ranks"] >= 1 else 1
     # A snapshot report is one rank's: its ranks are world ranks of world_size.
-    snap = doc.get("snapshot")
+    snap = doc.get("snapshot") or doc.get("partial") or doc.get("merged")
     world = snap["world_size"] if isinstance(snap, dict) and _is_int(snap.get("world_size")) else ranks
     extra = set(doc) - REPORT_KEYS - ({"live"} if live else set())
     for k in sorted(extra):

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # A program that returns from main without calling MPI_Finalize
 # (no_finalize.c). With mpiwatch (linked in, and preloaded) stderr must carry
-# mpiwatch's warning "... without calling MPI_Finalize ...", no report may be
-# written, and the output and exit status must be the bare run's: the MPI
+# mpiwatch's warning "... without calling MPI_Finalize ...", no job report
+# may be written but every rank leaves its partial profile (a JSON file of
+# the report schema, reason "exit without MPI_Finalize", and its text twin),
+# which `mpiwatch --merge` combines into a report of every rank, and the output and exit status must be the bare run's: the MPI
 # may itself complain and fail the job (Open MPI's mpirun exits 1 here,
 # MPICH's 0), and mpiwatch must change neither. A time limit catches hangs.
 # A run whose status or output differs is tried again (MPICH's launcher
@@ -40,6 +42,32 @@ as_bare() {
     [ "$(rc_of "$1")" -eq "$bare_rc" ] && cmp -s "$1/stdout" "$work/bare/stdout"
 }
 
+# check_partials MODE DIR: one partial profile per rank in DIR (JSON of the
+# report schema, for its rank, taken at exit, with its text twin).
+check_partials() {
+    local mode=$1 dir=$2 rank f problems=""
+    for rank in $(seq 0 $((NP - 1))); do
+        f=$(ls "$dir"/mpiwatch-no_finalize*-"$NP"r-*-rank"$rank"-partial.json 2>/dev/null)
+        if [ "$(printf '%s\n' "$f" | grep -c .)" -ne 1 ]; then
+            problems="$problems rank $rank has $(printf '%s\n' "$f" | grep -c .) partial JSON files;"
+            continue
+        fi
+        [ -f "${f%.json}.txt" ] || problems="$problems no ${f%.json}.txt;"
+        out=$("$PYTHON" "$top_srcdir/tests/lib/report_schema.py" "$f" 2>&1) ||
+            problems="$problems $out;"
+        "$PYTHON" - "$f" "$rank" <<'PY' || problems="$problems $f: not rank $rank's, taken at exit;"
+import json, sys
+p = json.load(open(sys.argv[1])).get("partial", {})
+sys.exit(0 if p.get("rank") == int(sys.argv[2]) and p.get("reason") == "exit without MPI_Finalize" else 1)
+PY
+    done
+    if [ -n "$problems" ]; then
+        fail "no-finalize $mode: partial profiles" "$problems" "$dir/stderr"
+    else
+        pass "no-finalize $mode: a partial profile per rank"
+    fi
+}
+
 run_tried "$work/bare" bare bare_good -- "$work/no_finalize-bare"
 bare_rc=$(rc_of "$work/bare")
 if [ "$bare_rc" -eq 124 ]; then
@@ -71,11 +99,16 @@ for mode in linked preload; do
         fail "no-finalize $mode: warning" "no mpiwatch line on stderr says 'without calling MPI_Finalize'" \
             "$dir/stderr"
     fi
-    if [ -n "$(ls -A "$dir/cwd")" ]; then
-        fail "no-finalize $mode: no report" "files were written: $(ls -A "$dir/cwd" | tr '\n' ' ')"
+    others=$(ls -A "$dir/cwd" | grep -v -- '-rank[0-9]*-partial\.\(json\|txt\)$')
+    if [ -n "$others" ]; then
+        fail "no-finalize $mode: no job report" "files were written: $(echo $others)"
     else
-        pass "no-finalize $mode: no report"
+        pass "no-finalize $mode: no job report"
     fi
+    check_partials "$mode" "$dir/cwd"
+    # Every rank made one MPI_Barrier before returning from main.
+    check_merged "no-finalize $mode: the merged report has every rank" "$dir/cwd" "$NP" \
+        --reason "exit without MPI_Finalize" --calls MPI_Barrier "$NP" "$NP"
 done
 
 finish

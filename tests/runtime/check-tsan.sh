@@ -15,6 +15,9 @@
 #    report involving mpiwatch code (mw_* functions, runtime/*/*.c, the
 #    generated wrappers) is a failure, and so is any other report that stops
 #    the run, since it hides what would come after.
+# 2b. dumped: the same with a partial profile every 10 ms
+#    (MPIWATCH_DUMP_EVERY), whose thread reads the statistics, histograms
+#    and pairs while the threads write them.
 # 3. monitored: the same with the live monitor on (a snapshot every 10 ms)
 #    and a client (tests/monitor/raw_client.py) attached from the start, so
 #    that the sender thread reads the statistics while the threads write them.
@@ -156,6 +159,13 @@ check_clean() {
 dir="$work/clean"
 run "$dir" "$NP" bare MPIWATCH_OUTDIR="$dir" "${tsan_env[@]}" -- "$work/threads-clean"
 check_clean "tsan np=$NP" "$dir"
+
+# 2b. The same with a partial profile every 10 ms: the dumper thread reads
+# every thread's statistics, histograms and pairs while they are updated.
+dir="$work/dumped"
+run "$dir" "$NP" bare MPIWATCH_OUTDIR="$dir" MPIWATCH_DUMP_EVERY=0.01 "${tsan_env[@]}" \
+    -- "$work/threads-clean"
+check_clean "tsan np=$NP, a partial profile every 10 ms" "$dir"
 
 # 3. The same with the live monitor on and a client attached from the start:
 # the sender thread reads every thread's statistics each 10 ms while the

@@ -1,0 +1,95 @@
+/* A rank's partial profile: what MPI_Pcontrol(2)'s snapshot holds, written
+ * at any moment by one rank alone, with no MPI call (its peers may be dead
+ * or stuck, and so may MPI), marked partial with why and when. The files
+ * keep one name for the rank's whole run (the report name of the process's
+ * load time, then -rank<R>-partial), so a later dump replaces an earlier
+ * one atomically and MPI_Finalize knows what to remove; pid and time keep
+ * two runs' files apart. `mpiwatch --merge` groups them by their job key. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "core/state.h"
+#include "core/warn.h"
+#include "report/report.h"
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static char json_path[8400], text_path[8400];
+static char host[256];
+static int warned;
+
+/* What the ranks of one job share without talking to each other: the
+ * launcher's job (Open MPI, PMIx) or the batch job's id; "" when there is
+ * none of them (MPICH's Hydra outside a batch system). */
+static const char *job_key(void)
+{
+    static const char *const vars[] = {"PMIX_NAMESPACE", "OMPI_MCA_ess_base_jobid", NULL};
+    for (int i = 0; vars[i] != NULL; i++) {
+        const char *v = getenv(vars[i]);
+        if (v != NULL && *v != '\0')
+            return v;
+    }
+    return mw_report_job_id();
+}
+
+/* Write one file, replacing the rank's previous one; 0 or an errno. */
+static int write_format(const char *ext, void (*writer)(FILE *, const void *),
+                        const mw_job_summary *job, char *path, size_t size)
+{
+    char name[512];
+    mw_report_name(name, sizeof name, job->program, mw_state.start_wall);
+    snprintf(path, size, "%s/%s-rank%d-partial.%s", mw_state.config.outdir, name, job->first_rank,
+             ext);
+    return mw_write_file_over(path, writer, job);
+}
+
+int mw_partial_write(const char *reason)
+{
+    static mw_job_summary job;
+    if (!mw_state.started || mw_state.finished || mw_state.config.formats == 0)
+        return -1;
+    pthread_mutex_lock(&lock);
+    if (host[0] == '\0' && gethostname(host, sizeof host - 1) != 0)
+        snprintf(host, sizeof host, "?");
+    mw_report_local(mw_clock_seconds(mw_now() - mw_app_start()), &job);
+    job.program = mw_state.program;
+    job.timer = mw_clock_name();
+    job.partial = reason;
+    job.taken = (long long)time(NULL);
+    job.partial_job = job_key();
+    job.partial_host = host;
+    char path[8400];
+    int rc = write_format("json", mw_report_json_writer, &job, path, sizeof path);
+    if (rc == 0)
+        snprintf(json_path, sizeof json_path, "%s", path);
+    else if (!warned++)
+        mw_warn("cannot write the partial profile %s (%s)", path, strerror(rc));
+    if (mw_state.config.formats & MW_FORMAT_TEXT) {
+        int trc = write_format("txt", mw_report_text_writer, &job, path, sizeof path);
+        if (trc == 0)
+            snprintf(text_path, sizeof text_path, "%s", path);
+    }
+    mw_report_free(&job);
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
+void mw_partial_remove(void)
+{
+    pthread_mutex_lock(&lock);
+    if (json_path[0] != '\0')
+        unlink(json_path);
+    if (text_path[0] != '\0')
+        unlink(text_path);
+    json_path[0] = text_path[0] = '\0';
+    pthread_mutex_unlock(&lock);
+}
+
+const char *mw_partial_path(void)
+{
+    return json_path;
+}

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# Partial profiles at a job's unplanned end (docs/partial-reports.md), on 4
+# ranks, beyond check-partial's time limit: each case runs bare and with
+# mpiwatch, and the status must be the bare run's; every rank that can
+# leave a partial profile leaves one, and `mpiwatch --merge` makes the job
+# report of them:
+# - SLURM-like escalation: TERM to the launcher after 5 s, KILL 2 s later
+#   (forever.c); calls between what rank 0 printed 3 s in and what it made;
+# - a batch system's warning: USR1 to every rank 3 s in, TERM 2 s later,
+#   KILL 2 s after that (forever.c), the same bounds;
+# - a Fortran program (forever.f90, use mpi) under the escalation;
+# - a rank dying of SIGSEGV (segv.c) after 100 MPI_Allreduce calls: the
+#   launcher ends the others, whose profiles are merged (rank 1 missing).
+# A rank the launcher SIGKILLs first has no profile: MPICH's Hydra SIGKILLs
+# the others when a rank dies of SIGSEGV (measured: none left a file); there
+# the merge is checked over the ranks that left one, and skipped without.
+name=partial-end
+. "$(dirname "$0")/../lib/harness.sh"
+
+NP=4
+build "$rt_dir/forever.c" "$work/forever" plain
+build "$rt_dir/segv.c" "$work/segv" plain
+
+# last_count FILE: the last "calls N" that rank 0 printed, or 0.
+last_count() {
+    { grep -o '^calls [0-9]*$' "$1" || echo "calls 0"; } | tail -n 1 | cut -d' ' -f2
+}
+
+# ranks_of PID NAME: the processes named NAME among PID's descendants.
+ranks_of() {
+    ps -eo pid=,ppid=,comm= | awk -v root="$1" -v prog="$2" '
+        { parent[$1] = $2; comm[$1] = $3 }
+        END {
+            for (p in parent) {
+                q = p
+                while ((q in parent) && q != root && q > 1)
+                    q = parent[q]
+                if (q == root && comm[p] == prog)
+                    print p
+            }
+        }'
+}
+
+# left DIR: the ranks with a partial JSON file in DIR, as "0,1,...".
+left() {
+    ls "$1" | sed -n 's/.*-rank\([0-9]*\)-partial\.json$/\1/p' | sort -n | paste -sd, -
+}
+
+# end_job CASE MODE HOW PROGRAM [VAR=VALUE...]: run PROGRAM on NP ranks in
+# $work/CASE-MODE (MODE bare, or preload: libmpiwatch, with VAR=VALUE...)
+# and end it as HOW says: escalate (TERM to the launcher at 5 s, KILL at
+# 7 s), usr1 (USR1 to the ranks at 3 s, TERM at 5 s, KILL at 7 s) or crash
+# (it ends itself). Leaves rank 0's count at 3 s in DIR/early.
+end_job() {
+    local case=$1 mode=$2 how=$3 prog=$4 dir="$work/$1-$2" pid pids early
+    shift 4
+    local limit=5 kill_after=2
+    [ "$how" = escalate ] || limit=40
+    [ "$mode" = preload ] && set -- "$@" MPIWATCH_OUTDIR="$dir/cwd"
+    [ "$mode" = bare ] && set --
+    MW_TIMEOUT=$limit MW_KILL_AFTER=$kill_after run "$dir" "$NP" bare "$@" -- "$prog" &
+    pid=$!
+    sleep 3
+    early=$(last_count "$dir/stdout")
+    pids=$(ranks_of "$pid" "$(basename "$prog" | cut -c1-15)")
+    if [ "$how" = usr1 ]; then
+        kill -USR1 $pids 2>/dev/null
+        sleep 2
+        kill -TERM $pids 2>/dev/null
+        sleep 2
+        kill -KILL $pids 2>/dev/null
+    fi
+    wait "$pid"
+    kill -KILL $pids 2>/dev/null   # none should be left; a rank orphaned would spin
+    echo "$early" >"$dir/early"
+}
+
+# ended CASE HOW PROGRAM EXPECT LOW HIGH [VAR=VALUE...]: end_job bare and with
+# mpiwatch; the status as bare; the partial profiles of the ranks EXPECT
+# ("all", or "left": those that left one) merged, MPI_Allreduce calls
+# between LOW and HIGH ("printed": NP times rank 0's count at 3 s, less one,
+# and NP times its last count plus 101).
+ended() {
+    local case=$1 how=$2 prog=$3 expect=$4 low=$5 high=$6 dir="$work/$1-preload"
+    shift 6
+    end_job "$case" bare "$how" "$prog"
+    end_job "$case" preload "$how" "$prog" "$@"
+    local bare_rc rc
+    bare_rc=$(rc_of "$work/$case-bare")
+    rc=$(rc_of "$dir")
+    if [ "$rc" -ne "$bare_rc" ]; then
+        fail "$case: status" "status $rc, the bare run's was $bare_rc" "$dir/stdout" "$dir/stderr"
+    else
+        pass "$case: status $rc as bare"
+    fi
+    if [ "$low" = printed ]; then
+        low=$((NP * ($(cat "$dir/early") - 1)))
+        high=$((NP * ($(last_count "$dir/stdout") + 101)))
+    fi
+    [ "$expect" = all ] && expect=$(seq -s, 0 $((NP - 1)))
+    [ "$expect" = left ] && expect=$(left "$dir/cwd")
+    note "$case: partial profiles of ranks $(left "$dir/cwd")"
+    if [ -z "$expect" ]; then
+        skip "$case: merged report" "no rank left a profile: the launcher SIGKILLed them all"
+        return 0
+    fi
+    check_merged "$case: merged report of ranks $expect, MPI_Allreduce calls within [$low, $high]" \
+        "$dir/cwd" "$NP" --ranks "$expect" --calls MPI_Allreduce "$low" "$high"
+}
+
+ended escalate escalate "$work/forever" all printed - LD_PRELOAD="$LIBMPIWATCH"
+ended usr1-then-term usr1 "$work/forever" all printed - LD_PRELOAD="$LIBMPIWATCH"
+
+# Rank 1 dies of SIGSEGV: no profile of its own (no handler runs in a
+# crashing rank); Open MPI signals the others before it kills them.
+[ "$MPI_FLAVOR" = openmpi ] && survivors=0,2,3 || survivors=left
+n=3
+[ "$survivors" = left ] && n=1
+ended segv crash "$work/segv" "$survivors" $((100 * n)) $((100 * NP)) LD_PRELOAD="$LIBMPIWATCH"
+
+if [ "$MW_HAVE_FORTRAN" != yes ] || [ ! -f "$LIBMPIWATCH_F" ]; then
+    skip "fortran escalate" "this build has no libmpiwatch_f"
+else
+    if ! $MPIFC -o "$work/forever_f" "$rt_dir/forever.f90" >"$work/fc.log" 2>&1; then
+        fail "fortran escalate: build" "$MPIFC failed" "$work/fc.log"
+    else
+        ended fortran-escalate escalate "$work/forever_f" all printed - \
+            LD_PRELOAD="$LIBMPIWATCH:$LIBMPIWATCH_F"
+    fi
+fi
+
+finish
