@@ -12,6 +12,7 @@ Run from the top of the tree:
 
 from __future__ import annotations
 
+import os
 import tempfile
 import unittest
 from pathlib import Path
@@ -21,6 +22,12 @@ from support import CC, compile_generated, generate, header, probe, reconciled, 
 from mpiwatch_gen.errors import GenError
 from mpiwatch_gen.interop import INTEROP_FILE, fortran_reason, interop
 from mpiwatch_gen.probe import probe_header
+from mpiwatch_gen.reconcile import reconcile
+from support import shipped_spec
+
+# The MPI compiler of an MPI 5.0 ABI build (tests/build/check-abi.sh sets it:
+# the MPI Forum's stubs); the tests below read its real mpi.h.
+ABI_MPICC = os.environ.get("MPIWATCH_ABI_MPICC", "")
 
 # Open MPI's way: MPI_Fint is a macro, the conversions are functions.
 OPEN_MPI_LIKE = """\
@@ -125,6 +132,34 @@ class NewerStandardTest(unittest.TestCase):
     def test_older_header_keeps_its_wording(self):
         details = {e.name: e.detail for e in reconciled("mpix_extension.h").coverage}
         self.assertEqual(details["MPIX_Frobnicate"], "not in the standard")
+
+
+@unittest.skipUnless(ABI_MPICC, "MPIWATCH_ABI_MPICC is not set (tests/build/check-abi.sh sets it)")
+class RealAbiHeaderTest(unittest.TestCase):
+    """The MPI Forum's ABI mpi.h, as the fixture abi_handles.h stands for it."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.header = probe_header(ABI_MPICC)
+
+    def test_handles_are_pointers_to_incomplete_structs(self):
+        self.assertRegex(self.header.typedefs["MPI_Comm"], r"^typedef struct \w+ \*MPI_Comm$")
+        self.assertNotIn("MPI_Fint", self.header.typedefs)
+        self.assertNotIn("MPI_Fint", self.header.macros)
+
+    def test_conversions_and_fortran(self):
+        found = interop(self.header)
+        self.assertEqual((found.int_type, found.to_int, found.from_int), ("int", "toint", "fromint"))
+        self.assertFalse(found.fortran)
+
+    def test_functions_of_5_0_are_wrapped_and_explained(self):
+        result = reconcile(self.header, shipped_spec(), None)
+        wrapped = {w.name for w in result.wrappers}
+        details = {e.name: e.detail for e in result.coverage}
+        for name in ("MPI_Abi_get_version", "MPI_Abi_get_info", "MPI_Comm_toint",
+                     "MPI_Type_fromint"):
+            self.assertIn(name, wrapped)
+            self.assertEqual(details[name], "not in the spec (MPI 4.1; the header is MPI 5.0)")
 
 
 if __name__ == "__main__":
