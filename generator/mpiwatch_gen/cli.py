@@ -18,8 +18,8 @@ from .fortran_reconcile import reconcile_fortran
 from .hooks import HookFile, apply_hooks
 from .probe import HeaderInfo, probe_header
 from .reconcile import Reconciled, reconcile
-from .render import (BUILTIN_TEMPLATES, Provenance, fortran_output_files, output_files,
-                     write_outputs)
+from .render import (BUILTIN_TEMPLATES, Provenance, fortran_output_files,
+                     interop_output_files, output_files, write_outputs)
 from .spec import load_spec
 from .symbols import mpi_library_symbols, symbols_from_file
 
@@ -240,6 +240,7 @@ def run(args: argparse.Namespace) -> int:
                                 _command_line(args))
         templates = [*args.templates, BUILTIN_TEMPLATES]
         files = output_files(result, header, provenance, templates)
+        files.update(interop_output_files(header, provenance, templates))
         written = write_outputs(files, args.out)
         # With --build, the C sources compile while the Fortran side is rendered.
         build = _start_build(args, install, files) if install is not None else None

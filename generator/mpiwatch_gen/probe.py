@@ -25,6 +25,7 @@ from .errors import GenError
 
 _MPI_NAME_RE = re.compile(r"^P?MPIX?_[A-Za-z0-9_]+$")
 _DEFINE_RE = re.compile(r"^#define\s+(P?MPIX?_[A-Za-z0-9_]+)(\([^)]*\))?\s*(.*)$")
+_MISSING_MPI_H_RE = re.compile(r"\bmpi\.h\b.*(No such file|not found)")
 _LINE_MARKER_RE = re.compile(r'^#\s*\d+\s+"([^"]+)"')
 # Version macros worth naming in generated files and the coverage report.
 _VERSION_MACROS = (
@@ -177,6 +178,10 @@ class Preprocessor:
                 raise GenError(f"cannot run the MPI compiler '{self.compiler[0]}': "
                                f"{err.strerror}") from None
         if done.returncode != 0:
+            if self.header is None and _MISSING_MPI_H_RE.search(done.stderr):
+                raise GenError("this compiler finds no mpi.h: it is not an MPI compiler wrapper; "
+                               "set --mpicc (MPICC) to your MPI's C compiler wrapper, e.g. mpicc",
+                               " ".join(self.compiler))
             first = _first_error_line(done.stderr) or f"exit status {done.returncode}"
             raise GenError(f"preprocessing failed: {first}", " ".join(self.compiler))
         return done.stdout

@@ -13,6 +13,8 @@ one coverage status:
 
 from __future__ import annotations
 
+import re
+
 from .errors import GenError
 from .inflight import inflight_of
 from .model import CoverageEntry, CoverageStatus, Reconciled, Wrapper
@@ -80,8 +82,26 @@ def _standard_c_names(spec: Spec) -> list[str]:
     return names
 
 
+def _version(text: str) -> tuple[int, ...]:
+    """(major, minor) from "MPI 4.1"-like text, () when none."""
+    found = re.search(r"\bMPI (\d+)\.(\d+)", text)
+    return (int(found.group(1)), int(found.group(2))) if found else ()
+
+
+def _not_in_spec(header: HeaderInfo, spec: Spec) -> str:
+    """The coverage detail of a wrapped function the spec lacks: a header of a
+    newer standard than the spec's (MPI 5.0's MPI_Abi_*, MPI_X_toint) has
+    functions of the standard that the spec cannot know."""
+    ours, theirs = _version(header.version), _version(spec.source)
+    if ours and theirs and ours > theirs:
+        return (f"not in the spec (MPI {theirs[0]}.{theirs[1]}; the header is "
+                f"MPI {ours[0]}.{ours[1]})")
+    return "not in the standard"
+
+
 def reconcile(header: HeaderInfo, spec: Spec, symbols: set[str] | None) -> Reconciled:
     """Decide, for every function, whether it is wrapped and why not."""
+    not_in_spec = _not_in_spec(header, spec)
     wrappers: list[Wrapper] = []
     coverage: list[CoverageEntry] = []
     for name in sorted(header.functions):
@@ -95,7 +115,7 @@ def reconcile(header: HeaderInfo, spec: Spec, symbols: set[str] | None) -> Recon
                                              f"libraries define no P{name} symbol"))
         else:
             wrappers.append(_make_wrapper(fn, spec, header.header))
-            source = "standard" if spec.lookup(name)[0] else "not in the standard"
+            source = "standard" if spec.lookup(name)[0] else not_in_spec
             coverage.append(CoverageEntry(name, CoverageStatus.WRAPPED, source))
     for name in sorted(set(_standard_c_names(spec)) - set(header.functions)):
         macro = header.macros.get(name)

@@ -23,6 +23,7 @@ from .programs import BUILTIN_TEMPLATES, SOURCE_TREE
 from .probe import HeaderInfo
 from .reconcile import Reconciled, Wrapper
 from .hooks import LINE_RESTORE
+from .interop import INTEROP_FILE, interop
 from .roles import CATEGORIES
 from .sysio import write_if_changed
 
@@ -134,6 +135,15 @@ def output_files(reconciled: Reconciled, header: HeaderInfo,
     # What mpiwatch-gen --build checks another MPI against.
     files[ABI_FILE] = abi_text(header, provenance.lines())
     return files
+
+
+def interop_output_files(header: HeaderInfo, provenance: Provenance,
+                         template_dirs: list[str]) -> dict[str, str]:
+    """File name -> content of what the runtime reads of the header's facts
+    (handles as integers, Fortran interop): mw_mpi_interop.h."""
+    env = make_environment(template_dirs)
+    return {INTEROP_FILE: _render(env, "mpi_interop.h.j2", interop=interop(header),
+                                  provenance=provenance.lines(), mpi=header.version)}
 
 
 def fortran_output_files(result: FortranResult, header: HeaderInfo, prelude: str,

@@ -20,6 +20,8 @@ from .programs import write_program
 from .sysio import run
 
 _LDD_RE = re.compile(r"=>\s*(/\S+)|^\s*(/\S+)\s+\(")
+_LDD_MISSING_RE = re.compile(r"^\s*(\S+)\s+=>\s+not found")
+_UNDEFINED_MPI_RE = re.compile(r"undefined reference to [`'\"]?(P?MPI_\w+)")
 _MPI_SYMBOL_RE = re.compile(r"^P?MPIX?_\w+$")
 
 
@@ -34,14 +36,55 @@ def _run(cmd: list[str], what: str) -> str:
     return done.stdout
 
 
-def linked_libraries(compiler: str, cflags: list[str] | None = None) -> list[str]:
-    """Shared libraries a program built with the MPI compiler wrapper loads."""
+def linked_libraries(compiler: str,
+                     cflags: list[str] | None = None) -> tuple[list[str], dict[str, str]]:
+    """Shared libraries a program built with the MPI compiler wrapper loads;
+    and those the loader cannot find (ldd's "not found"), each with the
+    folder the linker took it from ("" when unknown)."""
     cmd = shlex.split(compiler)
     with tempfile.TemporaryDirectory(prefix="mpiwatch-symbols-") as tmp:
         src = write_program(tmp, "link.c")
         exe = os.path.join(tmp, "link")
-        _run(cmd + [*(cflags or []), src, "-o", exe], "linking a test MPI program")
-        return _ldd_paths(exe)
+        link = cmd + [*(cflags or []), src, "-o", exe]
+        _link_mpi_program(link, compiler)
+        paths, missing = _ldd(exe)
+        return paths, {name: _linked_from(link, name) for name in missing}
+
+
+def _link_mpi_program(cmd: list[str], compiler: str) -> None:
+    """Link the test program; a compiler that links no MPI says so."""
+    done = run(cmd)
+    if done.returncode == 0:
+        return
+    undefined = _UNDEFINED_MPI_RE.search(done.stderr)
+    if undefined:
+        raise GenError(f"this compiler links no MPI library (undefined reference to "
+                       f"{undefined.group(1)}): it is not an MPI compiler wrapper; set --mpicc "
+                       "(MPICC) to your MPI's C compiler wrapper, e.g. mpicc", compiler)
+    _run(cmd, "linking a test MPI program")
+
+
+def _linked_from(cmd: list[str], soname: str) -> str:
+    """The folder the linker took the library soname from (its --trace), or ""."""
+    stem = soname.split(".so", 1)[0]
+    done = run(cmd + ["-Wl,--trace"])
+    for line in done.stdout.splitlines():
+        path = line.strip()
+        if os.path.basename(path).startswith(stem + ".so") and os.path.isabs(path):
+            return os.path.dirname(os.path.realpath(path))
+    return ""
+
+
+def _not_found_message(missing: dict[str, str], compiler: str) -> str:
+    """What the loader cannot find, and the two fixes."""
+    names = ", ".join(sorted(missing))
+    folders = sorted({folder for folder in missing.values() if folder})
+    where = ":".join(folders) if folders else "the folder that holds it"
+    linked = f" (the wrapper links it from {where} without an rpath)" if folders else ""
+    return (f"a program linked by the MPI compiler cannot load {names}: ldd says "
+            f"'not found'{linked}; set LD_LIBRARY_PATH={where} (e.g. export "
+            f"LD_LIBRARY_PATH={where}:$LD_LIBRARY_PATH), or give the wrapper an rpath "
+            f"(e.g. MPICC=\"{compiler} -Wl,-rpath,{where}\")")
 
 
 def _defined_matching(library: str, pattern: re.Pattern[str]) -> set[str]:
@@ -64,7 +107,7 @@ def defined_symbols(library: str) -> set[str]:
 
 def mpi_library_symbols(compiler: str, cflags: list[str] | None = None) -> tuple[set[str], list[str]]:
     """All PMPI_/MPI_ symbols defined by the MPI's libraries, and those libraries."""
-    libs = linked_libraries(compiler, cflags)
+    libs, missing = linked_libraries(compiler, cflags)
     symbols: set[str] = set()
     used: list[str] = []
     for lib in libs:
@@ -73,6 +116,8 @@ def mpi_library_symbols(compiler: str, cflags: list[str] | None = None) -> tuple
             symbols |= found
             used.append(lib)
     if not any(s.startswith("PMPI_") for s in symbols):
+        if missing:
+            raise GenError(_not_found_message(missing, compiler), compiler)
         raise GenError("no library linked by the MPI compiler defines PMPI_ symbols "
                        "(a static-only MPI?); use --symbols-file FILE or --no-symbol-check",
                        compiler)
@@ -100,15 +145,26 @@ _FORTRAN_SYMBOL_RE = re.compile(r"^(p?mpi[rx]?_[a-z0-9_]+|P?MPIX?_[A-Z0-9_]+)$")
 _FORTRAN_PROFILING_RE = re.compile(r"^pmpir?_[a-z0-9_]+_$")
 
 
-def _ldd_paths(exe: str) -> list[str]:
-    """The shared libraries ldd lists for an executable, in order."""
+def _ldd(exe: str) -> tuple[list[str], list[str]]:
+    """The shared libraries ldd lists for an executable, in order, and the
+    names it lists as "not found"."""
     libs: list[str] = []
+    missing: list[str] = []
     for line in _run(["ldd", exe], "listing the MPI's libraries").splitlines():
+        absent = _LDD_MISSING_RE.match(line)
+        if absent:
+            missing.append(absent.group(1))
+            continue
         match = _LDD_RE.search(line)
         path = match and (match.group(1) or match.group(2))
         if path and path not in libs:
             libs.append(path)
-    return libs
+    return libs, missing
+
+
+def _ldd_paths(exe: str) -> list[str]:
+    """The shared libraries ldd lists for an executable, in order."""
+    return _ldd(exe)[0]
 
 
 def fortran_linked_libraries(mpifc: str) -> list[str]:

@@ -4,6 +4,7 @@
 
 #include "core/handles.h"
 #include "core/state.h"
+#include "mw_mpi_interop.h"
 
 enum { KIND_COMM = 1, KIND_WIN = 2 };
 
@@ -15,7 +16,7 @@ static const mw_group_slot unknown = {0, 0, 0, NULL, -1, 0};
 
 int mw_comm_id(MPI_Comm comm)
 {
-    return comm == MPI_COMM_NULL ? -1 : (int)PMPI_Comm_c2f(comm);
+    return comm == MPI_COMM_NULL ? -1 : (int)mw_comm_to_int(comm);
 }
 
 static unsigned current_gen(void)

@@ -84,7 +84,8 @@ static MW_ALWAYS_INLINE int mw_facts_world_rank(const mw_group_slot *g, int rank
     return (unsigned)rank < (unsigned)g->size ? g->world[rank] : -1;
 }
 
-/* A communicator as the monitor names it: its Fortran handle, -1 for none. */
+/* A communicator as the monitor names it: its integer handle (mw_mpi_interop.h:
+ * MPI_Comm_c2f, or MPI_Comm_toint in the MPI 5.0 ABI), -1 for none. */
 MW_HIDDEN int mw_comm_id(MPI_Comm comm);
 
 /* Bytes in one element of type; 0 for MPI_DATATYPE_NULL, or before MPI_Init. */

@@ -175,6 +175,7 @@ void mw_f_cache_refresh(void)
     mw_fcache.gen = __atomic_load_n(&mw_handle_gen, __ATOMIC_RELAXED);
 }
 
+#if MW_MPI_FORTRAN
 #ifndef PMPI_Comm_f2c
 MPI_Comm mw_f_comm_miss(MPI_Fint f)
 {
@@ -193,4 +194,5 @@ MPI_Datatype mw_f_type_miss(MPI_Fint f)
         mw_fcache.type[f] = t;
     return t;
 }
+#endif
 #endif

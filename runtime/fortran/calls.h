@@ -11,6 +11,7 @@
 #include "core/compiler.h"
 #include "core/handles.h"
 #include "traffic/traffic.h"
+#include "mw_mpi_interop.h"
 
 /* Stop the clock of this thread's Fortran call: call gets its times in and out. */
 MW_HIDDEN void mw_fortran_stop_clock(mw_call *call);
@@ -47,6 +48,7 @@ static MW_ALWAYS_INLINE void mw_f_cache_check(void)
         mw_f_cache_refresh();
 }
 
+#if MW_MPI_FORTRAN   /* MPI_Fint and the _f2c functions: not in the MPI 5.0 ABI's mpi.h */
 #ifdef PMPI_Comm_f2c
 #define mw_f_comm(f) PMPI_Comm_f2c(f)
 #else
@@ -77,6 +79,8 @@ static MW_ALWAYS_INLINE MPI_Datatype mw_f_type(MPI_Fint f)
     }
     return mw_f_type_miss(f);
 }
+#endif
+
 #endif
 
 #endif

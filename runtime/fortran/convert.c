@@ -22,6 +22,7 @@ void mw_f_note_sentinel(int kind, intptr_t address)
     }
 }
 
+#if MW_MPI_FORTRAN   /* MPI_Fint and the _f2c functions: not in the MPI 5.0 ABI's mpi.h */
 /* Per-thread scratch arrays, grown as needed and kept for the thread's life. */
 typedef struct {
     void *data;
@@ -67,3 +68,4 @@ MPI_Request *mw_f_request_array(MPI_Count n, const MPI_Fint *array)
         out[i] = PMPI_Request_f2c(array[i]);
     return out;
 }
+#endif

@@ -24,6 +24,7 @@
 #include <mpi.h>
 
 #include "core/compiler.h"
+#include "mw_mpi_interop.h"
 
 /* What each sentinel is, as mw_f_note_sentinel is told. */
 enum { MW_F_IN_PLACE, MW_F_STATUS_IGNORE, MW_F_STATUSES_IGNORE, MW_F_SENTINEL_KINDS };
@@ -60,6 +61,7 @@ static inline void *mw_f_buffer(void *arg, int descriptor)
     return mw_f_is_sentinel(MW_F_IN_PLACE, address) ? MPI_IN_PLACE : address;
 }
 
+#if MW_MPI_FORTRAN   /* MPI_Fint and the _f2c functions: not in the MPI 5.0 ABI's mpi.h */
 /* The C status of a Fortran one, converted into *local; MPI_STATUS_IGNORE
  * for the Fortran sentinel. */
 static inline MPI_Status *mw_f_status(void *arg, MPI_Status *local)
@@ -89,5 +91,6 @@ static inline int mw_f_ierror(const void *ierror)
  * MPI_ALLTOALLW converts two at once). NULL if memory ran out. */
 MW_HIDDEN MPI_Datatype *mw_f_datatype_array(int slot, MPI_Count n, const MPI_Fint *array);
 MW_HIDDEN MPI_Request *mw_f_request_array(MPI_Count n, const MPI_Fint *array);
+#endif
 
 #endif

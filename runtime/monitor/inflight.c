@@ -14,6 +14,7 @@
 #include "monitor/monitor.h"
 #include "mpiwatch_protocol.h"
 #include "mw_functions.h"
+#include "mw_mpi_interop.h"
 
 int mw_inflight_on;
 
@@ -101,7 +102,7 @@ static int read_call(const mw_thread *t, mw_inflight *r)
         .peer = (flags & MW_INFLIGHT_HAS_PEER) ? rank_field(peer, peer_world) : MWP_NONE,
         .tag = !(flags & MW_INFLIGHT_HAS_TAG) ? MWP_NONE : tag == MPI_ANY_TAG ? MWP_ANY : tag,
         .root = (flags & MW_INFLIGHT_HAS_ROOT) && root_world >= 0 ? root_world : MWP_NONE,
-        .comm = comm != MPI_COMM_NULL ? (int32_t)PMPI_Comm_c2f(comm) : MWP_NONE,
+        .comm = comm != MPI_COMM_NULL ? (int32_t)mw_comm_to_int(comm) : MWP_NONE,
         .comm_size = size,
         .flags = (flags & 0xffu) | (world ? MWP_IF_WORLD : 0u),
     };

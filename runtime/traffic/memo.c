@@ -19,15 +19,15 @@ static int all_in_world(const int *world, int n, int world_size)
     return 1;
 }
 
-/* A memo's keys as C handles. */
+/* A memo's keys as C handles (a Fortran memo's are integer handles). */
 static MPI_Datatype memo_type(uintptr_t key, int kind)
 {
-    return kind & MW_MEMO_FORTRAN ? PMPI_Type_f2c((MPI_Fint)key) : (MPI_Datatype)key;
+    return kind & MW_MEMO_FORTRAN ? mw_type_from_int((mw_handle_int)key) : (MPI_Datatype)key;
 }
 
 static MPI_Comm memo_comm(uintptr_t key, int kind)
 {
-    return kind & MW_MEMO_FORTRAN ? PMPI_Comm_f2c((MPI_Fint)key) : (MPI_Comm)key;
+    return kind & MW_MEMO_FORTRAN ? mw_comm_from_int((mw_handle_int)key) : (MPI_Comm)key;
 }
 
 mw_site *mw_memo_fill(mw_site *e)

@@ -28,6 +28,7 @@
 #include "core/thread_stats.h"
 #include "core/tls.h"
 #include "traffic/traffic.h"
+#include "mw_mpi_interop.h"
 
 #if MW_SITE_TRAMPOLINE && MW_HAVE_TSC
 #define MW_HAVE_MEMO 1
@@ -36,7 +37,7 @@
 #endif
 
 /* What a memo's calls move (mw_memo.kind); MW_MEMO_FORTRAN: its keys are
- * Fortran handles (MPI_Fint), converted when the memo is filled. */
+ * Fortran handles (mw_handle_int: MPI_Fint), converted when the memo is filled. */
 enum { MW_MEMO_SEND = 1, MW_MEMO_RECV, MW_MEMO_SENDRECV, MW_MEMO_ALLREDUCE };
 #define MW_MEMO_FORTRAN 0x100
 
@@ -103,7 +104,8 @@ static MW_ALWAYS_INLINE mw_site *mw_memo_hit(uint64_t key, uintptr_t type, uintp
  * arguments fill the argument registers). The low halves of 64-bit handle
  * keys (Open MPI) are compared: x86-64 is little-endian, and a Fortran
  * memo's high halves are 0. */
-static MW_ALWAYS_INLINE mw_site *mw_memo_hit_fortran(uint64_t key, const MPI_Fint *type, const MPI_Fint *comm)
+static MW_ALWAYS_INLINE mw_site *mw_memo_hit_fortran(uint64_t key, const mw_handle_int *type,
+                                                     const mw_handle_int *comm)
 {
     mw_site *e = (mw_site *)((char *)mw_self->sites + mw_site_home(key));
     if (MW_LIKELY(e->key == key && e->memo.type32[0] == (uint32_t)*type &&

@@ -20,8 +20,8 @@ from support import (CC, HEADERS, ROOT, SPEC_PATH, CliResult, generate, header,
 
 from mpiwatch_gen.roles import CATEGORIES
 
-# wrap_*.c, mw_functions.[ch], hook_definitions.c, coverage, mpi-abi.txt
-OUTPUT_COUNT = len(CATEGORIES) + 5
+# wrap_*.c, mw_functions.[ch], mw_mpi_interop.h, hook_definitions.c, coverage, mpi-abi.txt
+OUTPUT_COUNT = len(CATEGORIES) + 6
 
 
 class TempDirTest(unittest.TestCase):

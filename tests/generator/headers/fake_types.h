@@ -44,6 +44,8 @@ typedef struct MPI_Status {
 #define MPI_STATUS_IGNORE ((MPI_Status *)0)
 #define MPI_STATUSES_IGNORE ((MPI_Status *)0)
 
+#define PMPI_Comm_c2f(h) ((MPI_Fint)(h))
+#define PMPI_Type_c2f(h) ((MPI_Fint)(h))
 #define PMPI_Comm_f2c(h) ((MPI_Comm)(h))
 #define PMPI_Type_f2c(h) ((MPI_Datatype)(h))
 #define PMPI_Errhandler_f2c(h) ((MPI_Errhandler)(h))
