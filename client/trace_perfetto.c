@@ -13,8 +13,10 @@
 typedef struct {
     int comm, src, dst, tag;
     int rank;                  /* the rank whose call it is */
-    size_t call;               /* index in that rank's calls */
-    uint64_t t_in;             /* for the order of one rank's calls */
+    size_t call;               /* index in that rank's calls: where the arrow is drawn
+                                * (a non-blocking receive's: the call that completed it) */
+    uint64_t t_in;             /* for the order of one rank's calls (a receive's: when it
+                                * was posted) */
 } message_end;
 
 typedef struct {
@@ -39,6 +41,7 @@ static int named(const char *name, const char *const *list)
 static const char *const sends[] = {"MPI_Send", "MPI_Ssend", "MPI_Bsend", "MPI_Rsend",
                                     "MPI_Isend", "MPI_Issend", "MPI_Ibsend", "MPI_Irsend", NULL};
 static const char *const plain_receives[] = {"MPI_Recv", NULL};
+static const char *const nonblocking_receives[] = {"MPI_Irecv", NULL};
 
 /* Another call that may receive on a communicator (a non-blocking or
  * persistent receive, a send-receive, a matched receive): a destination's
@@ -46,7 +49,8 @@ static const char *const plain_receives[] = {"MPI_Recv", NULL};
 static int other_receive(const char *name)
 {
     static const char *const starts[] = {"MPI_Start", "MPI_Startall", NULL};
-    return (strstr(name, "recv") != NULL || named(name, starts)) && !named(name, plain_receives);
+    return (strstr(name, "recv") != NULL || named(name, starts)) && !named(name, plain_receives) &&
+           !named(name, nonblocking_receives);
 }
 
 static double micros(const job *j, const mwc_trace_rank *r, uint64_t t)
@@ -142,6 +146,9 @@ static long write_flows(FILE *out, const job *j, int *first)
     long flows = 0;
     for (int k = 0; k < j->nranks; k++) {
         const mwc_trace_rank *t = &j->ranks[k];
+        size_t *completer = NULL, *done_of = NULL;
+        if (t->path != NULL && mwc_trace_completions(t, &completer, &done_of) != 0)
+            goto oom;
         for (size_t i = 0; t->path != NULL && i < t->ncalls; i++) {
             const mwc_trace_call *c = &t->calls[i];
             const char *name = t->names[c->fn];
@@ -160,10 +167,30 @@ static long write_flows(FILE *out, const job *j, int *first)
                 e.dst = k;
                 if (push_end(&r, &nr, &cr, e) != 0)
                     goto oom;
+            } else if (named(name, nonblocking_receives)) {
+                /* Its source and tag are its completion's status's, when known. */
+                size_t by = completer[i];
+                if (by == SIZE_MAX) {
+                    mark_unsafe(&unsafe, k, c->comm);
+                    continue;
+                }
+                const mwc_trace_done *d = &t->done[done_of[i]];
+                e.src = d->source >= 0 ? d->source : c->peer;
+                e.tag = d->source >= 0 ? d->tag : c->tag;
+                e.dst = k;
+                e.call = by;
+                if (e.src < 0 || e.tag < 0) {
+                    mark_unsafe(&unsafe, k, c->comm);
+                    continue;
+                }
+                if (push_end(&r, &nr, &cr, e) != 0)
+                    goto oom;
             } else if (other_receive(name)) {
                 mark_unsafe(&unsafe, k, c->comm);
             }
         }
+        free(completer);
+        free(done_of);
     }
     qsort(s, ns, sizeof *s, by_channel);
     qsort(r, nr, sizeof *r, by_channel);
@@ -251,6 +278,18 @@ static void write_calls(FILE *out, const job *j, int *first)
                              "\"bytes_recv\":%llu",
                         c->peer, c->tag, c->comm, (unsigned long long)c->sent,
                         (unsigned long long)c->recv);
+            if (c->root >= 0)
+                fprintf(out, ",\"root\":%d", c->root);
+            if (c->request != 0)
+                fprintf(out, ",\"request\":%llu", (unsigned long long)c->request);
+            if (c->count > 1)
+                fprintf(out, ",\"polls\":%llu", (unsigned long long)c->count);
+            for (uint32_t d = 0; d < c->ndone; d++) {
+                const mwc_trace_done *done = &t->done[c->first_done + d];
+                fprintf(out, "%s[%llu,%d,%d,%llu]%s", d == 0 ? ",\"completed\":[" : ",",
+                        (unsigned long long)done->request, done->source, done->tag,
+                        (unsigned long long)done->bytes, d + 1 == c->ndone ? "]" : "");
+            }
             fputs("}}", out);
         }
         free(seen);
@@ -348,7 +387,8 @@ int mwc_trace_perfetto(const char *spec, const char *out_path, int quiet)
     uint64_t dropped = 0;
     int files = 0;
     for (int k = 0; k < j.nranks; k++) {
-        calls += j.ranks[k].ncalls;
+        for (size_t i = 0; i < j.ranks[k].ncalls; i++)
+            calls += j.ranks[k].calls[i].count;
         dropped += j.ranks[k].dropped;
         files += j.ranks[k].path != NULL;
         mwc_trace_rank_free(&j.ranks[k]);
