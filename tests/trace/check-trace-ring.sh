@@ -4,6 +4,8 @@
 #   file per rank, NAME.trace.RANK with one NAME; decoded from the format
 #   (trace_check.py, independent of the client), per function as many calls
 #   as the JSON report, whose "trace" says as many events and none dropped;
+# - non-blocking (tests/trace/nonblocking.c): requests matched to their
+#   completions, roots, a polling loop folded, flows to non-blocking receives;
 # - perfetto: `mpiwatch --trace DIR --perfetto OUT` exits 0; OUT parses, has
 #   one process per rank, and every flow joins a send to the receive that
 #   matched it, as many flows as the report's messages;
@@ -80,6 +82,30 @@ fi
 # --- perfetto
 checked "perfetto: converted" "$client" --trace "$out" --perfetto "$work/ring.json"
 checked "perfetto: processes and flows" "$PYTHON" "$check" perfetto "$work/ring.json" "$NP" "$report"
+
+# --- non-blocking (tests/trace/nonblocking.c --polls 100000): every request
+# started is completed once, every completion names its start, rooted
+# collectives have their root; rank 0's 100000 tests that found nothing are
+# one record; the calls per function are still the report's, and every flow
+# (to an Irecv: at the wait or test that completed it) joins a send to its
+# receive, as many as the report's messages.
+build "$top_srcdir/tests/trace/nonblocking.c" "$work/nonblocking" plain
+run "$work/nb" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_FORMATS=json -- "$work/nonblocking" \
+    --polls 100000
+nb_files=()
+for t in $(cd "$work/nb/cwd" && ls | grep '\.trace\.[0-9]*$'); do nb_files+=("$work/nb/cwd/$t"); done
+nb_report="$work/nb/cwd/$(reports "$work/nb/cwd" 'mpiwatch-*.json' | head -n 1)"
+if [ "$(rc_of "$work/nb")" -ne 0 ] || [ "${#nb_files[@]}" -ne "$NP" ]; then
+    fail "non-blocking: run" "$(describe_rc "$(rc_of "$work/nb")"), ${#nb_files[@]} trace files" \
+        "$work/nb/stdout" "$work/nb/stderr"
+else
+    checked "non-blocking: calls per function" "$PYTHON" "$check" counts "$nb_report" "${nb_files[@]}"
+    checked "non-blocking: requests and roots" "$PYTHON" "$check" requests "${nb_files[@]}"
+    checked "non-blocking: polls folded" "$PYTHON" "$check" polls "${nb_files[@]}" 100000 MPI_Test
+    checked "non-blocking: perfetto converted" "$client" --trace "$work/nb/cwd" --perfetto "$work/nb.json"
+    checked "non-blocking: processes and flows" "$PYTHON" "$check" perfetto "$work/nb.json" "$NP" \
+        "$nb_report"
+fi
 
 # --- threads and Fortran: per function, the files' calls are the report's
 # traced_counts CASE DIR: the run in DIR (status 0) left one trace file per
