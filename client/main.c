@@ -20,6 +20,7 @@
 #include "priority.h"
 #include "record.h"
 #include "session.h"
+#include "trace_otf2.h"
 #include "trace_perfetto.h"
 #include "util.h"
 #include "view_json.h"
@@ -307,8 +308,10 @@ int main(int argc, char **argv)
         return rc == 1 ? 0 : 2;
     if (o.report)
         return mwc_html_report(o.report, o.html, o.quiet);
-    if (o.trace)
-        return mwc_trace_perfetto(o.trace, o.perfetto, o.quiet);
+    if (o.trace) {
+        int status = o.perfetto ? mwc_trace_perfetto(o.trace, o.perfetto, o.quiet) : 0;
+        return o.otf2 ? mwc_trace_otf2(o.trace, o.otf2, o.quiet) | status : status;
+    }
     signals();
     mwc_web *server = NULL;
     if (o.web && (server = start_web(&o)) == NULL)

@@ -23,6 +23,7 @@ static const char usage[] =
     "       mpiwatch --report REPORT.json --html OUT.html\n"
     "       mpiwatch --replay FILE --html OUT.html\n"
     "       mpiwatch --trace DIR --perfetto OUT.json\n"
+    "       mpiwatch --trace DIR --otf2 OUT\n"
     "\n"
     "Watches a job profiled by mpiwatch while it runs (man mpiwatch; the guide:\n"
     MW_DOCDIR "/client.md).\n"
@@ -60,13 +61,16 @@ static const char usage[] =
     "                         the same as Server-Sent Events (the page's source);\n"
     "                         after the job it keeps the last state until\n"
     "                         mpiwatch is interrupted\n"
-    "      --trace DIR        with --perfetto: the per-rank files of a run traced with\n"
+    "      --trace DIR        with --perfetto or --otf2: the per-rank files of a run traced with\n"
     "                         MPIWATCH_TRACE=1, in DIR (or DIR/NAME, the path up to\n"
     "                         .trace., when DIR holds several runs)\n"
     "      --perfetto OUT     write the trace as Chrome trace-event JSON to OUT, for\n"
     "                         ui.perfetto.dev or chrome://tracing: a process per rank,\n"
     "                         a thread per thread, a slice per call, an arrow per\n"
     "                         message (docs/trace.md)\n"
+    "      --otf2 OUT         write the trace as an OTF2 archive in the folder OUT\n"
+    "                         (OUT/traces.otf2, for Vampir, Scalasca, otf2-print):\n"
+    "                         locations per rank and thread, MPI events\n"
     "      --report FILE      with --html: a JSON report written by mpiwatch\n"
     "      --html OUT         write the report (or, with --replay, the recording's\n"
     "                         last state) as one self-contained HTML page to OUT\n"
@@ -99,7 +103,7 @@ static int positive(const char *s, double *out)
 int mwc_options_parse(mwc_options *o, int argc, char **argv)
 {
     enum { O_NO_EVENTS = 256, O_REPLAY, O_SPEED, O_NICE, O_VERSION, O_STALL, O_STUCK, O_RANK,
-           O_MATRIX, O_REPORT, O_HTML, O_WEB, O_TRACE, O_PERFETTO };
+           O_MATRIX, O_REPORT, O_HTML, O_WEB, O_TRACE, O_PERFETTO, O_OTF2 };
     static const struct option longs[] = {
         { "port-file", required_argument, NULL, 'f' },
         { "stdin", no_argument, NULL, 's' },
@@ -119,6 +123,7 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
         { "web", required_argument, NULL, O_WEB },
         { "trace", required_argument, NULL, O_TRACE },
         { "perfetto", required_argument, NULL, O_PERFETTO },
+        { "otf2", required_argument, NULL, O_OTF2 },
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, O_VERSION },
@@ -180,6 +185,7 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
         case O_HTML: o->html = optarg; break;
         case O_TRACE: o->trace = optarg; break;
         case O_PERFETTO: o->perfetto = optarg; break;
+        case O_OTF2: o->otf2 = optarg; break;
         case O_WEB: {
             mwc_web_addr a;
             char err[300];
@@ -201,14 +207,15 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
         o->use_stdin = 1;
         o->nargs = 0;
     }
-    if (o->perfetto && !o->trace)
-        return bad("%s--perfetto goes with --trace DIR", "");
+    if ((o->perfetto || o->otf2) && !o->trace)
+        return bad("%s--perfetto and --otf2 go with --trace DIR", "");
     if (o->trace) {
-        if (!o->perfetto)
-            return bad("%s--trace DIR goes with --perfetto OUT.json", "");
+        if (!o->perfetto && !o->otf2)
+            return bad("%s--trace DIR goes with --perfetto OUT.json or --otf2 OUT", "");
         if (o->port_file || o->use_stdin || o->nargs > 0 || o->replay || o->report || o->html ||
             o->json || o->record || o->rank >= 0 || o->matrix || o->web)
-            return bad("%s--trace --perfetto converts a trace: no other option but --quiet", "");
+            return bad("%s--trace converts a trace (--perfetto, --otf2): no other option but "
+                       "--quiet", "");
         return 0;
     }
     int sources = (o->port_file != NULL) + o->use_stdin + (o->nargs > 0) + (o->replay != NULL) +

@@ -23,6 +23,7 @@ typedef struct {
     const char *web;         /* --web [ADDR:]PORT: serve the live page */
     const char *trace;       /* --trace DIR: a run's per-rank trace files */
     const char *perfetto;    /* --perfetto OUT: the trace as Chrome trace-event JSON */
+    const char *otf2;        /* --otf2 OUT: the trace as an OTF2 archive in the folder OUT */
 } mwc_options;
 
 /* 0: run; 1: --help or --version was printed (exit 0); 2: usage error

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "trace_job.h"
 #include "trace_read.h"
 
 /* A message's end: a send or a receive, on its channel (comm, source,
@@ -19,12 +20,6 @@ typedef struct {
                                 * was posted) */
 } message_end;
 
-typedef struct {
-    mwc_trace_rank *ranks;     /* by world rank; path NULL when missing */
-    int nranks;
-    uint64_t base_ns;          /* the earliest origin */
-    double shift_us;           /* the earliest call's time from base_ns: time 0 of the output */
-} job;
 
 /* The name without a large-count suffix: MPI_Send_c counts as MPI_Send. */
 static int named(const char *name, const char *const *list)
@@ -53,15 +48,14 @@ static int other_receive(const char *name)
            !named(name, nonblocking_receives);
 }
 
-static double micros(const job *j, const mwc_trace_rank *r, uint64_t t)
+static double micros(const mwc_trace_job *j, const mwc_trace_rank *r, uint64_t t)
 {
-    return ((double)r->wall_ns - (double)j->base_ns) / 1e3 +
-           ((double)t - (double)r->origin) / r->per_second * 1e6 - j->shift_us;
+    return mwc_trace_job_ns(j, r, t) / 1e3;
 }
 
 /* Where a flow arrow ends: just inside the end of the receive that took
  * the message, so the arrow points at the moment it was received. */
-static double arrival(const job *j, const mwc_trace_rank *r, const mwc_trace_call *c)
+static double arrival(const mwc_trace_job *j, const mwc_trace_rank *r, const mwc_trace_call *c)
 {
     double start = micros(j, r, c->t_in), end = micros(j, r, c->t_out);
     return end - 0.001 > start ? end - 0.001 : start;
@@ -138,7 +132,7 @@ static int push_end(message_end **v, size_t *n, size_t *cap, message_end e)
 
 /* The flow arrows: the k-th send on a channel to the k-th receive on it
  * (MPI's non-overtaking order). Returns the number written, -1 out of memory. */
-static long write_flows(FILE *out, const job *j, int *first)
+static long write_flows(FILE *out, const mwc_trace_job *j, int *first)
 {
     message_end *s = NULL, *r = NULL;
     size_t ns = 0, nr = 0, cs = 0, cr = 0;
@@ -247,7 +241,7 @@ static int seen_thread(uint32_t **seen, size_t *n, uint32_t thread)
     return 0;
 }
 
-static void write_calls(FILE *out, const job *j, int *first)
+static void write_calls(FILE *out, const mwc_trace_job *j, int *first)
 {
     for (int k = 0; k < j->nranks; k++) {
         const mwc_trace_rank *t = &j->ranks[k];
@@ -296,71 +290,10 @@ static void write_calls(FILE *out, const job *j, int *first)
     }
 }
 
-/* Read the run's files into j; the number of files that were damaged or
- * unreadable (said on stderr). -1: nothing usable. */
-static int read_job(const char *spec, job *j, int quiet)
-{
-    char err[4800];
-    char **paths = NULL;
-    int n = mwc_trace_find(spec, &paths, err, sizeof err), problems = 0;
-    if (n < 0) {
-        fprintf(stderr, "mpiwatch: %s\n", err);
-        return -1;
-    }
-    memset(j, 0, sizeof *j);
-    for (int i = 0; i < n; i++) {
-        mwc_trace_rank r;
-        if (mwc_trace_read_file(paths[i], &r, err, sizeof err) != 0) {
-            fprintf(stderr, "mpiwatch: %s\n", err);
-            problems++;
-        } else if (j->nranks != 0 && r.ranks != j->nranks) {
-            fprintf(stderr, "mpiwatch: %s is a trace of %d ranks, the others of %d; skipped\n",
-                    paths[i], r.ranks, j->nranks);
-            problems++;
-        } else {
-            if (j->ranks == NULL && (j->ranks = calloc((size_t)r.ranks, sizeof *j->ranks)) != NULL)
-                j->nranks = r.ranks;
-            if (j->ranks == NULL || j->ranks[r.rank].path != NULL) {
-                fprintf(stderr, "mpiwatch: %s: %s\n", paths[i],
-                        j->ranks == NULL ? "out of memory" : "a second file for its rank; skipped");
-                problems++;
-            } else {
-                if (err[0] != '\0') {
-                    fprintf(stderr, "mpiwatch: %s\n", err);
-                    problems++;
-                } else if (r.truncated && !quiet) {
-                    fprintf(stderr, "mpiwatch: %s ends inside a chunk (the job was stopped while "
-                                    "writing it); its whole chunks are converted\n", paths[i]);
-                }
-                j->ranks[r.rank] = r;
-                continue;
-            }
-        }
-        mwc_trace_rank_free(&r);
-    }
-    for (int i = 0; i < n; i++)
-        free(paths[i]);
-    free(paths);
-    if (j->nranks == 0)
-        return -1;
-    j->base_ns = UINT64_MAX;
-    for (int k = 0; k < j->nranks; k++)
-        if (j->ranks[k].path != NULL && j->ranks[k].wall_ns < j->base_ns)
-            j->base_ns = j->ranks[k].wall_ns;
-    double earliest = 0;   /* MPI_Init begins before the origin: no negative times */
-    for (int k = 0; k < j->nranks; k++)
-        for (size_t i = 0; i < j->ranks[k].ncalls; i++) {
-            double t = micros(j, &j->ranks[k], j->ranks[k].calls[i].t_in);
-            earliest = t < earliest ? t : earliest;
-        }
-    j->shift_us = earliest;
-    return problems;
-}
-
 int mwc_trace_perfetto(const char *spec, const char *out_path, int quiet)
 {
-    job j;
-    int problems = read_job(spec, &j, quiet);
+    mwc_trace_job j;
+    int problems = mwc_trace_job_read(spec, &j, quiet);
     if (problems < 0)
         return 1;
     FILE *out = fopen(out_path, "w");
@@ -391,7 +324,6 @@ int mwc_trace_perfetto(const char *spec, const char *out_path, int quiet)
             calls += j.ranks[k].calls[i].count;
         dropped += j.ranks[k].dropped;
         files += j.ranks[k].path != NULL;
-        mwc_trace_rank_free(&j.ranks[k]);
     }
     if (!quiet && status == 0)
         fprintf(stderr, "mpiwatch: %s: %zu calls of %d of %d ranks, %ld messages%s\n", out_path,
@@ -399,6 +331,6 @@ int mwc_trace_perfetto(const char *spec, const char *out_path, int quiet)
     if (!quiet && dropped)
         fprintf(stderr, "mpiwatch: the ranks dropped %llu calls (MPIWATCH_TRACE_BUFFER reached)\n",
                 (unsigned long long)dropped);
-    free(j.ranks);
+    mwc_trace_job_free(&j);
     return status;
 }
