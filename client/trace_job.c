@@ -5,10 +5,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Ticks of r's clock as nanoseconds of r's own line: its wall clock at its
+ * origin, then its ticks. */
+static double own_ns(const mwc_trace_job *j, const mwc_trace_rank *r, double t)
+{
+    return ((double)r->wall_ns - (double)j->base_ns) + (t - (double)r->origin) / r->per_second * 1e9;
+}
+
 double mwc_trace_job_ns(const mwc_trace_job *j, const mwc_trace_rank *r, uint64_t t)
 {
-    return ((double)r->wall_ns - (double)j->base_ns) +
-           ((double)t - (double)r->origin) / r->per_second * 1e9 - j->shift_ns;
+    const mwc_trace_rank *zero = j->nranks > 0 ? &j->ranks[0] : NULL;
+    if (zero == NULL || zero->path == NULL || r->nsync == 0 || r == zero)
+        return own_ns(j, r, (double)t) - j->shift_ns;
+    /* On rank 0's clock, through r's sync points (mpiwatch_clock.h). */
+    double on_zero = mwt_clock_map(t, r->sync[0], r->nsync > 1 ? &r->sync[1] : NULL,
+                                   zero->per_second / r->per_second);
+    return own_ns(j, zero, on_zero) - j->shift_ns;
 }
 
 int mwc_trace_job_read(const char *spec, mwc_trace_job *j, int quiet)

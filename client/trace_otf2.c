@@ -89,7 +89,28 @@ static OTF2_FlushCallbacks flush_callbacks = {.otf2_pre_flush = pre_flush,
 typedef struct {
     char **names;
     int n;
+    int *comms;      /* the communicators' ids (Fortran handles) seen: OTF2 comm i + 1 */
+    int ncomms;
 } regions;
+
+/* The OTF2 communicator of a record's communicator id: 0 for none (a call
+ * that moved nothing), else one per id seen. All have MPI_COMM_WORLD's
+ * group, as peers are world ranks (the files do not say a communicator's
+ * members). -1: out of memory. */
+static int comm_of(regions *g, int id)
+{
+    if (id < 0)
+        return 0;
+    for (int i = 0; i < g->ncomms; i++)
+        if (g->comms[i] == id)
+            return i + 1;
+    int *more = realloc(g->comms, (size_t)(g->ncomms + 1) * sizeof *more);
+    if (more == NULL)
+        return -1;
+    g->comms = more;
+    g->comms[g->ncomms++] = id;
+    return g->ncomms;
+}
 
 static int region_of(regions *g, const char *name)
 {
@@ -162,16 +183,19 @@ static int write_rank(OTF2_Archive *archive, const mwc_trace_job *j, int k, regi
         }
         OTF2_EvtWriter_Enter(w, a, in, (OTF2_RegionRef)region[c->fn]);
         n++;
+        int comm = comm_of(g, c->traffic ? c->comm : -1);
+        if (comm < 0)
+            goto oom;
         int op = collective_of(name);
         if (c->traffic && c->peer >= 0 && c->tag >= 0 && named(name, sends)) {
-            OTF2_EvtWriter_MpiSend(w, NULL, in, (uint32_t)c->peer, 0, (uint32_t)c->tag, c->sent);
+            OTF2_EvtWriter_MpiSend(w, NULL, in, (uint32_t)c->peer, (OTF2_CommRef)comm, (uint32_t)c->tag, c->sent);
             n++;
         } else if (c->traffic && c->peer >= 0 && c->tag >= 0 && named(name, isends)) {
             if (c->request != 0)
-                OTF2_EvtWriter_MpiIsend(w, NULL, in, (uint32_t)c->peer, 0, (uint32_t)c->tag,
+                OTF2_EvtWriter_MpiIsend(w, NULL, in, (uint32_t)c->peer, (OTF2_CommRef)comm, (uint32_t)c->tag,
                                         c->sent, c->request);
             else   /* its request is not known (a Fortran call): a send */
-                OTF2_EvtWriter_MpiSend(w, NULL, in, (uint32_t)c->peer, 0, (uint32_t)c->tag,
+                OTF2_EvtWriter_MpiSend(w, NULL, in, (uint32_t)c->peer, (OTF2_CommRef)comm, (uint32_t)c->tag,
                                        c->sent);
             n++;
         } else if (same_name(name, "MPI_Irecv") && c->request != 0) {
@@ -182,7 +206,7 @@ static int write_rank(OTF2_Archive *archive, const mwc_trace_job *j, int k, regi
             n++;
         }
         if (c->traffic && c->peer >= 0 && c->tag >= 0 && same_name(name, "MPI_Recv")) {
-            OTF2_EvtWriter_MpiRecv(w, NULL, out, (uint32_t)c->peer, 0, (uint32_t)c->tag,
+            OTF2_EvtWriter_MpiRecv(w, NULL, out, (uint32_t)c->peer, (OTF2_CommRef)comm, (uint32_t)c->tag,
                                    c->recv);
             n++;
         }
@@ -196,18 +220,22 @@ static int write_rank(OTF2_Archive *archive, const mwc_trace_job *j, int k, regi
                 OTF2_EvtWriter_MpiIsendComplete(w, NULL, out, done->request);
                 n++;
             } else if (same_name(t->names[start->fn], "MPI_Irecv")) {
-                int known = done->source >= 0;
+                int known = done->source >= 0, scomm = comm_of(g, start->comm);
+                if (scomm < 0)
+                    goto oom;
                 int source = known ? done->source : start->peer;
                 int tag = known ? done->tag : start->tag;
                 if (source < 0 || tag < 0)
                     continue;
-                OTF2_EvtWriter_MpiIrecv(w, NULL, out, (uint32_t)source, 0, (uint32_t)tag,
+                OTF2_EvtWriter_MpiIrecv(w, NULL, out, (uint32_t)source, (OTF2_CommRef)scomm,
+                                        (uint32_t)tag,
                                         known ? done->bytes : start->recv, done->request);
                 n++;
             }
         }
         if (op >= 0) {
-            OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, out, (OTF2_CollectiveOp)op, 0,
+            OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, out, (OTF2_CollectiveOp)op,
+                                            (OTF2_CommRef)comm,
                                             c->root >= 0 ? (uint32_t)c->root
                                                          : OTF2_UNDEFINED_UINT32,
                                             c->sent, c->recv);
@@ -250,7 +278,7 @@ static void write_definitions(OTF2_Archive *archive, const mwc_trace_job *j, con
     OTF2_GlobalDefWriter *d = OTF2_Archive_GetGlobalDefWriter(archive);
     OTF2_GlobalDefWriter_WriteClockProperties(d, 1000000000ull, 0, last_ns + 1,
                                               j->base_ns + (uint64_t)llround(j->shift_ns));
-    static const char *const fixed[] = {"", "MPI_COMM_WORLD", "MPI_COMM_WORLD ranks",
+    static const char *const fixed[] = {"", "communicator not recorded", "MPI_COMM_WORLD ranks",
                                         "MPI_COMM_WORLD locations", "machine", "node",
                                         "mpiwatch::calls",
                                         "the calls this record stands for: polls that found "
@@ -302,6 +330,13 @@ static void write_definitions(OTF2_Archive *archive, const mwc_trace_job *j, con
                                         (uint32_t)j->nranks, ranks);
         OTF2_GlobalDefWriter_WriteComm(d, 0, S_WORLD, 1, OTF2_UNDEFINED_COMM,
                                        OTF2_COMM_FLAG_NONE);
+        for (int i = 0; i < g->ncomms; i++) {
+            char name[64];
+            snprintf(name, sizeof name, "communicator %d", g->comms[i]);
+            write_string(d, next, name);
+            OTF2_GlobalDefWriter_WriteComm(d, (OTF2_CommRef)(i + 1), next++, 1,
+                                           OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+        }
     }
     free(world);
     free(ranks);
@@ -333,7 +368,7 @@ int mwc_trace_otf2(const char *spec, const char *out, int quiet)
     OTF2_Archive_SetFlushCallbacks(archive, &flush_callbacks, NULL);
     OTF2_Archive_SetSerialCollectiveCallbacks(archive);
     OTF2_Archive_OpenEvtFiles(archive);
-    regions g = {NULL, 0};
+    regions g = {NULL, 0, NULL, 0};
     location_count **locs = calloc((size_t)j.nranks, sizeof *locs);
     size_t *nlocs = calloc((size_t)j.nranks, sizeof *nlocs);
     uint64_t last_ns = 0, calls = 0;
@@ -368,6 +403,7 @@ int mwc_trace_otf2(const char *spec, const char *out, int quiet)
     free(locs);
     free(nlocs);
     free(g.names);
+    free(g.comms);
     mwc_trace_job_free(&j);
     return status;
 }

@@ -265,7 +265,7 @@ static void write_calls(FILE *out, const mwc_trace_job *j, int *first)
             fprintf(out, ",\"pid\":%d,\"tid\":%u,\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"site\":"
                          "\"0x%llx\"",
                     k, c->thread, micros(j, t, c->t_in),
-                    (double)(c->t_out - c->t_in) / t->per_second * 1e6,
+                    micros(j, t, c->t_out) - micros(j, t, c->t_in),
                     (unsigned long long)c->site);
             if (c->traffic)
                 fprintf(out, ",\"peer\":%d,\"tag\":%d,\"comm\":%d,\"bytes_sent\":%llu,"

@@ -267,6 +267,16 @@ int mwc_trace_read_file(const char *path, mwc_trace_rank *r, char *err, size_t e
     err[0] = '\0';
     while (c.p < c.end) {
         long offset = (long)(c.p - buf);
+        if (*c.p == MWT_SYNC) {
+            c.p++;
+            mwt_sync_point p = {get_varint(&c), get_varint(&c)};
+            if (c.bad) {
+                r->truncated = 1;
+                break;
+            }
+            r->sync[r->nsync < 2 ? r->nsync++ : 1] = p;
+            continue;
+        }
         if (*c.p++ != MWT_CHUNK) {
             say(err, errsize, "%s: no chunk at offset %ld; the rest of the file is skipped",
                 path, offset);

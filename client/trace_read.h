@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mpiwatch_clock.h"
+
 typedef struct {
     uint64_t t_in, t_out;      /* ticks of the rank's clock */
     uint64_t site;             /* the call site's return address (0 unknown) */
@@ -47,6 +49,8 @@ typedef struct {
     mwc_trace_done *done;      /* completions, in the order of their calls */
     size_t ndone, done_cap;
     uint64_t dropped;          /* calls the rank dropped (said in the file) */
+    mwt_sync_point sync[2];    /* its clock against rank 0's: at MPI_Init, at MPI_Finalize */
+    int nsync;                 /* 0 (no sync point: an old run), 1 (a job that died), 2 */
     int truncated;             /* the file ends inside a chunk */
 } mwc_trace_rank;
 

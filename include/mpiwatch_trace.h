@@ -9,6 +9,10 @@
 
 /* A chunk of one thread's records starts with this byte. */
 #define MWT_CHUNK 0xC7
+/* A sync point (mpiwatch_clock.h) starts with this byte, between chunks:
+ * varint the rank's ticks, varint rank 0's ticks. One after the header
+ * (MPI_Init), one at the end (MPI_Finalize). */
+#define MWT_SYNC 0xC8
 
 /* The kind byte of a record. The kinds 4 to 6 add to the call record
  * before them (of the same chunk). */

@@ -74,6 +74,10 @@ def records(path):
         pos += length
     calls, dropped = [], 0
     while pos < len(buf):
+        if buf[pos] == 0xC8:  # a sync point: the rank's ticks, rank 0's
+            _, pos = varint(buf, pos + 1)
+            _, pos = varint(buf, pos)
+            continue
         if buf[pos] != 0xC7:
             raise ValueError(f"{path}: no chunk marker at offset {pos}")
         thread, pos = varint(buf, pos + 1)
