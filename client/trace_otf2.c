@@ -136,6 +136,18 @@ typedef struct {
     uint64_t events;
 } location_count;
 
+/* A non-blocking receive whose completion says (or whose arguments said) its
+ * source and tag: written as an MpiIrecvRequest and an MpiIrecv; not one
+ * from MPI_PROC_NULL, nor one never completed, nor from MPI_ANY_SOURCE
+ * with its status ignored. at: its completion in r->done (SIZE_MAX none). */
+static int receive_known(const mwc_trace_rank *r, const mwc_trace_call *start, size_t at)
+{
+    if (at == SIZE_MAX)
+        return 0;
+    const mwc_trace_done *d = &r->done[at];
+    return d->source >= 0 ? d->tag >= 0 : start->peer >= 0 && start->tag >= 0;
+}
+
 /* One rank's events, one location per thread; 0, or -1 (err said). */
 static int write_rank(OTF2_Archive *archive, const mwc_trace_job *j, int k, regions *g,
                       location_count **locs, size_t *nlocs, uint64_t *last_ns)
@@ -198,7 +210,8 @@ static int write_rank(OTF2_Archive *archive, const mwc_trace_job *j, int k, regi
                 OTF2_EvtWriter_MpiSend(w, NULL, in, (uint32_t)c->peer, (OTF2_CommRef)comm, (uint32_t)c->tag,
                                        c->sent);
             n++;
-        } else if (same_name(name, "MPI_Irecv") && c->request != 0) {
+        } else if (same_name(name, "MPI_Irecv") && c->request != 0 &&
+                   receive_known(t, c, done_of[i])) {
             OTF2_EvtWriter_MpiIrecvRequest(w, NULL, in, c->request);
             n++;
         } else if (op >= 0) {
@@ -216,7 +229,7 @@ static int write_rank(OTF2_Archive *archive, const mwc_trace_job *j, int k, regi
                 continue;
             const mwc_trace_call *start = &t->calls[s];
             const mwc_trace_done *done = &t->done[at];
-            if (named(t->names[start->fn], isends)) {
+            if (named(t->names[start->fn], isends) && start->peer >= 0 && start->tag >= 0) {
                 OTF2_EvtWriter_MpiIsendComplete(w, NULL, out, done->request);
                 n++;
             } else if (same_name(t->names[start->fn], "MPI_Irecv")) {
@@ -225,7 +238,7 @@ static int write_rank(OTF2_Archive *archive, const mwc_trace_job *j, int k, regi
                     goto oom;
                 int source = known ? done->source : start->peer;
                 int tag = known ? done->tag : start->tag;
-                if (source < 0 || tag < 0)
+                if (!receive_known(t, start, at))
                     continue;
                 OTF2_EvtWriter_MpiIrecv(w, NULL, out, (uint32_t)source, (OTF2_CommRef)scomm,
                                         (uint32_t)tag,

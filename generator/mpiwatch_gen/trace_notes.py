@@ -35,12 +35,30 @@ ANY, SOME = "MW_TRACE_DONE_ANY", "MW_TRACE_DONE_SOME"
 
 
 @dataclass(frozen=True)
+class Completion:
+    """A wait or test, by the standard's names of its parameters ("" none)."""
+
+    form: str
+    count: str
+    requests: str
+    flag: str
+    index: str        # Waitany's index; Waitsome's outcount
+    indices: str
+    statuses: str
+
+
+@dataclass(frozen=True)
 class TraceNotes:
-    """C statements a slow body runs for the trace (none: the call has nothing to add)."""
+    """C statements a slow body runs for the trace (none: the call has nothing to add),
+    and what they were made from, by the standard's parameter names, for the Fortran
+    entry points (fortran_trace.py)."""
 
     before: tuple[str, ...] = ()   # before the call (the requests it may complete)
     after: tuple[str, ...] = ()    # after it, with ret
     root: str = ""                 # after it: the root (also run by the Fortran bodies)
+    start: tuple[str, str, bool] | None = None   # request, comm ("" none), receives
+    completion: Completion | None = None
+    poll_flag: str = ""            # a non-blocking probe's flag
 
     @property
     def any(self) -> bool:
@@ -95,6 +113,35 @@ def _probe(b: Binding, category: str) -> str:
     return f"mw_trace_note_poll(ret, {flag});"
 
 
+def _start_names(b: Binding, op: Operation, category: str) -> tuple[str, str, bool] | None:
+    request = b.get("request")
+    if request is None or request.array or request.direction != "out" or op.persistent:
+        return None
+    comm = b.get("comm")
+    return (request.spec_name, comm.spec_name if comm is not None else "", category == "recv")
+
+
+def _completion_names(b: Binding, after: str) -> Completion | None:
+    """The same wait or test as _completion, by the standard's names."""
+    if not after:
+        return None
+    form = next(f for f in (ONE, ALL, ANY, SOME) if f in after)
+    request = b.get("request")
+    flag = next((p.spec_name for p in b.all("flag") if p.direction == "out"), "")
+    status = b.get("status")
+    count = next((p.spec_name for p in b.params if request and p.spec_name == request.length), "")
+    indices = [p for p in b.all("index") if p.direction == "out"]
+    index = indices_name = ""
+    if form == ANY:
+        index = indices[0].spec_name
+    elif form == SOME:
+        index = next(p.spec_name for p in b.params if p.direction == "out" and p.role == "value"
+                     and not p.array)
+        indices_name = indices[0].spec_name
+    return Completion(form, count, request.spec_name if request else "", flag, index,
+                      indices_name, status.spec_name if status else "")
+
+
 def trace_notes_of(name: str, spec: SpecFunction | None, large: bool, category: str,
                    params: Sequence[WrapperParam], moves: Moves) -> TraceNotes:
     """The statements that give the trace one call's requests, root and polls."""
@@ -107,4 +154,9 @@ def trace_notes_of(name: str, spec: SpecFunction | None, large: bool, category: 
             if moves.root is not None and comm is not None else "")
     before, completed = _completion(b, name) if category == "completion" else ("", "")
     after = tuple(s for s in (_start(b, op, category), completed, _probe(b, category)) if s)
-    return TraceNotes(before=(before,) if before else (), after=after, root=root)
+    probe = _probe(b, category)
+    return TraceNotes(before=(before,) if before else (), after=after, root=root,
+                      start=_start_names(b, op, category),
+                      completion=_completion_names(b, completed),
+                      poll_flag=next((p.spec_name for p in b.all("flag")
+                                      if p.direction == "out"), "") if probe else "")
