@@ -329,6 +329,13 @@ static void write_definitions(OTF2_Archive *archive, const mwc_trace_job *j, con
                                                OTF2_LOCATION_TYPE_CPU_THREAD, locs[k][l].events,
                                                (OTF2_LocationGroupRef)k);
         }
+        if (nlocs[k] == 0) {   /* a rank not traced: its location, empty, for the groups */
+            snprintf(name, sizeof name, "rank %d thread 0", k);
+            write_string(d, next, name);
+            OTF2_GlobalDefWriter_WriteLocation(d, LOCATION(k, 0), next++,
+                                               OTF2_LOCATION_TYPE_CPU_THREAD, 0,
+                                               (OTF2_LocationGroupRef)k);
+        }
         if (world != NULL && ranks != NULL) {
             world[k] = LOCATION(k, 0);
             ranks[k] = (uint64_t)k;
@@ -387,8 +394,10 @@ int mwc_trace_otf2(const char *spec, const char *out, int quiet)
     uint64_t last_ns = 0, calls = 0;
     int status = problems != 0 || locs == NULL || nlocs == NULL;
     for (int k = 0; k < j.nranks && locs != NULL && nlocs != NULL; k++) {
-        if (j.ranks[k].path == NULL)
+        if (j.ranks[k].path == NULL) {   /* not traced: its location's files, empty */
+            OTF2_Archive_CloseEvtWriter(archive, OTF2_Archive_GetEvtWriter(archive, LOCATION(k, 0)));
             continue;
+        }
         if (write_rank(archive, &j, k, &g, &locs[k], &nlocs[k], &last_ns) != 0)
             status = 1;
         for (size_t i = 0; i < j.ranks[k].ncalls; i++)
@@ -397,8 +406,9 @@ int mwc_trace_otf2(const char *spec, const char *out, int quiet)
     OTF2_Archive_CloseEvtFiles(archive);
     OTF2_Archive_OpenDefFiles(archive);
     for (int k = 0; k < j.nranks && locs != NULL && nlocs != NULL; k++)
-        for (size_t l = 0; l < nlocs[k]; l++) {
-            OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(archive, LOCATION(k, locs[k][l].thread));
+        for (size_t l = 0; l < (nlocs[k] ? nlocs[k] : 1); l++) {
+            uint32_t thread = nlocs[k] ? locs[k][l].thread : 0;
+            OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(archive, LOCATION(k, thread));
             OTF2_Archive_CloseDefWriter(archive, dw);
         }
     OTF2_Archive_CloseDefFiles(archive);

@@ -15,6 +15,7 @@ typedef struct mw_config {
     int trace;               /* MPIWATCH_TRACE: 0 off, 1 on (docs/trace.md) */
     char trace_dir[4096];    /* MPIWATCH_TRACE_DIR: where trace files go (outdir by default) */
     unsigned long long trace_buffer;   /* MPIWATCH_TRACE_BUFFER: bytes of trace chunks held */
+    int trace_rank;          /* MPIWATCH_TRACE_RANKS lists this rank (or is unset) */
 } mw_config;
 
 /* Read MPIWATCH_* variables into config; warn about bad values if asked. */

@@ -213,6 +213,8 @@ void mw_trace_start(void)
     w.agreed = 1;
     mwt_sync_point sync;
     int synced = mw_trace_clock_sync(&sync) == 0;
+    if (!mw_state.config.trace_rank)
+        return;   /* not in MPIWATCH_TRACE_RANKS: no file (after the collective steps) */
     snprintf(w.path, sizeof w.path, "%s/%s.trace.%d", mw_state.config.trace_dir, name,
              mw_state.world_rank);
     struct timespec wall;

@@ -23,8 +23,11 @@
 #   ranks converted), or with garbage after its chunks, is named on stderr,
 #   exit 1; 300 damaged copies of the ring's rank 1 file (bytes changed, cut,
 #   repeated) each convert without a crash, exit 0 or 1, JSON that parses;
-# - bad values: MPIWATCH_TRACE=yes and MPIWATCH_TRACE_BUFFER=12 each get one
-#   warning naming the value, and the run is the bare run;
+# - bad values: MPIWATCH_TRACE=yes, MPIWATCH_TRACE_BUFFER=12 and
+#   MPIWATCH_TRACE_RANKS=3-1 each get one warning naming the value, and the run
+#   is the bare run (every rank traced for the last);
+# - ranks: MPIWATCH_TRACE_RANKS=1,3 leaves the files of ranks 1 and 3 only,
+#   which convert;
 # - unwritable: MPIWATCH_TRACE_DIR naming no folder: a warning naming it, the
 #   bare run's output and status, a report without "trace".
 # The cost of a call with the trace off is tests/runtime/check-cost.sh's.
@@ -248,6 +251,29 @@ run "$work/bad-buffer" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_TRACE_BUFFER=12 \
     MPIWATCH_FORMATS=json -- "$work/ring"
 same_output "bad MPIWATCH_TRACE_BUFFER: output and status" "$work/bad-buffer" "$work/bare"
 warned_once "bad MPIWATCH_TRACE_BUFFER" "$work/bad-buffer" "MPIWATCH_TRACE_BUFFER='12'"
+run "$work/bad-ranks" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_TRACE_RANKS=3-1 \
+    MPIWATCH_FORMATS=json -- "$work/ring"
+same_output "bad MPIWATCH_TRACE_RANKS: output and status" "$work/bad-ranks" "$work/bare"
+warned_once "bad MPIWATCH_TRACE_RANKS" "$work/bad-ranks" "MPIWATCH_TRACE_RANKS='3-1'"
+if [ "$(cd "$work/bad-ranks/cwd" && ls | grep -c '\.trace\.[0-9]*$')" -eq "$NP" ]; then
+    pass "bad MPIWATCH_TRACE_RANKS: every rank traced"
+else
+    fail "bad MPIWATCH_TRACE_RANKS: files" "$(cd "$work/bad-ranks/cwd" && ls)"
+fi
+
+# --- ranks: MPIWATCH_TRACE_RANKS=1,3 leaves the files of ranks 1 and 3 only,
+# which convert (the other ranks' processes with no slices).
+run "$work/ranks" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_TRACE_RANKS=1,3 \
+    MPIWATCH_FORMATS=json -- "$work/ring"
+same_output "ranks 1,3: output and status" "$work/ranks" "$work/bare"
+listed=$(cd "$work/ranks/cwd" && ls | grep '\.trace\.[0-9]*$' | sed 's/.*\.trace\.//' | sort -n | tr '\n' ' ')
+if [ "$listed" = "1 3 " ]; then
+    pass "ranks 1,3: the files of ranks 1 and 3 only"
+else
+    fail "ranks 1,3: files" "the files of ranks '$listed'"
+fi
+checked "ranks 1,3: perfetto converted" "$client" --trace "$work/ranks/cwd" --perfetto "$work/ranks.json"
+checked "ranks 1,3: processes" "$PYTHON" "$check" perfetto "$work/ranks.json" 1,3
 
 # --- unwritable
 out="$work/unwritable/cwd"
