@@ -11,6 +11,8 @@ import unittest
 
 from support import reconciled, wrapper
 
+from mpiwatch_gen.fortran_trace import fortran_trace_of
+from mpiwatch_gen.layering import FortranBinding
 from mpiwatch_gen.trace_notes import TraceNotes
 
 
@@ -60,6 +62,38 @@ class TraceNotesTest(unittest.TestCase):
 
     def test_a_cheap_call_adds_nothing(self):
         self.assertFalse(notes("MPI_Comm_rank").any)
+
+
+
+def fortran(name: str, binding: FortranBinding = FortranBinding.MPIF):
+    """A Fortran entry point's trace statements, its slots named f_<standard's name>."""
+    w = wrapper(reconciled("trace_notes.h"), name)
+    slots = [(p.spec.name, "f_" + p.spec.name) for p in w.params if p.spec is not None]
+    return fortran_trace_of(binding, w.trace, slots + [("ierror", "f_ierror")])
+
+
+class FortranTraceTest(unittest.TestCase):
+    """The Fortran entry points note the same, over their own arguments."""
+
+    def test_a_receive_starts_a_request(self):
+        self.assertEqual(fortran("MPI_Irecv").after,
+                         "mpiwatch_fortran_trace_request(f_ierror, f_request, f_comm, 1);")
+
+    def test_a_wait_some_passes_its_count_indices_and_statuses(self):
+        got = fortran("MPI_Waitsome")
+        self.assertEqual(got.before, "mpiwatch_fortran_trace_completing(f_incount, "
+                                     "f_array_of_requests);")
+        self.assertEqual(got.after, "mpiwatch_fortran_trace_completed(f_ierror, "
+                                    "MW_TRACE_DONE_SOME, f_incount, NULL, f_outcount, "
+                                    "f_array_of_indices, f_array_of_statuses);")
+
+    def test_a_probe_is_a_poll(self):
+        self.assertEqual(fortran("MPI_Iprobe").after,
+                         "mpiwatch_fortran_trace_poll(f_ierror, f_flag);")
+
+    def test_use_mpi_f08_notes_nothing_yet(self):
+        got = fortran("MPI_Irecv", FortranBinding.F08)
+        self.assertEqual((got.before, got.after), ("", ""))
 
 
 if __name__ == "__main__":
