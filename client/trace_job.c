@@ -9,7 +9,8 @@
  * origin, then its ticks. */
 static double own_ns(const mwc_trace_job *j, const mwc_trace_rank *r, double t)
 {
-    return ((double)r->wall_ns - (double)j->base_ns) + (t - (double)r->origin) / r->per_second * 1e9;
+    return ((double)r->wall_ns - (double)j->base_ns) +
+           (t - (double)r->origin) / r->per_second * 1e9;
 }
 
 double mwc_trace_job_ns(const mwc_trace_job *j, const mwc_trace_rank *r, uint64_t t)

@@ -200,15 +200,16 @@ static int write_rank(OTF2_Archive *archive, const mwc_trace_job *j, int k, regi
             goto oom;
         int op = collective_of(name);
         if (c->traffic && c->peer >= 0 && c->tag >= 0 && named(name, sends)) {
-            OTF2_EvtWriter_MpiSend(w, NULL, in, (uint32_t)c->peer, (OTF2_CommRef)comm, (uint32_t)c->tag, c->sent);
+            OTF2_EvtWriter_MpiSend(w, NULL, in, (uint32_t)c->peer, (OTF2_CommRef)comm,
+                                   (uint32_t)c->tag, c->sent);
             n++;
         } else if (c->traffic && c->peer >= 0 && c->tag >= 0 && named(name, isends)) {
             if (c->request != 0)
-                OTF2_EvtWriter_MpiIsend(w, NULL, in, (uint32_t)c->peer, (OTF2_CommRef)comm, (uint32_t)c->tag,
-                                        c->sent, c->request);
+                OTF2_EvtWriter_MpiIsend(w, NULL, in, (uint32_t)c->peer, (OTF2_CommRef)comm,
+                                        (uint32_t)c->tag, c->sent, c->request);
             else   /* its request is not known (a Fortran call): a send */
-                OTF2_EvtWriter_MpiSend(w, NULL, in, (uint32_t)c->peer, (OTF2_CommRef)comm, (uint32_t)c->tag,
-                                       c->sent);
+                OTF2_EvtWriter_MpiSend(w, NULL, in, (uint32_t)c->peer, (OTF2_CommRef)comm,
+                                       (uint32_t)c->tag, c->sent);
             n++;
         } else if (same_name(name, "MPI_Irecv") && c->request != 0 &&
                    receive_known(t, c, done_of[i])) {
@@ -219,8 +220,8 @@ static int write_rank(OTF2_Archive *archive, const mwc_trace_job *j, int k, regi
             n++;
         }
         if (c->traffic && c->peer >= 0 && c->tag >= 0 && same_name(name, "MPI_Recv")) {
-            OTF2_EvtWriter_MpiRecv(w, NULL, out, (uint32_t)c->peer, (OTF2_CommRef)comm, (uint32_t)c->tag,
-                                   c->recv);
+            OTF2_EvtWriter_MpiRecv(w, NULL, out, (uint32_t)c->peer, (OTF2_CommRef)comm,
+                                   (uint32_t)c->tag, c->recv);
             n++;
         }
         for (uint32_t d = 0; d < c->ndone; d++) {
@@ -395,7 +396,8 @@ int mwc_trace_otf2(const char *spec, const char *out, int quiet)
     int status = problems != 0 || locs == NULL || nlocs == NULL;
     for (int k = 0; k < j.nranks && locs != NULL && nlocs != NULL; k++) {
         if (j.ranks[k].path == NULL) {   /* not traced: its location's files, empty */
-            OTF2_Archive_CloseEvtWriter(archive, OTF2_Archive_GetEvtWriter(archive, LOCATION(k, 0)));
+            OTF2_Archive_CloseEvtWriter(archive,
+                                        OTF2_Archive_GetEvtWriter(archive, LOCATION(k, 0)));
             continue;
         }
         if (write_rank(archive, &j, k, &g, &locs[k], &nlocs[k], &last_ns) != 0)
