@@ -93,13 +93,13 @@ typedef struct {
     int ncomms;
 } regions;
 
-/* The OTF2 communicator of a record's communicator id: 0 for none (a call
- * that moved nothing), else one per id seen. All have MPI_COMM_WORLD's
+/* The OTF2 communicator of a record's communicator id: 0 for none (-1: a
+ * call that moved nothing), else one per id seen. All have MPI_COMM_WORLD's
  * group, as peers are world ranks (the files do not say a communicator's
  * members). -1: out of memory. */
 static int comm_of(regions *g, int id)
 {
-    if (id < 0)
+    if (id == -1)   /* none; other negative ids are handles (MPICH's, above INT_MAX) */
         return 0;
     for (int i = 0; i < g->ncomms; i++)
         if (g->comms[i] == id)

@@ -11,7 +11,8 @@
 # matched send entered before its receive left on the one clock, times that
 # never decrease per location, every non-blocking request completed. A
 # second conversion into the same folder is refused (exit 1), naming it.
-# SKIP without OTF2 in this build, otf2-print, or python3-otf2.
+# SKIP without OTF2 in this build, otf2-print, or python3-otf2; the threads
+# case under MPICH (its communicators are not identified across ranks yet).
 name=trace-otf2
 . "$(dirname "$0")/../lib/harness.sh"
 
@@ -80,6 +81,11 @@ build "$top_srcdir/tests/runtime/threads.c" "$work/threads" plain
 run "$work/threads-run" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_FORMATS=json -- "$work/threads"
 if grep -q '^SKIP' "$work/threads-run/stdout"; then
     skip "threads" "$(grep '^SKIP' "$work/threads-run/stdout" | head -n 1 | sed 's/^SKIP: //')"
+elif [ "$MPI_FLAVOR" = mpich ]; then
+    # Its messages are on duplicated communicators, which the files name by
+    # each rank's own handle: MPICH's differ between ranks (docs/trace.md,
+    # Status: a communicator's identity across ranks is missing).
+    skip "threads" "MPICH names one communicator by different handles on different ranks; the trace does not identify communicators across ranks yet"
 else
     archive "threads (4 a rank, MPI_THREAD_MULTIPLE)" "$work/threads-run"
 fi
