@@ -23,6 +23,7 @@
 #include "python_mode.h"
 #include "record.h"
 #include "session.h"
+#include "trace_otf2.h"
 #include "trace_perfetto.h"
 #include "wait_report.h"
 #include "matrix_file.h"
@@ -332,8 +333,10 @@ int main(int argc, char **argv)
         return mwc_html_report(o.report, o.html, o.quiet);
     if (o.trace && o.analyze)
         return mwc_wait_report(o.trace, o.exe, o.json, o.quiet);
-    if (o.trace)
-        return mwc_trace_perfetto(o.trace, o.perfetto, o.quiet);
+    if (o.trace) {
+        int status = o.perfetto ? mwc_trace_perfetto(o.trace, o.perfetto, o.quiet) : 0;
+        return o.otf2 ? mwc_trace_otf2(o.trace, o.otf2, o.quiet) | status : status;
+    }
     if (o.matrix_file)
         return mwc_matrix_file_print(o.matrix_file, stdout);
     if (o.merge)

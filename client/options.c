@@ -29,6 +29,7 @@ static const char usage[] =
     "       mpiwatch --matrix-file REPORT.matrix\n"
     "       mpiwatch --dump -f PORT_FILE     (or --stdin, ENDPOINT...)\n"
     "       mpiwatch --merge DIR\n"
+    "       mpiwatch --trace DIR --otf2 OUT\n"
     "\n"
     "Watches a job profiled by mpiwatch while it runs (man mpiwatch; the guide:\n"
     MW_DOCDIR "/client.md).\n"
@@ -66,9 +67,10 @@ static const char usage[] =
     "                         the same as Server-Sent Events (the page's source);\n"
     "                         after the job it keeps the last state until\n"
     "                         mpiwatch is interrupted\n"
-    "      --trace DIR        with --perfetto or --analyze: the per-rank files of a\n"
-    "                         run traced with MPIWATCH_TRACE=1, in DIR (or DIR/NAME,\n"
-    "                         the path up to .trace., when DIR holds several runs)\n"
+    "      --trace DIR        with --perfetto, --otf2 or --analyze: the per-rank files\n"
+    "                         of a run traced with MPIWATCH_TRACE=1, in DIR (or\n"
+    "                         DIR/NAME, the path up to .trace., when DIR holds several\n"
+    "                         runs)\n"
     "      --perfetto OUT     write the trace as Chrome trace-event JSON to OUT, for\n"
     "                         ui.perfetto.dev or chrome://tracing: a process per rank,\n"
     "                         a thread per thread, a slice per call, an arrow per\n"
@@ -90,6 +92,9 @@ static const char usage[] =
     "                         HTML, written into DIR as <name>-merged.*: which ranks\n"
     "                         are missing, when and why each rank's data was taken\n"
     "                         (docs/partial-reports.md)\n"
+    "      --otf2 OUT         write the trace as an OTF2 archive in the folder OUT\n"
+    "                         (OUT/traces.otf2, for Vampir, Scalasca, otf2-print):\n"
+    "                         locations per rank and thread, MPI events\n"
     "      --report FILE      with --html: a JSON report written by mpiwatch\n"
     "      --html OUT         write the report (or, with --replay, the recording's\n"
     "                         last state) as one self-contained HTML page to OUT\n"
@@ -135,7 +140,7 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
 {
     enum { O_NO_EVENTS = 256, O_REPLAY, O_SPEED, O_NICE, O_VERSION, O_STALL, O_STUCK, O_RANK,
            O_MATRIX, O_REPORT, O_HTML, O_WEB, O_TRACE, O_PERFETTO, O_ANALYZE, O_EXE,
-           O_MATRIX_FILE, O_MERGE, O_DUMP };
+           O_MATRIX_FILE, O_MERGE, O_DUMP, O_OTF2 };
     static const struct option longs[] = {
         { "port-file", required_argument, NULL, 'f' },
         { "stdin", no_argument, NULL, 's' },
@@ -160,6 +165,7 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
         { "matrix-file", required_argument, NULL, O_MATRIX_FILE },
         { "merge", required_argument, NULL, O_MERGE },
         { "dump", no_argument, NULL, O_DUMP },
+        { "otf2", required_argument, NULL, O_OTF2 },
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, O_VERSION },
@@ -226,6 +232,7 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
         case O_MATRIX_FILE: o->matrix_file = optarg; break;
         case O_MERGE: o->merge = optarg; break;
         case O_DUMP: o->dump = 1; break;
+        case O_OTF2: o->otf2 = optarg; break;
         case O_WEB: {
             mwc_web_addr a;
             char err[300];
@@ -272,22 +279,23 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
                        "--quiet", "");
         return 0;
     }
-    if (o->perfetto && !o->trace)
-        return bad("%s--perfetto goes with --trace DIR", "");
+    if ((o->perfetto || o->otf2) && !o->trace)
+        return bad("%s--perfetto and --otf2 go with --trace DIR", "");
     if (o->analyze && !o->trace)
         return bad("%s--analyze goes with --trace DIR", "");
     if (o->exe && !o->analyze)
         return bad("%s--exe goes with --trace DIR --analyze", "");
     if (o->trace) {
-        if (!o->perfetto && !o->analyze)
-            return bad("%s--trace DIR goes with --perfetto OUT.json or --analyze", "");
-        if (o->perfetto && o->analyze)
-            return bad("%sgive one of --perfetto and --analyze", "");
+        if (!o->perfetto && !o->otf2 && !o->analyze)
+            return bad("%s--trace DIR goes with --perfetto OUT.json, --otf2 OUT or --analyze", "");
+        if ((o->perfetto || o->otf2) && o->analyze)
+            return bad("%sgive --analyze alone, or --perfetto and --otf2", "");
         if (o->port_file || o->use_stdin || o->nargs > 0 || o->replay || o->report || o->html ||
-            o->record || o->rank >= 0 || o->matrix || o->web || (o->json && o->perfetto))
-            return bad(o->perfetto ? "%s--trace --perfetto converts a trace: no other option but --quiet"
-                                   : "%s--trace --analyze prints the wait states: no other option "
-                                     "but --json, --exe and --quiet", "");
+            o->record || o->rank >= 0 || o->matrix || o->web || (o->json && !o->analyze))
+            return bad(o->analyze ? "%s--trace --analyze prints the wait states: no other option "
+                                    "but --json, --exe and --quiet"
+                                  : "%s--trace converts a trace (--perfetto, --otf2): no other "
+                                    "option but --quiet", "");
         return 0;
     }
     int sources = (o->port_file != NULL) + o->use_stdin + (o->nargs > 0) + (o->replay != NULL) +

@@ -28,6 +28,7 @@ typedef struct {
     const char *matrix_file; /* --matrix-file FILE: print the pairs of a job's matrix file */
     const char *merge;       /* --merge DIR: the ranks' partial profiles into a job report */
     int dump;                /* --dump: ask every rank for its partial profile now */
+    const char *otf2;        /* --otf2 OUT: the trace as an OTF2 archive in the folder OUT */
 } mwc_options;
 
 /* 0: run; 1: --help or --version was printed (exit 0); 2: usage error

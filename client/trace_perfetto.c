@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "trace_job.h"
 #include "trace_read.h"
 
 /* A message's end: a send or a receive, on its channel (comm, source,
@@ -13,16 +14,12 @@
 typedef struct {
     int comm, src, dst, tag;
     int rank;                  /* the rank whose call it is */
-    size_t call;               /* index in that rank's calls */
-    uint64_t t_in;             /* for the order of one rank's calls */
+    size_t call;               /* index in that rank's calls: where the arrow is drawn
+                                * (a non-blocking receive's: the call that completed it) */
+    uint64_t t_in;             /* for the order of one rank's calls (a receive's: when it
+                                * was posted) */
 } message_end;
 
-typedef struct {
-    mwc_trace_rank *ranks;     /* by world rank; path NULL when missing */
-    int nranks;
-    uint64_t base_ns;          /* the earliest origin */
-    double shift_us;           /* the earliest call's time from base_ns: time 0 of the output */
-} job;
 
 /* The name without a large-count suffix: MPI_Send_c counts as MPI_Send. */
 static int named(const char *name, const char *const *list)
@@ -39,6 +36,7 @@ static int named(const char *name, const char *const *list)
 static const char *const sends[] = {"MPI_Send", "MPI_Ssend", "MPI_Bsend", "MPI_Rsend",
                                     "MPI_Isend", "MPI_Issend", "MPI_Ibsend", "MPI_Irsend", NULL};
 static const char *const plain_receives[] = {"MPI_Recv", NULL};
+static const char *const nonblocking_receives[] = {"MPI_Irecv", NULL};
 
 /* Another call that may receive on a communicator (a non-blocking or
  * persistent receive, a send-receive, a matched receive): a destination's
@@ -46,18 +44,18 @@ static const char *const plain_receives[] = {"MPI_Recv", NULL};
 static int other_receive(const char *name)
 {
     static const char *const starts[] = {"MPI_Start", "MPI_Startall", NULL};
-    return (strstr(name, "recv") != NULL || named(name, starts)) && !named(name, plain_receives);
+    return (strstr(name, "recv") != NULL || named(name, starts)) && !named(name, plain_receives) &&
+           !named(name, nonblocking_receives);
 }
 
-static double micros(const job *j, const mwc_trace_rank *r, uint64_t t)
+static double micros(const mwc_trace_job *j, const mwc_trace_rank *r, uint64_t t)
 {
-    return ((double)r->wall_ns - (double)j->base_ns) / 1e3 +
-           ((double)t - (double)r->origin) / r->per_second * 1e6 - j->shift_us;
+    return mwc_trace_job_ns(j, r, t) / 1e3;
 }
 
 /* Where a flow arrow ends: just inside the end of the receive that took
  * the message, so the arrow points at the moment it was received. */
-static double arrival(const job *j, const mwc_trace_rank *r, const mwc_trace_call *c)
+static double arrival(const mwc_trace_job *j, const mwc_trace_rank *r, const mwc_trace_call *c)
 {
     double start = micros(j, r, c->t_in), end = micros(j, r, c->t_out);
     return end - 0.001 > start ? end - 0.001 : start;
@@ -134,7 +132,7 @@ static int push_end(message_end **v, size_t *n, size_t *cap, message_end e)
 
 /* The flow arrows: the k-th send on a channel to the k-th receive on it
  * (MPI's non-overtaking order). Returns the number written, -1 out of memory. */
-static long write_flows(FILE *out, const job *j, int *first)
+static long write_flows(FILE *out, const mwc_trace_job *j, int *first)
 {
     message_end *s = NULL, *r = NULL;
     size_t ns = 0, nr = 0, cs = 0, cr = 0;
@@ -142,6 +140,9 @@ static long write_flows(FILE *out, const job *j, int *first)
     long flows = 0;
     for (int k = 0; k < j->nranks; k++) {
         const mwc_trace_rank *t = &j->ranks[k];
+        size_t *completer = NULL, *done_of = NULL;
+        if (t->path != NULL && mwc_trace_completions(t, &completer, &done_of) != 0)
+            goto oom;
         for (size_t i = 0; t->path != NULL && i < t->ncalls; i++) {
             const mwc_trace_call *c = &t->calls[i];
             const char *name = t->names[c->fn];
@@ -160,10 +161,30 @@ static long write_flows(FILE *out, const job *j, int *first)
                 e.dst = k;
                 if (push_end(&r, &nr, &cr, e) != 0)
                     goto oom;
+            } else if (named(name, nonblocking_receives)) {
+                /* Its source and tag are its completion's status's, when known. */
+                size_t by = completer[i];
+                if (by == SIZE_MAX) {
+                    mark_unsafe(&unsafe, k, c->comm);
+                    continue;
+                }
+                const mwc_trace_done *d = &t->done[done_of[i]];
+                e.src = d->source >= 0 ? d->source : c->peer;
+                e.tag = d->source >= 0 ? d->tag : c->tag;
+                e.dst = k;
+                e.call = by;
+                if (e.src < 0 || e.tag < 0) {
+                    mark_unsafe(&unsafe, k, c->comm);
+                    continue;
+                }
+                if (push_end(&r, &nr, &cr, e) != 0)
+                    goto oom;
             } else if (other_receive(name)) {
                 mark_unsafe(&unsafe, k, c->comm);
             }
         }
+        free(completer);
+        free(done_of);
     }
     qsort(s, ns, sizeof *s, by_channel);
     qsort(r, nr, sizeof *r, by_channel);
@@ -220,7 +241,7 @@ static int seen_thread(uint32_t **seen, size_t *n, uint32_t thread)
     return 0;
 }
 
-static void write_calls(FILE *out, const job *j, int *first)
+static void write_calls(FILE *out, const mwc_trace_job *j, int *first)
 {
     for (int k = 0; k < j->nranks; k++) {
         const mwc_trace_rank *t = &j->ranks[k];
@@ -244,84 +265,35 @@ static void write_calls(FILE *out, const job *j, int *first)
             fprintf(out, ",\"pid\":%d,\"tid\":%u,\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"site\":"
                          "\"0x%llx\"",
                     k, c->thread, micros(j, t, c->t_in),
-                    (double)(c->t_out - c->t_in) / t->per_second * 1e6,
+                    micros(j, t, c->t_out) - micros(j, t, c->t_in),
                     (unsigned long long)c->site);
             if (c->traffic)
                 fprintf(out, ",\"peer\":%d,\"tag\":%d,\"comm\":%d,\"bytes_sent\":%llu,"
                              "\"bytes_recv\":%llu",
                         c->peer, c->tag, c->comm, (unsigned long long)c->sent,
                         (unsigned long long)c->recv);
+            if (c->root >= 0)
+                fprintf(out, ",\"root\":%d", c->root);
+            if (c->request != 0)
+                fprintf(out, ",\"request\":%llu", (unsigned long long)c->request);
+            if (c->count > 1)
+                fprintf(out, ",\"polls\":%llu", (unsigned long long)c->count);
+            for (uint32_t d = 0; d < c->ndone; d++) {
+                const mwc_trace_done *done = &t->done[c->first_done + d];
+                fprintf(out, "%s[%llu,%d,%d,%llu]%s", d == 0 ? ",\"completed\":[" : ",",
+                        (unsigned long long)done->request, done->source, done->tag,
+                        (unsigned long long)done->bytes, d + 1 == c->ndone ? "]" : "");
+            }
             fputs("}}", out);
         }
         free(seen);
     }
 }
 
-/* Read the run's files into j; the number of files that were damaged or
- * unreadable (said on stderr). -1: nothing usable. */
-static int read_job(const char *spec, job *j, int quiet)
-{
-    char err[4800];
-    char **paths = NULL;
-    int n = mwc_trace_find(spec, &paths, err, sizeof err), problems = 0;
-    if (n < 0) {
-        fprintf(stderr, "mpiwatch: %s\n", err);
-        return -1;
-    }
-    memset(j, 0, sizeof *j);
-    for (int i = 0; i < n; i++) {
-        mwc_trace_rank r;
-        if (mwc_trace_read_file(paths[i], &r, err, sizeof err) != 0) {
-            fprintf(stderr, "mpiwatch: %s\n", err);
-            problems++;
-        } else if (j->nranks != 0 && r.ranks != j->nranks) {
-            fprintf(stderr, "mpiwatch: %s is a trace of %d ranks, the others of %d; skipped\n",
-                    paths[i], r.ranks, j->nranks);
-            problems++;
-        } else {
-            if (j->ranks == NULL && (j->ranks = calloc((size_t)r.ranks, sizeof *j->ranks)) != NULL)
-                j->nranks = r.ranks;
-            if (j->ranks == NULL || j->ranks[r.rank].path != NULL) {
-                fprintf(stderr, "mpiwatch: %s: %s\n", paths[i],
-                        j->ranks == NULL ? "out of memory" : "a second file for its rank; skipped");
-                problems++;
-            } else {
-                if (err[0] != '\0') {
-                    fprintf(stderr, "mpiwatch: %s\n", err);
-                    problems++;
-                } else if (r.truncated && !quiet) {
-                    fprintf(stderr, "mpiwatch: %s ends inside a chunk (the job was stopped while "
-                                    "writing it); its whole chunks are converted\n", paths[i]);
-                }
-                j->ranks[r.rank] = r;
-                continue;
-            }
-        }
-        mwc_trace_rank_free(&r);
-    }
-    for (int i = 0; i < n; i++)
-        free(paths[i]);
-    free(paths);
-    if (j->nranks == 0)
-        return -1;
-    j->base_ns = UINT64_MAX;
-    for (int k = 0; k < j->nranks; k++)
-        if (j->ranks[k].path != NULL && j->ranks[k].wall_ns < j->base_ns)
-            j->base_ns = j->ranks[k].wall_ns;
-    double earliest = 0;   /* MPI_Init begins before the origin: no negative times */
-    for (int k = 0; k < j->nranks; k++)
-        for (size_t i = 0; i < j->ranks[k].ncalls; i++) {
-            double t = micros(j, &j->ranks[k], j->ranks[k].calls[i].t_in);
-            earliest = t < earliest ? t : earliest;
-        }
-    j->shift_us = earliest;
-    return problems;
-}
-
 int mwc_trace_perfetto(const char *spec, const char *out_path, int quiet)
 {
-    job j;
-    int problems = read_job(spec, &j, quiet);
+    mwc_trace_job j;
+    int problems = mwc_trace_job_read(spec, &j, quiet);
     if (problems < 0)
         return 1;
     FILE *out = fopen(out_path, "w");
@@ -348,10 +320,10 @@ int mwc_trace_perfetto(const char *spec, const char *out_path, int quiet)
     uint64_t dropped = 0;
     int files = 0;
     for (int k = 0; k < j.nranks; k++) {
-        calls += j.ranks[k].ncalls;
+        for (size_t i = 0; i < j.ranks[k].ncalls; i++)
+            calls += j.ranks[k].calls[i].count;
         dropped += j.ranks[k].dropped;
         files += j.ranks[k].path != NULL;
-        mwc_trace_rank_free(&j.ranks[k]);
     }
     if (!quiet && status == 0)
         fprintf(stderr, "mpiwatch: %s: %zu calls of %d of %d ranks, %ld messages%s\n", out_path,
@@ -359,6 +331,6 @@ int mwc_trace_perfetto(const char *spec, const char *out_path, int quiet)
     if (!quiet && dropped)
         fprintf(stderr, "mpiwatch: the ranks dropped %llu calls (MPIWATCH_TRACE_BUFFER reached)\n",
                 (unsigned long long)dropped);
-    free(j.ranks);
+    mwc_trace_job_free(&j);
     return status;
 }

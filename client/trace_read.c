@@ -70,6 +70,20 @@ static int add_call(mwc_trace_rank *r, const mwc_trace_call *call)
     return 0;
 }
 
+static int add_done(mwc_trace_rank *r, const mwc_trace_done *d)
+{
+    if (r->ndone == r->done_cap) {
+        size_t cap = r->done_cap ? r->done_cap * 2 : 1024;
+        mwc_trace_done *more = realloc(r->done, cap * sizeof *more);
+        if (more == NULL)
+            return -1;
+        r->done = more;
+        r->done_cap = cap;
+    }
+    r->done[r->ndone++] = *d;
+    return 0;
+}
+
 static int read_header(cursor *c, mwc_trace_rank *r, char *err, size_t errsize)
 {
     if (c->end - c->p < MWT_MAGIC_SIZE + 4 || memcmp(c->p, MWT_MAGIC, MWT_MAGIC_SIZE) != 0) {
@@ -129,6 +143,7 @@ static int read_records(cursor *c, mwc_trace_rank *r, uint32_t thread, uint64_t 
                         char *err, size_t errsize, long offset)
 {
     uint64_t last_t = first_t, last_site = 0;
+    mwc_trace_call *last = NULL;   /* the call the kinds 4 to 6 add to */
     while (c->p < c->end) {
         int kind = *c->p++;
         if (kind == MWT_DROPPED) {
@@ -137,7 +152,39 @@ static int read_records(cursor *c, mwc_trace_rank *r, uint32_t thread, uint64_t 
                 r->dropped += n;
             continue;
         }
-        if (kind != MWT_CALL && kind != MWT_XFER) {
+        if (kind == MWT_REQUEST || kind == MWT_ROOT || kind == MWT_DONE) {
+            mwc_trace_done d = {0, -1, -1, 0};
+            uint64_t request = 0;
+            int root = -1;
+            if (kind == MWT_REQUEST) {
+                request = get_varint(c);
+            } else if (kind == MWT_ROOT) {
+                root = get_int(c);
+            } else {
+                d.request = get_varint(c);
+                d.source = get_int(c);
+                d.tag = get_int(c);
+                d.bytes = get_varint(c);
+            }
+            if (c->bad || last == NULL) {
+                say(err, errsize, "%s: a damaged record in the chunk at offset %ld", r->path,
+                    offset);
+                return -1;
+            }
+            if (kind == MWT_REQUEST) {
+                last->request = request;
+            } else if (kind == MWT_ROOT) {
+                last->root = root;
+            } else {
+                if (last->ndone == 0)
+                    last->first_done = r->ndone;
+                last->ndone++;
+                if (add_done(r, &d) != 0)
+                    return say(err, errsize, "%s: out of memory", r->path), -1;
+            }
+            continue;
+        }
+        if (kind != MWT_CALL && kind != MWT_XFER && kind != MWT_POLLS) {
             say(err, errsize, "%s: unknown record kind %d in the chunk at offset %ld", r->path,
                 kind, offset);
             return -1;
@@ -152,7 +199,8 @@ static int read_records(cursor *c, mwc_trace_rank *r, uint32_t thread, uint64_t 
         call.t_in = last_t;
         call.t_out = last_t + dur;
         call.traffic = kind == MWT_XFER;
-        call.peer = call.tag = call.comm = -1;
+        call.peer = call.tag = call.comm = call.root = -1;
+        call.count = 1;
         if (call.traffic) {
             call.peer = get_int(c);
             call.tag = get_int(c);
@@ -160,13 +208,16 @@ static int read_records(cursor *c, mwc_trace_rank *r, uint32_t thread, uint64_t 
             call.sent = get_varint(c);
             call.recv = get_varint(c);
         }
-        if (c->bad || fn >= (uint64_t)r->nnames || call.t_out < call.t_in) {
+        if (kind == MWT_POLLS)
+            call.count = get_varint(c);
+        if (c->bad || fn >= (uint64_t)r->nnames || call.t_out < call.t_in || call.count == 0) {
             say(err, errsize, "%s: a damaged record in the chunk at offset %ld", r->path, offset);
             return -1;
         }
         call.fn = (int)fn;
         if (add_call(r, &call) != 0)
             return say(err, errsize, "%s: out of memory", r->path), -1;
+        last = &r->calls[r->ncalls - 1];
     }
     return 0;
 }
@@ -216,6 +267,16 @@ int mwc_trace_read_file(const char *path, mwc_trace_rank *r, char *err, size_t e
     err[0] = '\0';
     while (c.p < c.end) {
         long offset = (long)(c.p - buf);
+        if (*c.p == MWT_SYNC) {
+            c.p++;
+            mwt_sync_point p = {get_varint(&c), get_varint(&c)};
+            if (c.bad) {
+                r->truncated = 1;
+                break;
+            }
+            r->sync[r->nsync < 2 ? r->nsync++ : 1] = p;
+            continue;
+        }
         if (*c.p++ != MWT_CHUNK) {
             say(err, errsize, "%s: no chunk at offset %ld; the rest of the file is skipped",
                 path, offset);
@@ -242,8 +303,51 @@ void mwc_trace_rank_free(mwc_trace_rank *r)
         free(r->names[i]);
     free(r->names);
     free(r->calls);
+    free(r->done);
     free(r->path);
     memset(r, 0, sizeof *r);
+}
+
+int mwc_trace_completions(const mwc_trace_rank *r, size_t **completer, size_t **done_of)
+{
+    size_t n = r->ncalls ? r->ncalls : 1;
+    uint64_t most = 0;
+    *completer = malloc(n * sizeof **completer);
+    *done_of = malloc(n * sizeof **done_of);
+    /* Request ids are numbered from 1 on each rank, so they stay below the
+     * number of calls (but for dropped calls); larger ones (a damaged file)
+     * are not looked up. */
+    uint64_t bound = 4 * (uint64_t)r->ncalls + 1024;
+    for (size_t i = 0; i < r->ncalls; i++)
+        if (r->calls[i].request > most && r->calls[i].request <= bound)
+            most = r->calls[i].request;
+    size_t *start = malloc((size_t)(most + 1) * sizeof *start);   /* the call that started each */
+    if (*completer == NULL || *done_of == NULL || start == NULL) {
+        free(*completer);
+        free(*done_of);
+        free(start);
+        *completer = *done_of = NULL;
+        return -1;
+    }
+    for (uint64_t id = 0; id <= most; id++)
+        start[id] = SIZE_MAX;
+    for (size_t i = 0; i < r->ncalls; i++) {
+        (*completer)[i] = (*done_of)[i] = SIZE_MAX;
+        if (r->calls[i].request != 0 && r->calls[i].request <= most)
+            start[r->calls[i].request] = i;
+    }
+    for (size_t i = 0; i < r->ncalls; i++)
+        for (uint32_t d = 0; d < r->calls[i].ndone; d++) {
+            size_t at = r->calls[i].first_done + d;
+            uint64_t id = r->done[at].request;
+            if (id != 0 && id <= most && start[id] != SIZE_MAX &&
+                (*completer)[start[id]] == SIZE_MAX) {
+                (*completer)[start[id]] = i;
+                (*done_of)[start[id]] = at;
+            }
+        }
+    free(start);
+    return 0;
 }
 
 /* name ends in ".trace.N": the length of its prefix, or 0. */

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mpiwatch_clock.h"
+
 typedef struct {
     uint64_t t_in, t_out;      /* ticks of the rank's clock */
     uint64_t site;             /* the call site's return address (0 unknown) */
@@ -16,7 +18,23 @@ typedef struct {
     int fn;                    /* index into the file's function table */
     int traffic;               /* peer, tag, comm, sent and recv are set */
     int peer, tag, comm;       /* world rank, tag, Fortran handle; -1 none */
+    int root;                  /* a rooted collective's root, world rank; -1 none */
+    uint64_t request;          /* the request a non-blocking call started (the rank's
+                                * trace id, from 1); 0 none */
+    uint64_t count;            /* the calls this record stands for: 1, or the polls
+                                * that found nothing folded into it (t_in of the
+                                * first, t_out of the last) */
+    size_t first_done;         /* the requests it completed: the rank's done[] */
+    uint32_t ndone;            /* from first_done on */
 } mwc_trace_call;
+
+/* A request a call completed, with its status for a receive (source as a
+ * world rank, tag, bytes; -1, -1, 0 when not known). */
+typedef struct {
+    uint64_t request;
+    int source, tag;
+    uint64_t bytes;
+} mwc_trace_done;
 
 typedef struct {
     char *path;
@@ -28,7 +46,11 @@ typedef struct {
     int nnames;
     mwc_trace_call *calls;     /* in file order: each thread's in its order */
     size_t ncalls, cap;
+    mwc_trace_done *done;      /* completions, in the order of their calls */
+    size_t ndone, done_cap;
     uint64_t dropped;          /* calls the rank dropped (said in the file) */
+    mwt_sync_point sync[2];    /* its clock against rank 0's: at MPI_Init, at MPI_Finalize */
+    int nsync;                 /* 0 (no sync point: an old run), 1 (a job that died), 2 */
     int truncated;             /* the file ends inside a chunk */
 } mwc_trace_rank;
 
@@ -39,6 +61,13 @@ typedef struct {
 int mwc_trace_read_file(const char *path, mwc_trace_rank *r, char *err, size_t errsize);
 
 void mwc_trace_rank_free(mwc_trace_rank *r);
+
+/* Which call completed each request r's calls started: for each call i
+ * that started one, (*completer)[i] is the index of the call that completed
+ * it and (*done_of)[i] the index of that completion in r->done; SIZE_MAX
+ * for a request not found completed (and for calls that started none).
+ * Both arrays malloc'd, of r->ncalls entries. 0, or -1 out of memory. */
+int mwc_trace_completions(const mwc_trace_rank *r, size_t **completer, size_t **done_of);
 
 /* The files of one run: spec is a folder holding one run's files, or the
  * path up to ".trace." of one run. On success, *paths (malloc'd, each

@@ -5,19 +5,31 @@
 
 #define MWT_MAGIC "MWTRACE"      /* 8 bytes with its NUL */
 #define MWT_MAGIC_SIZE 8
-#define MWT_VERSION 1u
+#define MWT_VERSION 2u
 
 /* A chunk of one thread's records starts with this byte. */
 #define MWT_CHUNK 0xC7
+/* A sync point (mpiwatch_clock.h) starts with this byte, between chunks:
+ * varint the rank's ticks, varint rank 0's ticks. One after the header
+ * (MPI_Init), one at the end (MPI_Finalize). */
+#define MWT_SYNC 0xC8
 
-/* The kind byte of a record. */
+/* The kind byte of a record. The kinds 4 to 6 add to the call record
+ * before them (of the same chunk). */
 enum {
     MWT_CALL = 1,      /* function, site delta, enter delta, duration */
     MWT_XFER = 2,      /* as MWT_CALL, then peer, tag, comm, bytes sent, bytes received */
-    MWT_DROPPED = 3    /* count of calls dropped before the next record */
+    MWT_DROPPED = 3,   /* count of calls dropped before the next record */
+    MWT_REQUEST = 4,   /* the request the call started: its id */
+    MWT_ROOT = 5,      /* the root of the collective: world rank */
+    MWT_DONE = 6,      /* a request the call completed: id, source, tag, bytes */
+    MWT_POLLS = 7      /* polls that found nothing, folded: as MWT_CALL, then the count */
 };
 
-/* The longest record: kind, five varints of 64 bits and five of 32. */
-#define MWT_RECORD_MAX (1 + 5 * 10 + 5 * 5)
+/* The longest record: kind, five varints of 64 bits and five of 32, and its
+ * request and root (a completion's MWT_DONE records are counted apart). */
+#define MWT_RECORD_MAX (1 + 5 * 10 + 5 * 5 + 11 + 6)
+/* One MWT_DONE record at most. */
+#define MWT_DONE_MAX (1 + 10 + 5 + 5 + 10)
 
 #endif

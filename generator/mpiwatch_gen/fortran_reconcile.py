@@ -34,6 +34,7 @@ from typing import Mapping
 from .errors import GenError
 from .fmodule import ModuleInterfaces, ModuleProcedure
 from .fortran_calls import CallPlan, FortranArg, FortranCall, plan_call
+from .fortran_trace import FortranTrace, fortran_trace_of
 from .layering import FortranBinding, Layering
 from .model import CoverageStatus, Lifecycle, Reconciled, Wrapper
 from .spec import Spec, SpecFunction
@@ -98,6 +99,7 @@ class Shim:
     lifecycle: Lifecycle | None    # init, finalize, pcontrol or None (the generic shim)
     source: str                    # where the arguments come from: standard or module
     plan: CallPlan | None = None   # how it hands the C wrapper's values to libmpiwatch
+    trace: FortranTrace = FortranTrace()   # what its profiled body tells the trace
 
     @property
     def impl(self) -> str:
@@ -335,8 +337,10 @@ class _Builder:
         if (lifecycle is Lifecycle.PCONTROL and not params) or lifecycle is Lifecycle.QUERY_THREAD:
             lifecycle = None   # the generic shim
         plan, remark = _plan(wrapper, entry, params, lifecycle)
+        trace = fortran_trace_of(binding, wrapper.trace,
+                                 [(p.spec_name, p.name) for p in params])
         shim = Shim(binding, entry, function, symbols, target, params, return_type, lifecycle,
-                    source, plan)
+                    source, plan, trace)
         self.shims.append(shim)
         self.note(binding, entry, FortranStatus.WRAPPED,
                   f"{function} -> {target} [{' '.join(symbols)}] ({source}){remark}")

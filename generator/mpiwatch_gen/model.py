@@ -3,7 +3,7 @@
 Every value here is frozen: reconcile.py builds the wrappers and the
 coverage in one pass, hooks.py returns new wrappers carrying the hooks' code
 (dataclasses.replace), and the render stage only reads them. The modules
-that derive a wrapper's parts (moves.py, inflight.py) need only WrapperParam
+that derive a wrapper's parts (moves.py, inflight.py, trace_notes.py) need only WrapperParam
 (parameters.py) and the spec, so they import neither this module nor the
 stages that use them.
 """
@@ -18,6 +18,7 @@ from .moves import MemoUse, Moves
 from .parameters import WrapperParam
 from .probe import HeaderFunction
 from .spec import SpecFunction
+from .trace_notes import TraceNotes
 
 
 class Lifecycle(StrEnum):
@@ -63,6 +64,7 @@ class Wrapper:
     inflight: InFlight             # what a call in progress shows
     before: str = ""               # hook code run before the PMPI_ call (hooks.py)
     after: str = ""                # hook code run after it
+    trace: TraceNotes = TraceNotes()   # what the trace adds: requests, root, polls
 
     @property
     def id(self) -> str:

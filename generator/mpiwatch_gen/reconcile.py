@@ -23,6 +23,7 @@ from .moves import derive
 from .probe import HeaderFunction, HeaderInfo
 from .roles import categorize
 from .spec import Spec, SpecFunction, SpecParam
+from .trace_notes import trace_notes_of
 
 __all__ = ["CoverageEntry", "CoverageStatus", "Reconciled", "Wrapper", "WrapperParam",
            "reconcile"]
@@ -65,9 +66,10 @@ def _make_wrapper(fn: HeaderFunction, spec: Spec, header_path: str) -> Wrapper:
         WrapperParam(name, hp.declaration(name), spec_params[i] if spec_params else None)
         for i, (name, hp) in enumerate(zip(names, fn.params)))
     category = entry.category if entry is not None else categorize(fn.name)
-    return Wrapper(fn.name, fn, entry, large, category, params,
-                   traffic=derive(fn.name, entry, large, category, params),
-                   inflight=inflight_of(fn.name, entry, large, category, params))
+    traffic = derive(fn.name, entry, large, category, params)
+    return Wrapper(fn.name, fn, entry, large, category, params, traffic=traffic,
+                   inflight=inflight_of(fn.name, entry, large, category, params),
+                   trace=trace_notes_of(fn.name, entry, large, category, params, traffic))
 
 
 def _standard_c_names(spec: Spec) -> list[str]:

@@ -102,6 +102,39 @@ static unsigned long long byte_size(const char *var)
     return v;
 }
 
+/* MPIWATCH_TRACE_RANKS: does a list of ranks and ranges (0-15,1000) hold
+ * rank? Unset or empty: every rank; a bad list: every rank, said. */
+static int rank_listed(const char *var, int rank)
+{
+    const char *value = getenv(var), *p = value;
+    int listed = 0;
+    if (value == NULL || *value == '\0')
+        return 1;
+    for (;;) {
+        char *end;
+        if (*p < '0' || *p > '9')
+            break;
+        unsigned long first = strtoul(p, &end, 10), last = first;
+        if (*end == '-') {
+            if (end[1] < '0' || end[1] > '9')
+                break;
+            last = strtoul(end + 1, &end, 10);
+        }
+        if (last < first || last > 1ul << 30)
+            break;
+        listed |= (unsigned long)rank >= first && (unsigned long)rank <= last;
+        if (*end == '\0')
+            return listed;
+        if (*end != ',')
+            break;
+        p = end + 1;
+    }
+    if (loud)
+        mw_warn("%s='%s' is not a list of ranks and ranges separated by commas (such as "
+                "0-15,1000); every rank is traced", var, value);
+    return 1;
+}
+
 /* A comma-separated list of text, json and html, in any order, or none. */
 static int formats(const char *var)
 {
@@ -164,7 +197,8 @@ static const char *const known_names[] = {
     "MPIWATCH_WAIT", "MPIWATCH_MONITOR_BUFFER", "MPIWATCH_MONITOR_INTERVAL",
     "MPIWATCH_MONITOR_NICE", "MPIWATCH_APIS_JSON", "MPIWATCH_DOCDIR", "MPIWATCH_TEST_CC",
     "MPIWATCH_UPDATE_GOLDEN", "MPIWATCH_TRACE", "MPIWATCH_TRACE_DIR", "MPIWATCH_TRACE_BUFFER",
-    "MPIWATCH_LABEL", "MPIWATCH_REPORT_TIMING", NULL};
+    "MPIWATCH_LABEL", "MPIWATCH_REPORT_TIMING",
+    "MPIWATCH_TRACE_RANKS", NULL};
 
 /* Edit distance between a and the first n characters of b, bounded. */
 static int distance(const char *a, const char *b, size_t n)
@@ -249,6 +283,7 @@ void mw_config_load(mw_config *config, int report_problems)
         snprintf(config->trace_dir, sizeof config->trace_dir, "%s", config->outdir);
     config->trace_buffer = byte_size("MPIWATCH_TRACE_BUFFER");
     label(config->label, sizeof config->label, "MPIWATCH_LABEL");
+    config->trace_rank = rank_listed("MPIWATCH_TRACE_RANKS", mw_state.world_rank);
     if (loud) {
         check_names();
         if (config->formats != 0)

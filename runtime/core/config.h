@@ -21,6 +21,7 @@ typedef struct mw_config {
     char trace_dir[4096];    /* MPIWATCH_TRACE_DIR: where trace files go (outdir by default) */
     unsigned long long trace_buffer;   /* MPIWATCH_TRACE_BUFFER: bytes of trace chunks held */
     char label[128];         /* MPIWATCH_LABEL: the run's name in the reports, "" for none */
+    int trace_rank;          /* MPIWATCH_TRACE_RANKS lists this rank (or is unset) */
 } mw_config;
 
 /* Read MPIWATCH_* variables into config; warn about bad values if asked. */

@@ -27,6 +27,7 @@
 
 #include "core/compiler.h"
 #include "core/mode.h"
+#include "trace/notes.h"   /* MW_TRACE_DONE_* */
 
 /* An entry point's gate (fortran/gate.h) jumps through its slot, as MPI_X
  * does through the C wrapper's: to the MPI's entry point while profiling is
@@ -116,5 +117,19 @@ MW_EXPORT void mpiwatch_fortran_note_sentinel(int kind, intptr_t address);
  * on a mismatch no Fortran call takes the fast way). Other entry points, and
  * every entry point in the other modes, take their slow body in libmpiwatch_f
  * (the calls above). */
+
+/* The trace's notes of a profiled Fortran call (trace/notes.h), from the
+ * entry point's arguments as the MPI's mpif.h binding passes them (INTEGER
+ * handles, 1-based indices, INTEGER statuses, LOGICAL flags): called by
+ * the profiled body around the MPI's call (generator/mpiwatch_gen/
+ * fortran_trace.py), before its end is recorded; nothing unless the trace
+ * records. count NULL: one request. form: MW_TRACE_DONE_*. */
+MW_EXPORT void mpiwatch_fortran_trace_request(const void *ierror, const void *request,
+                                              const void *comm, int receives);
+MW_EXPORT void mpiwatch_fortran_trace_completing(const void *count, const void *requests);
+MW_EXPORT void mpiwatch_fortran_trace_completed(const void *ierror, int form, const void *count,
+                                                const void *flag, const void *index,
+                                                const void *indices, const void *statuses);
+MW_EXPORT void mpiwatch_fortran_trace_poll(const void *ierror, const void *flag);
 
 #endif

@@ -2,13 +2,16 @@
  * (docs/trace.md, "Format"), with no lock and no system call. A full chunk
  * goes to the writer's queue; a thread that may not take a new one (the
  * rank's chunks hold MPIWATCH_TRACE_BUFFER bytes: the writer is behind)
- * counts its calls as dropped until it may, and then says how many. */
+ * counts its calls as dropped until it may, and then says how many.
+ * Consecutive polls at one call site that found nothing (trace/notes.h) are
+ * held as one fold and written as one record when something else comes. */
 #include <pthread.h>
 #include <stdlib.h>
 
 #include "core/handles.h"
 #include "core/tls.h"
 #include "trace/chunks.h"
+#include "trace/pending.h"
 #include "trace/trace.h"
 #include "mpiwatch_trace.h"
 
@@ -21,6 +24,10 @@ typedef struct recorder {
     uint64_t dropped;
     uint64_t dropped_unsaid;    /* dropped since the last record written */
     uint32_t thread;
+    struct {                    /* polls folded, not yet written; count 0: none */
+        int fn;
+        uint64_t site, t_in, t_out, count;
+    } fold;
 } recorder;
 
 static _Thread_local recorder *self MW_TLS_MODEL;
@@ -55,12 +62,12 @@ static unsigned char *put_signed(unsigned char *p, int64_t v)
     return put_varint(p, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
 }
 
-/* Room for one record (and a count of dropped calls before it): a new
- * chunk when the current one is full. 0 when none may be taken. */
-static int make_room(recorder *r)
+/* Room for a record of need bytes (and a count of dropped calls before
+ * it): a new chunk when the current one is full. 0 when none may be taken. */
+static int make_room(recorder *r, size_t need)
 {
     mw_trace_chunk *c = r->chunk;
-    if (c != NULL && c->used + 2 * MWT_RECORD_MAX <= MW_TRACE_CHUNK_BYTES)
+    if (c != NULL && c->used + MWT_RECORD_MAX + need <= MW_TRACE_CHUNK_BYTES)
         return 1;
     mw_trace_chunk *fresh = mw_trace_chunk_new(r->thread);
     if (fresh == NULL)
@@ -71,37 +78,97 @@ static int make_room(recorder *r)
     return 1;
 }
 
-void mw_trace_record(int id, const mw_call *call, int traffic, const mw_fn_stats *s)
+static void count_dropped(recorder *r, uint64_t n)
 {
-    recorder *r = self;
-    if (!__atomic_load_n(&mw_trace_recording, __ATOMIC_RELAXED))
-        return;
-    if (r == NULL && (r = attach()) == NULL)
-        return;
-    if (!make_room(r)) {
-        r->dropped_unsaid++;
-        __atomic_store_n(&r->dropped, r->dropped + 1, __ATOMIC_RELAXED);
-        return;
-    }
+    r->dropped_unsaid += n;
+    __atomic_store_n(&r->dropped, r->dropped + n, __ATOMIC_RELAXED);
+}
+
+/* The kind, function, site and times of a record, after the count of calls
+ * dropped before it; the chunk's deltas move on. */
+static unsigned char *put_call(recorder *r, int kind, int id, uint64_t site, uint64_t t_in,
+                               uint64_t t_out)
+{
     mw_trace_chunk *c = r->chunk;
-    uint64_t t_in = call->t_in, t_out = call->t_out;
+    unsigned char *p = c->data + c->used;
     if (c->used == 0)
         c->first_t = c->last_t = t_in;
     if (t_in < c->last_t)   /* a clock that stepped back: the order is kept */
         t_in = c->last_t;
-    /* The site's return address (0 for a thread whose table was full). */
-    uint64_t site = mw_site_address(((const mw_site *)s)->key);
-    unsigned char *p = c->data + c->used;
     if (r->dropped_unsaid != 0) {
         *p++ = MWT_DROPPED;
         p = put_varint(p, r->dropped_unsaid);
         r->dropped_unsaid = 0;
     }
-    *p++ = traffic ? MWT_XFER : MWT_CALL;
+    *p++ = (unsigned char)kind;
     p = put_varint(p, (uint64_t)id);
     p = put_signed(p, (int64_t)(site - c->last_site));
     p = put_varint(p, t_in - c->last_t);
     p = put_varint(p, t_out > t_in ? t_out - t_in : 0);
+    c->last_t = t_in;
+    c->last_site = site;
+    return p;
+}
+
+static void wrote(recorder *r, unsigned char *end, uint64_t calls)
+{
+    r->chunk->used = (uint32_t)(end - r->chunk->data);
+    __atomic_store_n(&r->events, r->events + calls, __ATOMIC_RELAXED);
+}
+
+/* Write the folded polls, if any: one call record for one poll. */
+static void write_fold(recorder *r)
+{
+    uint64_t n = r->fold.count;
+    if (n == 0)
+        return;
+    r->fold.count = 0;
+    if (!make_room(r, MWT_RECORD_MAX)) {
+        count_dropped(r, n);
+        return;
+    }
+    unsigned char *p = put_call(r, n == 1 ? MWT_CALL : MWT_POLLS, r->fold.fn, r->fold.site,
+                                r->fold.t_in, r->fold.t_out);
+    if (n > 1)
+        p = put_varint(p, n);
+    wrote(r, p, n);
+}
+
+/* The MWT_DONE records a chunk has room for, besides one call. */
+#define MW_TRACE_DONE_ROOM ((MW_TRACE_CHUNK_BYTES - 4 * MWT_RECORD_MAX) / MWT_DONE_MAX)
+
+void mw_trace_record(int id, const mw_call *call, int traffic, const mw_fn_stats *s)
+{
+    recorder *r = self;
+    mw_trace_pending *pend = mw_trace_pending_self();
+    if (!__atomic_load_n(&mw_trace_recording, __ATOMIC_RELAXED) ||
+        (r == NULL && (r = attach()) == NULL)) {
+        mw_trace_pending_clear(pend);
+        return;
+    }
+    /* The site's return address (0 for a thread whose table was full). */
+    uint64_t site = mw_site_address(((const mw_site *)s)->key);
+    if (pend->poll_failed) {
+        if (r->fold.count == 0 || r->fold.fn != id || r->fold.site != site) {
+            write_fold(r);
+            r->fold.fn = id;
+            r->fold.site = site;
+            r->fold.t_in = call->t_in;
+        }
+        r->fold.t_out = call->t_out;
+        r->fold.count++;
+        mw_trace_pending_clear(pend);
+        return;
+    }
+    write_fold(r);
+    int ndone = pend->ndone < (int)MW_TRACE_DONE_ROOM ? pend->ndone : (int)MW_TRACE_DONE_ROOM;
+    if (!make_room(r, MWT_RECORD_MAX + (size_t)ndone * MWT_DONE_MAX)) {
+        count_dropped(r, 1);
+        mw_trace_pending_clear(pend);
+        return;
+    }
+    unsigned char *p = put_call(r, traffic ? MWT_XFER : MWT_CALL, id, site, call->t_in,
+                                call->t_out);
     if (traffic) {
         p = put_signed(p, call->peer);
         p = put_signed(p, call->tag);
@@ -109,10 +176,24 @@ void mw_trace_record(int id, const mw_call *call, int traffic, const mw_fn_stats
         p = put_varint(p, (uint64_t)(call->sent > 0 ? call->sent : 0));
         p = put_varint(p, (uint64_t)(call->recv > 0 ? call->recv : 0));
     }
-    c->last_t = t_in;
-    c->last_site = site;
-    c->used = (uint32_t)(p - c->data);
-    __atomic_store_n(&r->events, r->events + 1, __ATOMIC_RELAXED);
+    if (pend->request != 0) {
+        *p++ = MWT_REQUEST;
+        p = put_varint(p, pend->request);
+    }
+    if (pend->has_root) {
+        *p++ = MWT_ROOT;
+        p = put_signed(p, pend->root);
+    }
+    for (int i = 0; i < ndone; i++) {
+        const mw_trace_done *d = &pend->done[i];
+        *p++ = MWT_DONE;
+        p = put_varint(p, d->request);
+        p = put_signed(p, d->source);
+        p = put_signed(p, d->tag);
+        p = put_varint(p, d->bytes);
+    }
+    mw_trace_pending_clear(pend);
+    wrote(r, p, 1);
 }
 
 /* The calls a thread dropped since its last record, said at the end of its
@@ -136,6 +217,7 @@ void mw_trace_queue_partial(void)
 {
     pthread_mutex_lock(&registry_lock);
     for (recorder *r = registry; r != NULL; r = r->next) {
+        write_fold(r);
         say_dropped(r);
         mw_trace_chunk *c = r->chunk;
         r->chunk = NULL;

@@ -23,11 +23,13 @@
 #include "mpiwatch_trace.h"
 #include "mw_functions.h"
 #include "trace/chunks.h"
+#include "trace/clock_sync.h"
 #include "trace/trace.h"
 
 #define MW_TRACE_TICK_NS 20000000L
 
 static struct {
+    int agreed;                   /* every rank traces: the sync points are collective */
     int started;                  /* the file is open: totals are meaningful */
     int fd;
     char path[4600];
@@ -48,6 +50,16 @@ static size_t put_varint(unsigned char *p, uint64_t v)
         v >>= 7;
     }
     p[n++] = (unsigned char)v;
+    return n;
+}
+
+/* A sync point (mpiwatch_trace.h, MWT_SYNC); its size. */
+static size_t put_sync(unsigned char *p, mwt_sync_point sync)
+{
+    size_t n = 0;
+    p[n++] = MWT_SYNC;
+    n += put_varint(p + n, sync.local);
+    n += put_varint(p + n, sync.peer);
     return n;
 }
 
@@ -198,6 +210,11 @@ void mw_trace_start(void)
                 mw_state.world_rank);
         return;
     }
+    w.agreed = 1;
+    mwt_sync_point sync;
+    int synced = mw_trace_clock_sync(&sync) == 0;
+    if (!mw_state.config.trace_rank)
+        return;   /* not in MPIWATCH_TRACE_RANKS: no file (after the collective steps) */
     snprintf(w.path, sizeof w.path, "%s/%s.trace.%d", mw_state.config.trace_dir, name,
              mw_state.world_rank);
     struct timespec wall;
@@ -216,6 +233,8 @@ void mw_trace_start(void)
         return;
     }
     w.started = 1;
+    if (synced)
+        n += put_sync(head + n, sync);
     struct iovec iov[1] = {{head, n}};
     int rc = append(iov, 1);
     if (rc != 0) {
@@ -242,6 +261,11 @@ void mw_trace_start(void)
 
 void mw_trace_finish(void)
 {
+    mwt_sync_point sync;
+    if (!w.agreed)
+        return;
+    w.agreed = 0;
+    int synced = mw_trace_clock_sync(&sync) == 0;   /* collective: before any return */
     if (!w.started || w.fd < 0)
         return;
     stop_recording();
@@ -258,6 +282,11 @@ void mw_trace_finish(void)
     __atomic_store_n(&mw_trace_bound, UINT64_MAX, __ATOMIC_RELAXED);
     mw_trace_queue_partial();
     drain();
+    if (synced && !__atomic_load_n(&w.failed, __ATOMIC_RELAXED)) {
+        unsigned char tail[32];
+        struct iovec iov[1] = {{tail, put_sync(tail, sync)}};
+        append(iov, 1);
+    }
     close(w.fd);
     w.fd = -1;
 }

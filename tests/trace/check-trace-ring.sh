@@ -4,6 +4,8 @@
 #   file per rank, NAME.trace.RANK with one NAME; decoded from the format
 #   (trace_check.py, independent of the client), per function as many calls
 #   as the JSON report, whose "trace" says as many events and none dropped;
+# - non-blocking (tests/trace/nonblocking.c): requests matched to their
+#   completions, roots, a polling loop folded, flows to non-blocking receives;
 # - perfetto: `mpiwatch --trace DIR --perfetto OUT` exits 0; OUT parses, has
 #   one process per rank, and every flow joins a send to the receive that
 #   matched it, as many flows as the report's messages;
@@ -21,8 +23,11 @@
 #   ranks converted), or with garbage after its chunks, is named on stderr,
 #   exit 1; 300 damaged copies of the ring's rank 1 file (bytes changed, cut,
 #   repeated) each convert without a crash, exit 0 or 1, JSON that parses;
-# - bad values: MPIWATCH_TRACE=yes and MPIWATCH_TRACE_BUFFER=12 each get one
-#   warning naming the value, and the run is the bare run;
+# - bad values: MPIWATCH_TRACE=yes, MPIWATCH_TRACE_BUFFER=12 and
+#   MPIWATCH_TRACE_RANKS=3-1 each get one warning naming the value, and the run
+#   is the bare run (every rank traced for the last);
+# - ranks: MPIWATCH_TRACE_RANKS=1,3 leaves the files of ranks 1 and 3 only,
+#   which convert;
 # - unwritable: MPIWATCH_TRACE_DIR naming no folder: a warning naming it, the
 #   bare run's output and status, a report without "trace".
 # The cost of a call with the trace off is tests/runtime/check-cost.sh's.
@@ -80,6 +85,30 @@ fi
 # --- perfetto
 checked "perfetto: converted" "$client" --trace "$out" --perfetto "$work/ring.json"
 checked "perfetto: processes and flows" "$PYTHON" "$check" perfetto "$work/ring.json" "$NP" "$report"
+
+# --- non-blocking (tests/trace/nonblocking.c --polls 100000): every request
+# started is completed once, every completion names its start, rooted
+# collectives have their root; rank 0's 100000 tests that found nothing are
+# one record; the calls per function are still the report's, and every flow
+# (to an Irecv: at the wait or test that completed it) joins a send to its
+# receive, as many as the report's messages.
+build "$top_srcdir/tests/trace/nonblocking.c" "$work/nonblocking" plain
+run "$work/nb" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_FORMATS=json -- "$work/nonblocking" \
+    --polls 100000
+nb_files=()
+for t in $(cd "$work/nb/cwd" && ls | grep '\.trace\.[0-9]*$'); do nb_files+=("$work/nb/cwd/$t"); done
+nb_report="$work/nb/cwd/$(reports "$work/nb/cwd" 'mpiwatch-*.json' | head -n 1)"
+if [ "$(rc_of "$work/nb")" -ne 0 ] || [ "${#nb_files[@]}" -ne "$NP" ]; then
+    fail "non-blocking: run" "$(describe_rc "$(rc_of "$work/nb")"), ${#nb_files[@]} trace files" \
+        "$work/nb/stdout" "$work/nb/stderr"
+else
+    checked "non-blocking: calls per function" "$PYTHON" "$check" counts "$nb_report" "${nb_files[@]}"
+    checked "non-blocking: requests and roots" "$PYTHON" "$check" requests "${nb_files[@]}"
+    checked "non-blocking: polls folded" "$PYTHON" "$check" polls "${nb_files[@]}" 100000 MPI_Test
+    checked "non-blocking: perfetto converted" "$client" --trace "$work/nb/cwd" --perfetto "$work/nb.json"
+    checked "non-blocking: processes and flows" "$PYTHON" "$check" perfetto "$work/nb.json" "$NP" \
+        "$nb_report"
+fi
 
 # --- threads and Fortran: per function, the files' calls are the report's
 # traced_counts CASE DIR: the run in DIR (status 0) left one trace file per
@@ -222,6 +251,29 @@ run "$work/bad-buffer" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_TRACE_BUFFER=12 \
     MPIWATCH_FORMATS=json -- "$work/ring"
 same_output "bad MPIWATCH_TRACE_BUFFER: output and status" "$work/bad-buffer" "$work/bare"
 warned_once "bad MPIWATCH_TRACE_BUFFER" "$work/bad-buffer" "MPIWATCH_TRACE_BUFFER='12'"
+run "$work/bad-ranks" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_TRACE_RANKS=3-1 \
+    MPIWATCH_FORMATS=json -- "$work/ring"
+same_output "bad MPIWATCH_TRACE_RANKS: output and status" "$work/bad-ranks" "$work/bare"
+warned_once "bad MPIWATCH_TRACE_RANKS" "$work/bad-ranks" "MPIWATCH_TRACE_RANKS='3-1'"
+if [ "$(cd "$work/bad-ranks/cwd" && ls | grep -c '\.trace\.[0-9]*$')" -eq "$NP" ]; then
+    pass "bad MPIWATCH_TRACE_RANKS: every rank traced"
+else
+    fail "bad MPIWATCH_TRACE_RANKS: files" "$(cd "$work/bad-ranks/cwd" && ls)"
+fi
+
+# --- ranks: MPIWATCH_TRACE_RANKS=1,3 leaves the files of ranks 1 and 3 only,
+# which convert (the other ranks' processes with no slices).
+run "$work/ranks" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_TRACE_RANKS=1,3 \
+    MPIWATCH_FORMATS=json -- "$work/ring"
+same_output "ranks 1,3: output and status" "$work/ranks" "$work/bare"
+listed=$(cd "$work/ranks/cwd" && ls | grep '\.trace\.[0-9]*$' | sed 's/.*\.trace\.//' | sort -n | tr '\n' ' ')
+if [ "$listed" = "1 3 " ]; then
+    pass "ranks 1,3: the files of ranks 1 and 3 only"
+else
+    fail "ranks 1,3: files" "the files of ranks '$listed'"
+fi
+checked "ranks 1,3: perfetto converted" "$client" --trace "$work/ranks/cwd" --perfetto "$work/ranks.json"
+checked "ranks 1,3: processes" "$PYTHON" "$check" perfetto "$work/ranks.json" 1,3
 
 # --- unwritable
 out="$work/unwritable/cwd"

@@ -49,11 +49,17 @@ def signed(buf, pos):
     return (value >> 1) ^ -(value & 1), pos
 
 
-def decode(path):
-    """(rank, per-function call counts, calls dropped) of one trace file."""
+ROOTED = {"MPI_Bcast", "MPI_Reduce", "MPI_Gather", "MPI_Gatherv", "MPI_Scatter",
+          "MPI_Scatterv", "MPI_Ibcast", "MPI_Ireduce"}
+
+
+def records(path):
+    """(rank, the call records of one trace file, calls dropped). A record is
+    a dict: fn, thread, t_in, t_out, count, request, root, done (a list of
+    (request, source, tag, bytes))."""
     buf = open(path, "rb").read()
-    if buf[:8] != b"MWTRACE\0" or struct.unpack_from("<I", buf, 8)[0] != 1:
-        raise ValueError(f"{path}: not a version-1 trace file")
+    if buf[:8] != b"MWTRACE\0" or struct.unpack_from("<I", buf, 8)[0] != 2:
+        raise ValueError(f"{path}: not a version-2 trace file")
     pos = 12
     rank, pos = varint(buf, pos)
     _ranks, pos = varint(buf, pos)
@@ -66,13 +72,17 @@ def decode(path):
         length, pos = varint(buf, pos)
         names.append(buf[pos:pos + length].decode())
         pos += length
-    calls, dropped = Counter(), 0
+    calls, dropped = [], 0
     while pos < len(buf):
+        if buf[pos] == 0xC8:  # a sync point: the rank's ticks, rank 0's
+            _, pos = varint(buf, pos + 1)
+            _, pos = varint(buf, pos)
+            continue
         if buf[pos] != 0xC7:
             raise ValueError(f"{path}: no chunk marker at offset {pos}")
-        _thread, pos = varint(buf, pos + 1)
+        thread, pos = varint(buf, pos + 1)
         length, pos = varint(buf, pos)
-        _first, pos = varint(buf, pos)
+        t, pos = varint(buf, pos)
         end = pos + length
         while pos < end:
             kind = buf[pos]
@@ -81,21 +91,93 @@ def decode(path):
                 n, pos = varint(buf, pos)
                 dropped += n
                 continue
-            if kind not in (1, 2):
+            if kind == 4:
+                calls[-1]["request"], pos = varint(buf, pos)
+                continue
+            if kind == 5:
+                calls[-1]["root"], pos = signed(buf, pos)
+                continue
+            if kind == 6:
+                request, pos = varint(buf, pos)
+                source, pos = signed(buf, pos)
+                tag, pos = signed(buf, pos)
+                size, pos = varint(buf, pos)
+                calls[-1]["done"].append((request, source, tag, size))
+                continue
+            if kind not in (1, 2, 7):
                 raise ValueError(f"{path}: record kind {kind} at offset {pos - 1}")
             fn, pos = varint(buf, pos)
             _site, pos = signed(buf, pos)
-            _enter, pos = varint(buf, pos)
-            _duration, pos = varint(buf, pos)
+            enter, pos = varint(buf, pos)
+            duration, pos = varint(buf, pos)
             if kind == 2:
                 for _ in range(3):
                     _, pos = signed(buf, pos)
                 for _ in range(2):
                     _, pos = varint(buf, pos)
-            calls[names[fn]] += 1
+            n = 1
+            if kind == 7:
+                n, pos = varint(buf, pos)
+            t += enter
+            calls.append({"fn": names[fn], "thread": thread, "t_in": t, "t_out": t + duration,
+                          "count": n, "request": 0, "root": None, "done": []})
         if pos != end:
             raise ValueError(f"{path}: a chunk's records overrun its length")
     return rank, calls, dropped
+
+
+def decode(path):
+    """(rank, per-function call counts, calls dropped) of one trace file."""
+    rank, calls, dropped = records(path)
+    counted = Counter()
+    for c in calls:
+        counted[c["fn"]] += c["count"]
+    return rank, counted, dropped
+
+
+def requests(files):
+    problems, started, completed, rooted = [], 0, 0, 0
+    for path in files:
+        rank, calls, _ = records(path)
+        open_ = {}
+        for c in sorted(calls, key=lambda c: (c["t_in"], c["t_out"])):
+            if c["request"]:
+                if c["request"] in open_:
+                    problems.append(f"rank {rank}: request {c['request']} started twice")
+                open_[c["request"]] = c
+                started += 1
+            for request, *_ in c["done"]:
+                start = open_.pop(request, None)
+                if start is None:
+                    problems.append(f"rank {rank}: {c['fn']} completes request {request}, "
+                                    "which no earlier call started")
+                else:
+                    completed += 1
+            if c["fn"] in ROOTED:
+                rooted += 1
+                if c["root"] is None or c["root"] < 0:
+                    problems.append(f"rank {rank}: {c['fn']} without its root")
+        for request, c in open_.items():
+            problems.append(f"rank {rank}: request {request} of {c['fn']} never completed")
+    for p in problems[:10]:
+        print(p)
+    if not problems:
+        print(f"{started} requests started, {completed} completed, {rooted} rooted "
+              "collectives with their root")
+    return 1 if problems else 0
+
+
+def polls(files, least, function):
+    found = calls = longest = 0
+    for path in files:
+        for c in records(path)[1]:
+            if c["fn"] == function:
+                found += 1
+                calls += c["count"]
+                longest = max(longest, c["count"])
+    print(f"{function}: {calls} calls in {found} records, the longest fold {longest} calls "
+          f"(at least {least} wanted)")
+    return 0 if longest >= least else 1
 
 
 def counts(report, files):
@@ -145,6 +227,18 @@ def inside(slices, ev):
     return None
 
 
+def received(slices, pid, done):
+    """(source, tag) of a completed receive: its status's, else its own
+    arguments' (the non-blocking receive's slice with its request id)."""
+    if done[1] >= 0:
+        return done[1], done[2]
+    for (p, _), calls in slices.items():
+        for c in calls:
+            if p == pid and c["args"].get("request") == done[0]:
+                return c["args"]["peer"], c["args"]["tag"]
+    return None
+
+
 def perfetto(path, ranks, report=None):
     events = json.load(open(path, encoding="utf-8"))["traceEvents"]
     procs = {e["pid"] for e in events if e["ph"] == "M" and e["name"] == "process_name"}
@@ -171,10 +265,14 @@ def perfetto(path, ranks, report=None):
         send, recv = inside(slices, start), inside(slices, finish)
         if send is None or send["name"] not in SENDS:
             problems.append(f"flow {fid} starts outside a send: {start}")
-        elif recv is None or recv["name"] != "MPI_Recv":
+        elif recv is None or not (recv["name"] == "MPI_Recv" or
+                                  recv["name"].startswith(("MPI_Wait", "MPI_Test"))):
             problems.append(f"flow {fid} ends outside a receive: {finish}")
-        elif send["args"]["peer"] != recv["pid"] or recv["args"]["peer"] != send["pid"] \
-                or send["args"]["tag"] != recv["args"]["tag"]:
+        elif send["args"]["peer"] != recv["pid"] or \
+                (send["pid"], send["args"]["tag"]) not in (
+                    [received(slices, recv["pid"], d) for d in recv["args"].get("completed", [])]
+                    if recv["name"] != "MPI_Recv"
+                    else [(recv["args"]["peer"], recv["args"]["tag"])]):
             problems.append(f"flow {fid} joins {send} to {recv}")
     if report is not None:
         messages = sum(p["messages"] for p in report.get("pairs", []))
@@ -230,6 +328,10 @@ def main(argv):
     if len(argv) >= 3 and argv[0] in ("counts", "written"):
         report = json.load(open(argv[1], encoding="utf-8"))
         return (counts if argv[0] == "counts" else written)(report, argv[2:])
+    if len(argv) >= 2 and argv[0] == "requests":
+        return requests(argv[1:])
+    if len(argv) >= 4 and argv[0] == "polls":
+        return polls(argv[1:-2], int(argv[-2]), argv[-1])
     if len(argv) == 4 and argv[0] == "mutate":
         return mutate(argv[1], argv[2], int(argv[3]))
     if len(argv) in (3, 4) and argv[0] == "perfetto":

@@ -1,0 +1,446 @@
+/* Trace files to an OTF2 archive (client/trace_otf2.h). */
+#include "trace_otf2.h"
+
+#include <stdio.h>
+
+#if MW_HAVE_OTF2
+#include <math.h>
+#include <otf2/otf2.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "trace_job.h"
+#include "trace_read.h"
+
+/* The string ids: 0 "", then the function names, then the other names. */
+enum { S_EMPTY, S_WORLD, S_RANKS, S_LOCATIONS, S_MACHINE, S_NODE, S_CALLS, S_CALLS_DESC,
+       S_FIRST_NAME };
+
+#define LOCATION(rank, thread) (((uint64_t)(rank) << 32) | (uint64_t)(thread))
+#define ATTR_CALLS 0
+
+static const char *const sends[] = {"MPI_Send", "MPI_Ssend", "MPI_Bsend", "MPI_Rsend", NULL};
+static const char *const isends[] = {"MPI_Isend", "MPI_Issend", "MPI_Ibsend", "MPI_Irsend", NULL};
+
+/* The collectives OTF2 names, by the MPI function's name (an I-form is not
+ * one: OTF2 has non-blocking collective events of its own, not written). */
+static const struct {
+    const char *name;
+    OTF2_CollectiveOp op;
+} collectives[] = {
+    {"MPI_Barrier", OTF2_COLLECTIVE_OP_BARRIER}, {"MPI_Bcast", OTF2_COLLECTIVE_OP_BCAST},
+    {"MPI_Gather", OTF2_COLLECTIVE_OP_GATHER}, {"MPI_Gatherv", OTF2_COLLECTIVE_OP_GATHERV},
+    {"MPI_Scatter", OTF2_COLLECTIVE_OP_SCATTER}, {"MPI_Scatterv", OTF2_COLLECTIVE_OP_SCATTERV},
+    {"MPI_Allgather", OTF2_COLLECTIVE_OP_ALLGATHER},
+    {"MPI_Allgatherv", OTF2_COLLECTIVE_OP_ALLGATHERV},
+    {"MPI_Alltoall", OTF2_COLLECTIVE_OP_ALLTOALL}, {"MPI_Alltoallv", OTF2_COLLECTIVE_OP_ALLTOALLV},
+    {"MPI_Alltoallw", OTF2_COLLECTIVE_OP_ALLTOALLW},
+    {"MPI_Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE}, {"MPI_Reduce", OTF2_COLLECTIVE_OP_REDUCE},
+    {"MPI_Reduce_scatter", OTF2_COLLECTIVE_OP_REDUCE_SCATTER},
+    {"MPI_Reduce_scatter_block", OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK},
+    {"MPI_Scan", OTF2_COLLECTIVE_OP_SCAN}, {"MPI_Exscan", OTF2_COLLECTIVE_OP_EXSCAN},
+};
+
+/* The name without a large-count suffix: MPI_Send_c is MPI_Send. */
+static int same_name(const char *name, const char *want)
+{
+    size_t n = strlen(name);
+    if (n > 2 && strcmp(name + n - 2, "_c") == 0)
+        n -= 2;
+    return strlen(want) == n && strncmp(name, want, n) == 0;
+}
+
+static int named(const char *name, const char *const *list)
+{
+    for (int i = 0; list[i] != NULL; i++)
+        if (same_name(name, list[i]))
+            return 1;
+    return 0;
+}
+
+/* The collective operation of a function, or -1. */
+static int collective_of(const char *name)
+{
+    for (size_t i = 0; i < sizeof collectives / sizeof collectives[0]; i++)
+        if (same_name(name, collectives[i].name))
+            return (int)collectives[i].op;
+    return -1;
+}
+
+static OTF2_FlushType pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef location,
+                                void *caller, bool final)
+{
+    (void)user, (void)type, (void)location, (void)caller, (void)final;
+    return OTF2_FLUSH;
+}
+
+static OTF2_TimeStamp post_flush(void *user, OTF2_FileType type, OTF2_LocationRef location)
+{
+    (void)user, (void)type, (void)location;
+    return 0;
+}
+
+static OTF2_FlushCallbacks flush_callbacks = {.otf2_pre_flush = pre_flush,
+                                              .otf2_post_flush = post_flush};
+
+/* The run's function names, one region each: names[] of the first file that
+ * has them, looked up by name for the others. */
+typedef struct {
+    char **names;
+    int n;
+    int *comms;      /* the communicators' ids (Fortran handles) seen: OTF2 comm i + 1 */
+    int ncomms;
+} regions;
+
+/* The OTF2 communicator of a record's communicator id: 0 for none (-1: a
+ * call that moved nothing), else one per id seen. All have MPI_COMM_WORLD's
+ * group, as peers are world ranks (the files do not say a communicator's
+ * members). -1: out of memory. */
+static int comm_of(regions *g, int id)
+{
+    if (id == -1)   /* none; other negative ids are handles (MPICH's, above INT_MAX) */
+        return 0;
+    for (int i = 0; i < g->ncomms; i++)
+        if (g->comms[i] == id)
+            return i + 1;
+    int *more = realloc(g->comms, (size_t)(g->ncomms + 1) * sizeof *more);
+    if (more == NULL)
+        return -1;
+    g->comms = more;
+    g->comms[g->ncomms++] = id;
+    return g->ncomms;
+}
+
+static int region_of(regions *g, const char *name)
+{
+    for (int i = 0; i < g->n; i++)
+        if (strcmp(g->names[i], name) == 0)
+            return i;
+    char **more = realloc(g->names, (size_t)(g->n + 1) * sizeof *more);
+    if (more == NULL)
+        return -1;
+    g->names = more;
+    g->names[g->n] = (char *)name;   /* owned by the job, which outlives g */
+    return g->n++;
+}
+
+static uint64_t ns_of(const mwc_trace_job *j, const mwc_trace_rank *r, uint64_t t)
+{
+    double ns = mwc_trace_job_ns(j, r, t);
+    return ns > 0 ? (uint64_t)llround(ns) : 0;
+}
+
+typedef struct {
+    uint32_t thread;
+    uint64_t events;
+} location_count;
+
+/* A non-blocking receive whose completion says (or whose arguments said) its
+ * source and tag: written as an MpiIrecvRequest and an MpiIrecv; not one
+ * from MPI_PROC_NULL, nor one never completed, nor from MPI_ANY_SOURCE
+ * with its status ignored. at: its completion in r->done (SIZE_MAX none). */
+static int receive_known(const mwc_trace_rank *r, const mwc_trace_call *start, size_t at)
+{
+    if (at == SIZE_MAX)
+        return 0;
+    const mwc_trace_done *d = &r->done[at];
+    return d->source >= 0 ? d->tag >= 0 : start->peer >= 0 && start->tag >= 0;
+}
+
+/* One rank's events, one location per thread; 0, or -1 (err said). */
+static int write_rank(OTF2_Archive *archive, const mwc_trace_job *j, int k, regions *g,
+                      location_count **locs, size_t *nlocs, uint64_t *last_ns)
+{
+    const mwc_trace_rank *t = &j->ranks[k];
+    size_t *completer = NULL, *done_of = NULL, *start_of_done = NULL;
+    int *region = calloc(t->nnames ? (size_t)t->nnames : 1, sizeof *region);
+    if (region == NULL || mwc_trace_completions(t, &completer, &done_of) != 0 ||
+        (start_of_done = malloc((t->ndone ? t->ndone : 1) * sizeof *start_of_done)) == NULL)
+        goto oom;
+    for (int f = 0; f < t->nnames; f++)
+        if ((region[f] = region_of(g, t->names[f])) < 0)
+            goto oom;
+    for (size_t d = 0; d < t->ndone; d++)
+        start_of_done[d] = SIZE_MAX;
+    for (size_t i = 0; i < t->ncalls; i++)
+        if (done_of[i] != SIZE_MAX)
+            start_of_done[done_of[i]] = i;
+    OTF2_AttributeList *attrs = OTF2_AttributeList_New();
+    *nlocs = 0;
+    for (size_t i = 0; i < t->ncalls; i++) {
+        const mwc_trace_call *c = &t->calls[i];
+        size_t l = 0;
+        while (l < *nlocs && (*locs)[l].thread != c->thread)
+            l++;
+        if (l == *nlocs) {
+            location_count *more = realloc(*locs, (l + 1) * sizeof *more);
+            if (more == NULL)
+                goto oom;
+            *locs = more;
+            more[l] = (location_count){c->thread, 0};
+            (*nlocs)++;
+        }
+        OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(archive, LOCATION(k, c->thread));
+        if (w == NULL)
+            goto oom;
+        const char *name = t->names[c->fn];
+        uint64_t in = ns_of(j, t, c->t_in), out = ns_of(j, t, c->t_out);
+        uint64_t n = 0;
+        OTF2_AttributeList *a = NULL;
+        if (c->count > 1) {   /* folded polls: the calls it stands for */
+            OTF2_AttributeValue v = {.uint64 = c->count};
+            OTF2_AttributeList_AddAttribute(attrs, ATTR_CALLS, OTF2_TYPE_UINT64, v);
+            a = attrs;
+        }
+        OTF2_EvtWriter_Enter(w, a, in, (OTF2_RegionRef)region[c->fn]);
+        n++;
+        int comm = comm_of(g, c->traffic ? c->comm : -1);
+        if (comm < 0)
+            goto oom;
+        int op = collective_of(name);
+        if (c->traffic && c->peer >= 0 && c->tag >= 0 && named(name, sends)) {
+            OTF2_EvtWriter_MpiSend(w, NULL, in, (uint32_t)c->peer, (OTF2_CommRef)comm,
+                                   (uint32_t)c->tag, c->sent);
+            n++;
+        } else if (c->traffic && c->peer >= 0 && c->tag >= 0 && named(name, isends)) {
+            if (c->request != 0)
+                OTF2_EvtWriter_MpiIsend(w, NULL, in, (uint32_t)c->peer, (OTF2_CommRef)comm,
+                                        (uint32_t)c->tag, c->sent, c->request);
+            else   /* its request is not known (a Fortran call): a send */
+                OTF2_EvtWriter_MpiSend(w, NULL, in, (uint32_t)c->peer, (OTF2_CommRef)comm,
+                                       (uint32_t)c->tag, c->sent);
+            n++;
+        } else if (same_name(name, "MPI_Irecv") && c->request != 0 &&
+                   receive_known(t, c, done_of[i])) {
+            OTF2_EvtWriter_MpiIrecvRequest(w, NULL, in, c->request);
+            n++;
+        } else if (op >= 0) {
+            OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, in);
+            n++;
+        }
+        if (c->traffic && c->peer >= 0 && c->tag >= 0 && same_name(name, "MPI_Recv")) {
+            OTF2_EvtWriter_MpiRecv(w, NULL, out, (uint32_t)c->peer, (OTF2_CommRef)comm,
+                                   (uint32_t)c->tag, c->recv);
+            n++;
+        }
+        for (uint32_t d = 0; d < c->ndone; d++) {
+            size_t at = c->first_done + d, s = start_of_done[at];
+            if (s == SIZE_MAX)
+                continue;
+            const mwc_trace_call *start = &t->calls[s];
+            const mwc_trace_done *done = &t->done[at];
+            if (named(t->names[start->fn], isends) && start->peer >= 0 && start->tag >= 0) {
+                OTF2_EvtWriter_MpiIsendComplete(w, NULL, out, done->request);
+                n++;
+            } else if (same_name(t->names[start->fn], "MPI_Irecv")) {
+                int known = done->source >= 0, scomm = comm_of(g, start->comm);
+                if (scomm < 0)
+                    goto oom;
+                int source = known ? done->source : start->peer;
+                int tag = known ? done->tag : start->tag;
+                if (!receive_known(t, start, at))
+                    continue;
+                OTF2_EvtWriter_MpiIrecv(w, NULL, out, (uint32_t)source, (OTF2_CommRef)scomm,
+                                        (uint32_t)tag,
+                                        known ? done->bytes : start->recv, done->request);
+                n++;
+            }
+        }
+        if (op >= 0) {
+            OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, out, (OTF2_CollectiveOp)op,
+                                            (OTF2_CommRef)comm,
+                                            c->root >= 0 ? (uint32_t)c->root
+                                                         : OTF2_UNDEFINED_UINT32,
+                                            c->sent, c->recv);
+            n++;
+        }
+        OTF2_EvtWriter_Leave(w, NULL, out, (OTF2_RegionRef)region[c->fn]);
+        (*locs)[l].events += n + 1;
+        if (out > *last_ns)
+            *last_ns = out;
+    }
+    OTF2_AttributeList_Delete(attrs);
+    for (size_t l = 0; l < *nlocs; l++)
+        OTF2_Archive_CloseEvtWriter(archive,
+                                    OTF2_Archive_GetEvtWriter(archive,
+                                                              LOCATION(k, (*locs)[l].thread)));
+    free(region);
+    free(completer);
+    free(done_of);
+    free(start_of_done);
+    return 0;
+oom:
+    fprintf(stderr, "mpiwatch: --otf2: out of memory, or OTF2 could not write rank %d\n", k);
+    free(region);
+    free(completer);
+    free(done_of);
+    free(start_of_done);
+    return -1;
+}
+
+static void write_string(OTF2_GlobalDefWriter *d, uint32_t id, const char *s)
+{
+    OTF2_GlobalDefWriter_WriteString(d, id, s);
+}
+
+/* The global definitions: strings, regions, the system tree, a location
+ * group per rank and a location per thread, MPI_COMM_WORLD. */
+static void write_definitions(OTF2_Archive *archive, const mwc_trace_job *j, const regions *g,
+                              location_count **locs, const size_t *nlocs, uint64_t last_ns)
+{
+    OTF2_GlobalDefWriter *d = OTF2_Archive_GetGlobalDefWriter(archive);
+    OTF2_GlobalDefWriter_WriteClockProperties(d, 1000000000ull, 0, last_ns + 1,
+                                              j->base_ns + (uint64_t)llround(j->shift_ns));
+    static const char *const fixed[] = {"", "communicator not recorded", "MPI_COMM_WORLD ranks",
+                                        "MPI_COMM_WORLD locations", "machine", "node",
+                                        "mpiwatch::calls",
+                                        "the calls this record stands for: polls that found "
+                                        "nothing, folded"};
+    for (uint32_t i = 0; i < S_FIRST_NAME; i++)
+        write_string(d, i, fixed[i]);
+    OTF2_GlobalDefWriter_WriteAttribute(d, ATTR_CALLS, S_CALLS, S_CALLS_DESC, OTF2_TYPE_UINT64);
+    for (int i = 0; i < g->n; i++) {
+        write_string(d, S_FIRST_NAME + (uint32_t)i, g->names[i]);
+        int op = collective_of(g->names[i]);
+        OTF2_GlobalDefWriter_WriteRegion(
+            d, (OTF2_RegionRef)i, S_FIRST_NAME + (uint32_t)i, S_FIRST_NAME + (uint32_t)i,
+            S_EMPTY,
+            op == OTF2_COLLECTIVE_OP_BARRIER ? OTF2_REGION_ROLE_BARRIER
+            : op >= 0                        ? OTF2_REGION_ROLE_COLL_OTHER
+                                             : OTF2_REGION_ROLE_FUNCTION,
+            OTF2_PARADIGM_MPI, OTF2_REGION_FLAG_NONE, S_EMPTY, 0, 0);
+    }
+    OTF2_GlobalDefWriter_WriteSystemTreeNode(d, 0, S_MACHINE, S_NODE,
+                                             OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+    uint32_t next = S_FIRST_NAME + (uint32_t)g->n;
+    uint64_t *world = calloc((size_t)j->nranks, sizeof *world);
+    uint64_t *ranks = calloc((size_t)j->nranks, sizeof *ranks);
+    for (int k = 0; k < j->nranks; k++) {
+        char name[64];
+        snprintf(name, sizeof name, "rank %d", k);
+        write_string(d, next, name);
+        OTF2_GlobalDefWriter_WriteLocationGroup(d, (OTF2_LocationGroupRef)k, next++,
+                                                OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+                                                OTF2_UNDEFINED_LOCATION_GROUP);
+        for (size_t l = 0; l < nlocs[k]; l++) {
+            snprintf(name, sizeof name, "rank %d thread %u", k, locs[k][l].thread);
+            write_string(d, next, name);
+            OTF2_GlobalDefWriter_WriteLocation(d, LOCATION(k, locs[k][l].thread), next++,
+                                               OTF2_LOCATION_TYPE_CPU_THREAD, locs[k][l].events,
+                                               (OTF2_LocationGroupRef)k);
+        }
+        if (nlocs[k] == 0) {   /* a rank not traced: its location, empty, for the groups */
+            snprintf(name, sizeof name, "rank %d thread 0", k);
+            write_string(d, next, name);
+            OTF2_GlobalDefWriter_WriteLocation(d, LOCATION(k, 0), next++,
+                                               OTF2_LOCATION_TYPE_CPU_THREAD, 0,
+                                               (OTF2_LocationGroupRef)k);
+        }
+        if (world != NULL && ranks != NULL) {
+            world[k] = LOCATION(k, 0);
+            ranks[k] = (uint64_t)k;
+        }
+    }
+    if (world != NULL && ranks != NULL) {
+        OTF2_GlobalDefWriter_WriteGroup(d, 0, S_LOCATIONS, OTF2_GROUP_TYPE_COMM_LOCATIONS,
+                                        OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+                                        (uint32_t)j->nranks, world);
+        OTF2_GlobalDefWriter_WriteGroup(d, 1, S_RANKS, OTF2_GROUP_TYPE_COMM_GROUP,
+                                        OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+                                        (uint32_t)j->nranks, ranks);
+        OTF2_GlobalDefWriter_WriteComm(d, 0, S_WORLD, 1, OTF2_UNDEFINED_COMM,
+                                       OTF2_COMM_FLAG_NONE);
+        for (int i = 0; i < g->ncomms; i++) {
+            char name[64];
+            snprintf(name, sizeof name, "communicator %d", g->comms[i]);
+            write_string(d, next, name);
+            OTF2_GlobalDefWriter_WriteComm(d, (OTF2_CommRef)(i + 1), next++, 1,
+                                           OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+        }
+    }
+    free(world);
+    free(ranks);
+    OTF2_Archive_CloseGlobalDefWriter(archive, d);
+}
+
+int mwc_trace_otf2(const char *spec, const char *out, int quiet)
+{
+    mwc_trace_job j;
+    struct stat st;
+    int problems = mwc_trace_job_read(spec, &j, quiet);
+    if (problems < 0)
+        return 1;
+    char anchor[4200];
+    snprintf(anchor, sizeof anchor, "%s/traces.otf2", out);
+    if (stat(anchor, &st) == 0) {
+        fprintf(stderr, "mpiwatch: --otf2 %s already holds an archive (%s); name another folder\n",
+                out, anchor);
+        mwc_trace_job_free(&j);
+        return 1;
+    }
+    OTF2_Archive *archive = OTF2_Archive_Open(out, "traces", OTF2_FILEMODE_WRITE, 1 << 20, 4 << 20,
+                                              OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+    if (archive == NULL) {
+        fprintf(stderr, "mpiwatch: --otf2 %s: the archive cannot be made there\n", out);
+        mwc_trace_job_free(&j);
+        return 1;
+    }
+    OTF2_Archive_SetFlushCallbacks(archive, &flush_callbacks, NULL);
+    OTF2_Archive_SetSerialCollectiveCallbacks(archive);
+    OTF2_Archive_OpenEvtFiles(archive);
+    regions g = {NULL, 0, NULL, 0};
+    location_count **locs = calloc((size_t)j.nranks, sizeof *locs);
+    size_t *nlocs = calloc((size_t)j.nranks, sizeof *nlocs);
+    uint64_t last_ns = 0, calls = 0;
+    int status = problems != 0 || locs == NULL || nlocs == NULL;
+    for (int k = 0; k < j.nranks && locs != NULL && nlocs != NULL; k++) {
+        if (j.ranks[k].path == NULL) {   /* not traced: its location's files, empty */
+            OTF2_Archive_CloseEvtWriter(archive,
+                                        OTF2_Archive_GetEvtWriter(archive, LOCATION(k, 0)));
+            continue;
+        }
+        if (write_rank(archive, &j, k, &g, &locs[k], &nlocs[k], &last_ns) != 0)
+            status = 1;
+        for (size_t i = 0; i < j.ranks[k].ncalls; i++)
+            calls += j.ranks[k].calls[i].count;
+    }
+    OTF2_Archive_CloseEvtFiles(archive);
+    OTF2_Archive_OpenDefFiles(archive);
+    for (int k = 0; k < j.nranks && locs != NULL && nlocs != NULL; k++)
+        for (size_t l = 0; l < (nlocs[k] ? nlocs[k] : 1); l++) {
+            uint32_t thread = nlocs[k] ? locs[k][l].thread : 0;
+            OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(archive, LOCATION(k, thread));
+            OTF2_Archive_CloseDefWriter(archive, dw);
+        }
+    OTF2_Archive_CloseDefFiles(archive);
+    if (locs != NULL && nlocs != NULL)
+        write_definitions(archive, &j, &g, locs, nlocs, last_ns);
+    if (OTF2_Archive_Close(archive) != OTF2_SUCCESS) {
+        fprintf(stderr, "mpiwatch: --otf2 %s: the archive could not be closed\n", out);
+        status = 1;
+    }
+    if (!quiet && status == 0)
+        fprintf(stderr, "mpiwatch: %s: %llu calls of %d ranks\n", anchor,
+                (unsigned long long)calls, j.nranks);
+    for (int k = 0; locs != NULL && k < j.nranks; k++)
+        free(locs[k]);
+    free(locs);
+    free(nlocs);
+    free(g.names);
+    free(g.comms);
+    mwc_trace_job_free(&j);
+    return status;
+}
+
+#else
+
+int mwc_trace_otf2(const char *spec, const char *out, int quiet)
+{
+    (void)spec, (void)out, (void)quiet;
+    fprintf(stderr, "mpiwatch: --otf2: this mpiwatch was built without OTF2 (install "
+                    "libotf2-trace-dev and run configure again)\n");
+    return 1;
+}
+
+#endif

@@ -1,0 +1,13 @@
+/* mpiwatch --trace DIR --otf2 OUT: a run's per-rank trace files as an OTF2
+ * archive (OUT/traces.otf2, for Vampir, Scalasca, otf2-print): a location
+ * group per rank, a location per traced thread, a region per MPI function,
+ * MPI_COMM_WORLD, and the MPI events OTF2 defines (docs/trace.md, "OTF2"). */
+#ifndef MWC_TRACE_OTF2_H
+#define MWC_TRACE_OTF2_H
+
+/* The exit status: 0 written (every file read whole), 1 some file could not
+ * be read or was damaged (what could be read is written), the archive could
+ * not be written, or this mpiwatch was built without OTF2. */
+int mwc_trace_otf2(const char *spec, const char *out, int quiet);
+
+#endif

@@ -1,0 +1,162 @@
+"""What the trace adds to a call's record, from the standard's roles.
+
+The profile's notes (moves.py) say what a call moved; the trace also needs
+what joins calls to each other (docs/trace.md, "What is recorded per call"):
+
+- the request a non-blocking call starts, so that the wait or test that
+  completes it is found (an MPI_Irecv's source, tag and bytes come from the
+  completion's status);
+- the requests a wait or test completes: the request handles are read
+  before the call (the call sets them to MPI_REQUEST_NULL), the indices,
+  flag and statuses after it;
+- the root of a rooted collective, taken from the profile's own derivation
+  (Moves.root), so that the root is found once;
+- whether a poll (a test or an MPI_Iprobe, MPI_Improbe) found nothing, so
+  that the trace folds a polling loop into one record.
+
+The statements call runtime/trace/notes.h. They run in the slow body only,
+and only while the trace records (mw_trace_listening), so that tracing off
+changes no body.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from .moves import Binding, Moves, Operation
+from .parameters import WrapperParam
+from .spec import SpecFunction
+
+# How a completion call says which of its requests completed
+# (runtime/trace/notes.h, MW_TRACE_DONE_*).
+ONE, ALL = "MW_TRACE_DONE_ONE", "MW_TRACE_DONE_ALL"
+ANY, SOME = "MW_TRACE_DONE_ANY", "MW_TRACE_DONE_SOME"
+
+
+@dataclass(frozen=True)
+class Completion:
+    """A wait or test, by the standard's names of its parameters ("" none)."""
+
+    form: str
+    count: str
+    requests: str
+    flag: str
+    index: str        # Waitany's index; Waitsome's outcount
+    indices: str
+    statuses: str
+
+
+@dataclass(frozen=True)
+class TraceNotes:
+    """C statements a slow body runs for the trace (none: the call has nothing to add),
+    and what they were made from, by the standard's parameter names, for the Fortran
+    entry points (fortran_trace.py)."""
+
+    before: tuple[str, ...] = ()   # before the call (the requests it may complete)
+    after: tuple[str, ...] = ()    # after it, with ret
+    root: str = ""                 # after it: the root (also run by the Fortran bodies)
+    start: tuple[str, str, bool] | None = None   # request, comm ("" none), receives
+    completion: Completion | None = None
+    poll_flag: str = ""            # a non-blocking probe's flag
+
+    @property
+    def any(self) -> bool:
+        return bool(self.before or self.after or self.root)
+
+
+def _start(b: Binding, op: Operation, category: str) -> str:
+    """A call that starts one request (MPI_Isend, MPI_Irecv, MPI_Ibcast...)."""
+    request = b.get("request")
+    if request is None or request.array or request.direction != "out" or op.persistent:
+        return ""
+    comm = b.get("comm")
+    return (f"mw_trace_note_request(ret, *{request.c_name}, "
+            f"{comm.c_name if comm is not None else 'MPI_COMM_NULL'}, {int(category == 'recv')});")
+
+
+def _completion(b: Binding, name: str) -> tuple[str, str]:
+    """A wait or test: the requests before the call, what completed after it."""
+    stem = name.split("_", 1)[1].lower() if "_" in name else ""
+    request = b.get("request")
+    if not stem.startswith(("wait", "test")) or request is None or request.direction != "inout":
+        return "", ""
+    flag = next((p.c_name for p in b.all("flag") if p.direction == "out"), "NULL")
+    status = b.get("status")
+    statuses = status.c_name if status is not None else "MPI_STATUSES_IGNORE"
+    if not request.array:
+        return (f"mw_trace_note_completing(1, {request.c_name});",
+                f"mw_trace_note_completed(ret, {ONE}, {flag}, NULL, NULL, {statuses});")
+    count = next((p for p in b.params if p.spec_name == request.length), None)
+    if count is None:
+        return "", ""
+    indices = [p for p in b.all("index") if p.direction == "out"]
+    if not indices:
+        form, index, array = ALL, "NULL", "NULL"
+    elif not indices[0].array:
+        form, index, array = ANY, indices[0].c_name, "NULL"
+    else:
+        outcount = next((p for p in b.params if p.direction == "out" and p.role == "value"
+                         and not p.array), None)
+        if outcount is None:
+            return "", ""
+        form, index, array = SOME, outcount.c_name, indices[0].c_name
+    return (f"mw_trace_note_completing({count.c_name}, {request.c_name});",
+            f"mw_trace_note_completed(ret, {form}, {flag}, {index}, {array}, {statuses});")
+
+
+def _probe(b: Binding, category: str) -> str:
+    """A non-blocking probe: a poll that may find nothing."""
+    flag = next((p.c_name for p in b.all("flag") if p.direction == "out"), None)
+    if category != "probe" or flag is None:
+        return ""
+    return f"mw_trace_note_poll(ret, {flag});"
+
+
+def _start_names(b: Binding, op: Operation, category: str) -> tuple[str, str, bool] | None:
+    request = b.get("request")
+    if request is None or request.array or request.direction != "out" or op.persistent:
+        return None
+    comm = b.get("comm")
+    return (request.spec_name, comm.spec_name if comm is not None else "", category == "recv")
+
+
+def _completion_names(b: Binding, after: str) -> Completion | None:
+    """The same wait or test as _completion, by the standard's names."""
+    if not after:
+        return None
+    form = next(f for f in (ONE, ALL, ANY, SOME) if f in after)
+    request = b.get("request")
+    flag = next((p.spec_name for p in b.all("flag") if p.direction == "out"), "")
+    status = b.get("status")
+    count = next((p.spec_name for p in b.params if request and p.spec_name == request.length), "")
+    indices = [p for p in b.all("index") if p.direction == "out"]
+    index = indices_name = ""
+    if form == ANY:
+        index = indices[0].spec_name
+    elif form == SOME:
+        index = next(p.spec_name for p in b.params if p.direction == "out" and p.role == "value"
+                     and not p.array)
+        indices_name = indices[0].spec_name
+    return Completion(form, count, request.spec_name if request else "", flag, index,
+                      indices_name, status.spec_name if status else "")
+
+
+def trace_notes_of(name: str, spec: SpecFunction | None, large: bool, category: str,
+                   params: Sequence[WrapperParam], moves: Moves) -> TraceNotes:
+    """The statements that give the trace one call's requests, root and polls."""
+    if spec is None:
+        return TraceNotes()
+    b = Binding(params, large)
+    op = Operation.of(name, large)
+    comm = b.get("comm")
+    root = (f"mw_trace_note_root({moves.root}, {comm.c_name});"
+            if moves.root is not None and comm is not None else "")
+    before, completed = _completion(b, name) if category == "completion" else ("", "")
+    after = tuple(s for s in (_start(b, op, category), completed, _probe(b, category)) if s)
+    probe = _probe(b, category)
+    return TraceNotes(before=(before,) if before else (), after=after, root=root,
+                      start=_start_names(b, op, category),
+                      completion=_completion_names(b, completed),
+                      poll_flag=next((p.spec_name for p in b.all("flag")
+                                      if p.direction == "out"), "") if probe else "")

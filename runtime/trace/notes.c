@@ -1,0 +1,205 @@
+/* The trace's notes (trace/notes.h): each thread's pending notes, and the
+ * rank's outstanding requests, so that a completion names the request its
+ * start recorded and a receive's status source becomes a world rank. Runs
+ * only while the trace records: its cost is the trace's. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/handles.h"
+#include "core/state.h"
+#include "core/tls.h"
+#include "trace/notes.h"
+#include "trace/pending.h"
+
+static _Thread_local mw_trace_pending pending MW_TLS_MODEL;
+
+mw_trace_pending *mw_trace_pending_self(void)
+{
+    return &pending;
+}
+
+static uint64_t handle_bits(MPI_Request request)
+{
+    uint64_t bits = 0;
+    memcpy(&bits, &request, sizeof request < sizeof bits ? sizeof request : sizeof bits);
+    return bits;
+}
+
+/* The outstanding requests: open addressing on the handle's bits, with
+ * tombstones; a lock, since a request may complete on another thread. */
+typedef struct {
+    uint64_t handle;          /* 0: empty */
+    uint64_t id;              /* 0 with a handle: removed */
+    MPI_Comm comm;
+    int receives;
+} slot;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static slot *slots;
+static size_t nslots, used;   /* used: live and removed slots */
+static uint64_t last_id;
+
+static size_t hash(uint64_t h)
+{
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 32;
+    return (size_t)h;
+}
+
+static int grow(void)
+{
+    size_t n = nslots ? nslots * 2 : 1024;
+    slot *fresh = calloc(n, sizeof *fresh);
+    if (fresh == NULL)
+        return -1;
+    size_t live = 0;
+    for (size_t i = 0; i < nslots; i++) {
+        if (slots[i].handle == 0 || slots[i].id == 0)
+            continue;
+        size_t j = hash(slots[i].handle) & (n - 1);
+        while (fresh[j].handle != 0)
+            j = (j + 1) & (n - 1);
+        fresh[j] = slots[i];
+        live++;
+    }
+    free(slots);
+    slots = fresh;
+    nslots = n;
+    used = live;
+    return 0;
+}
+
+/* The oldest live slot of handle, or NULL. lock held. An MPI may give
+ * several outstanding requests one handle (Open MPI's completed sends share
+ * a static request), so a handle may be in several slots: the earliest
+ * started is completed first. */
+static slot *find(uint64_t handle)
+{
+    slot *oldest = NULL;
+    if (nslots == 0)
+        return NULL;
+    for (size_t j = hash(handle) & (nslots - 1); slots[j].handle != 0; j = (j + 1) & (nslots - 1))
+        if (slots[j].handle == handle && slots[j].id != 0 &&
+            (oldest == NULL || slots[j].id < oldest->id))
+            oldest = &slots[j];
+    return oldest;
+}
+
+void mw_trace_note_request(int ret, MPI_Request request, MPI_Comm comm, int receives)
+{
+    if (ret != MPI_SUCCESS || request == MPI_REQUEST_NULL)
+        return;
+    uint64_t handle = handle_bits(request);
+    pthread_mutex_lock(&lock);
+    if (2 * (used + 1) <= nslots || grow() == 0) {
+        size_t j = hash(handle) & (nslots - 1);
+        while (slots[j].handle != 0 && slots[j].id != 0)
+            j = (j + 1) & (nslots - 1);
+        if (slots[j].handle == 0)
+            used++;
+        slots[j] = (slot){handle, ++last_id, comm, receives};
+        pending.request = last_id;
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+void mw_trace_note_completing(int count, const MPI_Request *requests)
+{
+    pending.completing = 0;
+    if (count <= 0 || requests == NULL)
+        return;
+    if (count > pending.completing_cap) {
+        uint64_t *more = realloc(pending.handles, (size_t)count * sizeof *more);
+        if (more == NULL)
+            return;
+        pending.handles = more;
+        pending.completing_cap = count;
+    }
+    for (int i = 0; i < count; i++)
+        pending.handles[i] = handle_bits(requests[i]);
+    pending.completing = count;
+}
+
+/* The request at position i completed, with status (NULL: ignored). */
+static void completed(int i, const MPI_Status *status)
+{
+    if (i < 0 || i >= pending.completing || pending.handles[i] == handle_bits(MPI_REQUEST_NULL))
+        return;
+    mw_trace_done done = {0, -1, -1, 0};
+    MPI_Comm comm = MPI_COMM_NULL;
+    int receives = 0;
+    pthread_mutex_lock(&lock);
+    slot *s = find(pending.handles[i]);
+    if (s != NULL) {
+        done.request = s->id;
+        comm = s->comm;
+        receives = s->receives;
+        s->id = 0;   /* removed; a persistent request's next start numbers it again */
+    }
+    pthread_mutex_unlock(&lock);
+    if (done.request == 0)
+        return;   /* started before the trace, or not by a call the trace notes */
+    if (receives && status != NULL && status->MPI_SOURCE >= 0) {
+        int n = 0;
+        done.source = mw_comm_world_rank(mw_self, comm, status->MPI_SOURCE);
+        done.tag = status->MPI_TAG;
+        if (PMPI_Get_count(status, MPI_BYTE, &n) == MPI_SUCCESS && n >= 0)
+            done.bytes = (uint64_t)n;
+    }
+    if (pending.ndone == pending.done_cap) {
+        int cap = pending.done_cap ? 2 * pending.done_cap : 8;
+        mw_trace_done *more = realloc(pending.done, (size_t)cap * sizeof *more);
+        if (more == NULL)
+            return;
+        pending.done = more;
+        pending.done_cap = cap;
+    }
+    pending.done[pending.ndone++] = done;
+}
+
+void mw_trace_note_completed(int ret, int form, const int *flag, const int *index,
+                             const int *indices, const MPI_Status *statuses)
+{
+    int ignored = statuses == MPI_STATUS_IGNORE || statuses == MPI_STATUSES_IGNORE;
+    pending.ndone = 0;
+    if (ret != MPI_SUCCESS)
+        return;
+    if (flag != NULL && !*flag) {
+        pending.poll_failed = 1;
+        return;
+    }
+    switch (form) {
+    case MW_TRACE_DONE_ONE:
+        completed(0, ignored ? NULL : statuses);
+        break;
+    case MW_TRACE_DONE_ALL:
+        for (int i = 0; i < pending.completing; i++)
+            completed(i, ignored ? NULL : &statuses[i]);
+        break;
+    case MW_TRACE_DONE_ANY:
+        if (*index != MPI_UNDEFINED)
+            completed(*index, ignored ? NULL : statuses);
+        break;
+    case MW_TRACE_DONE_SOME:
+        pending.poll_failed = *index == 0;   /* MPI_Testsome found none */
+        for (int k = 0; *index != MPI_UNDEFINED && k < *index; k++)
+            completed(indices[k], ignored ? NULL : &statuses[k]);
+        break;
+    }
+}
+
+void mw_trace_note_poll(int ret, const int *flag)
+{
+    pending.poll_failed = ret == MPI_SUCCESS && !*flag;
+}
+
+void mw_trace_note_root(int root, MPI_Comm comm)
+{
+    pending.has_root = 1;
+    if (root == MPI_ROOT)   /* this rank is the root, in an intercommunicator's root group */
+        pending.root = mw_state.world_rank;
+    else
+        pending.root = root >= 0 && mw_self != NULL ? mw_comm_world_rank(mw_self, comm, root) : -1;
+}

@@ -1,0 +1,45 @@
+/* What the trace's notes (trace/notes.h) left for the call being recorded:
+ * one per thread, filled by notes.c, taken and cleared by the recorder.
+ * Internal to trace/. */
+#ifndef MW_TRACE_PENDING_H
+#define MW_TRACE_PENDING_H
+
+#include <stdint.h>
+
+#include "core/compiler.h"
+
+/* A request a call completed: its trace id (notes.c numbers the requests a
+ * rank starts from 1), and for a receive the status's source (world rank),
+ * tag and bytes (-1, -1, 0 when not known). */
+typedef struct mw_trace_done {
+    uint64_t request;
+    int source, tag;
+    uint64_t bytes;
+} mw_trace_done;
+
+typedef struct mw_trace_pending {
+    uint64_t request;         /* the request the call started; 0 none */
+    int root;                 /* world rank */
+    int has_root;
+    int poll_failed;          /* a test or probe that found nothing */
+    int completing;           /* requests noted before the call */
+    int completing_cap;
+    uint64_t *handles;        /* their handles, as bits */
+    int ndone, done_cap;
+    mw_trace_done *done;      /* what completed */
+} mw_trace_pending;
+
+/* The calling thread's (never NULL). */
+MW_HIDDEN mw_trace_pending *mw_trace_pending_self(void);
+
+/* Forget the call's notes (its record has been written). */
+static inline void mw_trace_pending_clear(mw_trace_pending *p)
+{
+    p->request = 0;
+    p->has_root = 0;
+    p->poll_failed = 0;
+    p->completing = 0;
+    p->ndone = 0;
+}
+
+#endif

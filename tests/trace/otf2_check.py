@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Checks of an OTF2 archive that `mpiwatch --trace DIR --otf2 OUT` wrote,
+read with Debian's python3-otf2 (independent of mpiwatch's writer), against
+the run's JSON report. Usage: otf2_check.py ARCHIVE.otf2 REPORT.json
+
+It finds, exactly, or prints what differs and exits 1:
+- per function, as many calls as the report (Enter events of the function's
+  region; a record of folded polls counts its mpiwatch::calls attribute);
+- per (sender, receiver), the bytes and messages of the report's matrix
+  (MpiSend and MpiIsend events);
+- every receive (MpiRecv, MpiIrecv) matched to exactly one send and every
+  send to one receive, in MPI's non-overtaking order per (communicator,
+  sender, receiver, tag): the k-th send to the k-th receive in the order
+  they were posted (an MpiIrecv's from its MpiIrecvRequest);
+- every matched send entered before its receive's call left;
+- per location, times never decrease;
+- every MpiIsend completed by one MpiIsendComplete of its rank, every
+  MpiIrecvRequest by one MpiIrecv.
+"""
+import json
+import sys
+from collections import Counter, defaultdict
+
+import otf2
+
+
+def check(archive, report):
+    problems = []
+    calls, pairs = Counter(), Counter()
+    sends, recvs = defaultdict(list), defaultdict(list)
+    last_time = {}
+    open_enter = {}            # location -> time of the Enter of the call in progress
+    pending = defaultdict(dict)   # rank -> request id -> (kind, posted time)
+    leave_of = []              # receives waiting for their call's Leave: (location, entry)
+    with otf2.reader.open(archive) as trace:
+        for location, event in trace.events:
+            name = type(event).__name__
+            rank = int(location.group.name.split()[-1])
+            if event.time < last_time.get(location, 0):
+                problems.append(f"{location.name}: time {event.time} after "
+                                f"{last_time[location]}")
+            last_time[location] = event.time
+            if name == "Enter":
+                count = 1
+                for attribute, value in (event.attributes or {}).items():
+                    if attribute.name == "mpiwatch::calls":
+                        count = value
+                calls[event.region.name] += count
+                open_enter[location] = event.time
+            elif name == "Leave":
+                for loc, entry in [x for x in leave_of if x[0] == location]:
+                    entry["left"] = event.time
+                leave_of = [x for x in leave_of if x[0] != location]
+            elif name in ("MpiSend", "MpiIsend"):
+                comm = event.communicator.name if event.communicator else None
+                pairs[(rank, event.receiver)] += 1
+                pairs[("bytes", rank, event.receiver)] += event.msg_length
+                sends[(comm, rank, event.receiver, event.msg_tag)].append(
+                    {"entered": open_enter[location], "rank": rank})
+                if name == "MpiIsend":
+                    if event.request_id in pending[rank]:
+                        problems.append(f"rank {rank}: request {event.request_id} started twice")
+                    pending[rank][event.request_id] = ("send", event.time)
+            elif name == "MpiIsendComplete":
+                if pending[rank].pop(event.request_id, ("", 0))[0] != "send":
+                    problems.append(f"rank {rank}: MpiIsendComplete of request "
+                                    f"{event.request_id}, which no MpiIsend started")
+            elif name == "MpiIrecvRequest":
+                pending[rank][event.request_id] = ("recv", event.time)
+            elif name in ("MpiRecv", "MpiIrecv"):
+                posted = open_enter[location]
+                if name == "MpiIrecv":
+                    kind, posted = pending[rank].pop(event.request_id, ("", 0))
+                    if kind != "recv":
+                        problems.append(f"rank {rank}: MpiIrecv of request {event.request_id}, "
+                                        "which no MpiIrecvRequest started")
+                comm = event.communicator.name if event.communicator else None
+                entry = {"posted": posted, "left": None, "rank": rank}
+                recvs[(comm, event.sender, rank, event.msg_tag)].append(entry)
+                leave_of.append((location, entry))
+    for rank, left in pending.items():
+        for request, (kind, _) in left.items():
+            problems.append(f"rank {rank}: {kind} request {request} never completed")
+    want = Counter({n: f["calls"] for n, f in report["functions"].items() if f["calls"]})
+    if +calls != want:
+        for n in sorted(set(want) | set(calls)):
+            if want[n] != calls[n]:
+                problems.append(f"{n}: report {want[n]} calls, archive {calls[n]}")
+    want_pairs = Counter()
+    for p in report.get("pairs", []):
+        want_pairs[(p["from"], p["to"])] += p["messages"]
+        want_pairs[("bytes", p["from"], p["to"])] += p["bytes"]
+    if +pairs != +want_pairs:
+        problems.append(f"matrix: report {sorted((+want_pairs).items())[:6]}..., "
+                        f"archive {sorted((+pairs).items())[:6]}...")
+    matched = 0
+    for channel in set(sends) | set(recvs):
+        s = sends.get(channel, [])
+        r = sorted(recvs.get(channel, []), key=lambda e: e["posted"])
+        if len(s) != len(r):
+            problems.append(f"channel (comm, from, to, tag) {channel}: {len(s)} sends, "
+                            f"{len(r)} receives")
+            continue
+        for send, recv in zip(sorted(s, key=lambda e: e["entered"]), r):
+            matched += 1
+            if recv["left"] is None or send["entered"] > recv["left"]:
+                problems.append(f"channel {channel}: a send entered at {send['entered']}, "
+                                f"after its receive left at {recv['left']}")
+    for p in problems[:12]:
+        print(p)
+    if not problems:
+        print(f"{sum(calls.values())} calls of {len(calls)} functions as the report, "
+              f"{matched} messages matched send to receive, the report's matrix, "
+              f"every request completed, times in order")
+    return 1 if problems else 0
+
+
+def main(argv):
+    if len(argv) != 2:
+        print(__doc__)
+        return 2
+    return check(argv[0], json.load(open(argv[1], encoding="utf-8")))
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
