@@ -21,6 +21,7 @@
 #include "python_mode.h"
 #include "record.h"
 #include "session.h"
+#include "timeline.h"
 #include "trace_perfetto.h"
 #include "wait_report.h"
 #include "util.h"
@@ -314,6 +315,8 @@ int main(int argc, char **argv)
         return mwc_html_report(o.report, o.html, o.quiet);
     if (o.trace && o.analyze)
         return mwc_wait_report(o.trace, o.exe, o.json, o.quiet);
+    if (o.trace && o.html)
+        return mwc_timeline_page(o.trace, o.html, o.exe, &o.select, o.quiet);
     if (o.trace)
         return mwc_trace_perfetto(o.trace, o.perfetto, o.quiet);
     signals();

@@ -26,6 +26,8 @@ static const char usage[] =
     "       mpiwatch --diff A.json B.json [--json] [--html OUT.html] [--fail-if EXPR]...\n"
     "       mpiwatch --report REPORT.json --hatchet OUT.json\n"
     "       mpiwatch --trace DIR --analyze [--json] [--exe PROGRAM]\n"
+    "       mpiwatch --trace DIR --html OUT.html [--ranks LIST] [--window START:END]\n"
+    "                [--exe PROGRAM]\n"
     "\n"
     "Watches a job profiled by mpiwatch while it runs (man mpiwatch; the guide:\n"
     MW_DOCDIR "/client.md).\n"
@@ -63,7 +65,7 @@ static const char usage[] =
     "                         the same as Server-Sent Events (the page's source);\n"
     "                         after the job it keeps the last state until\n"
     "                         mpiwatch is interrupted\n"
-    "      --trace DIR        with --perfetto or --analyze: the per-rank files of a\n"
+    "      --trace DIR        with --perfetto, --analyze or --html: the per-rank files of a\n"
     "                         run traced with MPIWATCH_TRACE=1, in DIR (or DIR/NAME,\n"
     "                         the path up to .trace., when DIR holds several runs)\n"
     "      --perfetto OUT     write the trace as Chrome trace-event JSON to OUT, for\n"
@@ -74,8 +76,15 @@ static const char usage[] =
     "                         it\": who made whom wait, charged to the late rank's call\n"
     "                         site and the work before it, largest first; with --json\n"
     "                         as one JSON object (docs/wait-states.md)\n"
-    "      --exe PROGRAM      with --analyze: the traced program, to name its call\n"
-    "                         sites file:line (a program linked without PIE)\n"
+    "      --exe PROGRAM      with --analyze or --trace --html: the traced program, to\n"
+    "                         name its call sites file:line (a program linked without PIE)\n"
+    "      --trace DIR --html OUT  write the trace's timeline as one self-contained page:\n"
+    "                         ranks as rows, calls as spans, messages as lines, the\n"
+    "                         waiting marked, and the wait states' table (wheel: zoom,\n"
+    "                         drag: pan; at most 200,000 calls, the rest said)\n"
+    "      --ranks LIST       with --trace --html: only these ranks (0-3,8)\n"
+    "      --window START:END with --trace --html: only the calls in this interval,\n"
+    "                         seconds from the trace's first call (:2.5, 1:)\n"
     "      --report FILE      with --html: a JSON report written by mpiwatch\n"
     "      --html OUT         write the report (or, with --replay, the recording's\n"
     "                         last state) as one self-contained HTML page to OUT\n"
@@ -120,7 +129,7 @@ static int positive(const char *s, double *out)
 int mwc_options_parse(mwc_options *o, int argc, char **argv)
 {
     enum { O_NO_EVENTS = 256, O_REPLAY, O_SPEED, O_NICE, O_VERSION, O_STALL, O_STUCK, O_RANK,
-           O_MATRIX, O_REPORT, O_HTML, O_WEB, O_TRACE, O_PERFETTO, O_ANALYZE, O_EXE };
+           O_MATRIX, O_REPORT, O_HTML, O_WEB, O_TRACE, O_PERFETTO, O_ANALYZE, O_EXE, O_RANKS, O_WINDOW };
     static const struct option longs[] = {
         { "port-file", required_argument, NULL, 'f' },
         { "stdin", no_argument, NULL, 's' },
@@ -142,6 +151,8 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
         { "perfetto", required_argument, NULL, O_PERFETTO },
         { "analyze", no_argument, NULL, O_ANALYZE },
         { "exe", required_argument, NULL, O_EXE },
+        { "ranks", required_argument, NULL, O_RANKS },
+        { "window", required_argument, NULL, O_WINDOW },
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, O_VERSION },
@@ -205,6 +216,20 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
         case O_PERFETTO: o->perfetto = optarg; break;
         case O_ANALYZE: o->analyze = 1; break;
         case O_EXE: o->exe = optarg; break;
+        case O_RANKS: {
+            char err[300];
+            if (mwc_ranks_parse(optarg, &o->select, err, sizeof err) != 0)
+                return bad("%s", err);
+            o->ranks = 1;
+            break;
+        }
+        case O_WINDOW: {
+            char err[300];
+            if (mwc_window_parse(optarg, &o->select, err, sizeof err) != 0)
+                return bad("%s", err);
+            o->window = 1;
+            break;
+        }
         case O_WEB: {
             mwc_web_addr a;
             char err[300];
@@ -230,18 +255,22 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
         return bad("%s--perfetto goes with --trace DIR", "");
     if (o->analyze && !o->trace)
         return bad("%s--analyze goes with --trace DIR", "");
-    if (o->exe && !o->analyze)
-        return bad("%s--exe goes with --trace DIR --analyze", "");
+    if ((o->ranks || o->window) && !(o->trace && o->html))
+        return bad("%s--ranks and --window go with --trace DIR --html OUT.html", "");
+    if (o->exe && !o->analyze && !(o->trace && o->html))
+        return bad("%s--exe goes with --trace DIR --analyze or --trace DIR --html OUT.html", "");
     if (o->trace) {
-        if (!o->perfetto && !o->analyze)
-            return bad("%s--trace DIR goes with --perfetto OUT.json or --analyze", "");
-        if (o->perfetto && o->analyze)
-            return bad("%sgive one of --perfetto and --analyze", "");
-        if (o->port_file || o->use_stdin || o->nargs > 0 || o->replay || o->report || o->html ||
-            o->record || o->rank >= 0 || o->matrix || o->web || (o->json && o->perfetto))
+        if (!!o->perfetto + o->analyze + !!o->html == 0)
+            return bad("%s--trace DIR goes with --perfetto OUT.json, --analyze or --html OUT.html", "");
+        if (!!o->perfetto + o->analyze + !!o->html > 1)
+            return bad("%sgive one of --perfetto, --analyze and --html", "");
+        if (o->port_file || o->use_stdin || o->nargs > 0 || o->replay || o->report ||
+            o->record || o->rank >= 0 || o->matrix || o->web || (o->json && !o->analyze))
             return bad(o->perfetto ? "%s--trace --perfetto converts a trace: no other option but --quiet"
-                                   : "%s--trace --analyze prints the wait states: no other option "
-                                     "but --json, --exe and --quiet", "");
+                       : o->html ? "%s--trace --html writes the timeline: no other option but "
+                                   "--ranks, --window, --exe and --quiet"
+                                 : "%s--trace --analyze prints the wait states: no other option "
+                                   "but --json, --exe and --quiet", "");
         return 0;
     }
     int sources = (o->port_file != NULL) + o->use_stdin + (o->nargs > 0) + (o->replay != NULL) +

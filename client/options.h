@@ -2,6 +2,8 @@
 #ifndef MWC_OPTIONS_H
 #define MWC_OPTIONS_H
 
+#include "timeline_select.h"
+
 typedef struct {
     const char *port_file;   /* -f FILE */
     int use_stdin;           /* --stdin */
@@ -25,6 +27,8 @@ typedef struct {
     const char *perfetto;    /* --perfetto OUT: the trace as Chrome trace-event JSON */
     int analyze;             /* --analyze: the trace's wait states */
     const char *exe;         /* --exe PROGRAM: names the analysed sites file:line */
+    int ranks, window;       /* --ranks LIST, --window START:END were given (--trace --html) */
+    mwc_timeline_select select; /* their values */
 } mwc_options;
 
 /* 0: run; 1: --help or --version was printed (exit 0); 2: usage error
