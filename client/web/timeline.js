@@ -69,6 +69,13 @@
     return step;
   }
 
+  /* An axis label: in the unit of the step, with as many decimals as it needs. */
+  function tick(t, step) {
+    var unit = step >= 0.1 ? [1, " s"] : step >= 1e-4 ? [1e-3, " ms"] : [1e-6, " \u00b5s"];
+    var decimals = Math.max(0, Math.min(6, -Math.floor(Math.log10(step / unit[0]) + 1e-9)));
+    return (t / unit[0]).toFixed(decimals) + unit[1];
+  }
+
   function draw() {
     var w = width(), h = TOP + data.rows.length * ROW + AXIS, ratio = window.devicePixelRatio || 1;
     canvas.width = Math.round(w * ratio);
@@ -139,11 +146,12 @@
     g.textAlign = "center";
     for (var t = Math.ceil(v0 / step) * step; t <= v1; t += step) {
       var x = xOf(t, w);
+      if (x > w - 30) { break; }   /* no label cut at the right edge */
       g.beginPath();
       g.moveTo(x, ya);
       g.lineTo(x, ya + 5);
       g.stroke();
-      g.fillText(seconds(t), x, ya + 15);
+      g.fillText(tick(t, step), x, ya + 15);
     }
     g.textAlign = "start";
     model.drawn = drawn;

@@ -17,12 +17,15 @@
 #   --window 0:0.05: calls left out, said;
 # - bad --ranks and --window values are usage errors naming them (status
 #   2), write no page; --ranks naming no rank of the trace: status 1.
+# Screenshots are kept beside this test's log: tests/trace/timeline-whole.png
+# and timeline-click.png.
 name=timeline
 . "$(dirname "$0")/../lib/harness.sh"
 
 NP=4
 D=${MW_WAIT_DELAY_MS:-20}
 check="$top_srcdir/tests/trace/timeline_check.py"
+shots="$top_builddir/tests/trace"
 cdp="$top_srcdir/tests/client/cdp_page.py"
 need_client
 chrome=$(browser)
@@ -57,12 +60,13 @@ page() {
     awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f\n", b - a }' >"$out.seconds"
 }
 
-# open_page CASE OUT.html UNTIL VALUE: the page in Chromium until UNTIL holds;
-# VALUE's JSON in OUT.html.dom.value.json, the DOM in OUT.html.dom.
+# open_page CASE OUT.html UNTIL VALUE [ARGS]: the page in Chromium until UNTIL
+# holds; VALUE's JSON in OUT.html.dom.value.json, the DOM in OUT.html.dom.
 open_page() {
     local case=$1 html=$2 until=$3 value=$4
+    shift 4
     if ! "$PYTHON" "$cdp" "$chrome" "file://$html" "$html.dom" --until "$until" --seconds 60 \
-            --value "$value" >"$html.cdp.log" 2>&1; then
+            --value "$value" "$@" >"$html.cdp.log" 2>&1; then
         fail "$case: Chromium" "the page did not get there: $until" "$html.cdp.log"
         return 1
     fi
@@ -85,7 +89,7 @@ if page "whole" "$html"; then
     else
         pass "whole: a self-contained page of $(wc -c <"$html") bytes in $(cat "$html.seconds") s"
     fi
-    if open_page "whole" "$html" "$drawn" "$model"; then
+    if open_page "whole" "$html" "$drawn" "$model" --screenshot "$shots/timeline-whole.png"; then
         log=$(mktemp "$work/log.XXXXXX")
         if "$PYTHON" "$check" drawn "$html.dom.value.json" "$work/analysis.json" 4 >"$log" 2>&1; then
             pass "whole: $(tail -n 1 "$log")"
@@ -102,7 +106,7 @@ if page "whole" "$html"; then
             fail "whole: table" "$rows rows, --analyze --json has $causes causes" "$html.dom"
         fi
     fi
-    if open_page "click" "$html" "$click" "$model"; then
+    if open_page "click" "$html" "$click" "$model" --screenshot "$shots/timeline-click.png"; then
         log=$(mktemp "$work/log.XXXXXX")
         if "$PYTHON" "$check" click "$html.dom.value.json" >"$log" 2>&1; then
             pass "click: $(tail -n 1 "$log")"
