@@ -157,6 +157,11 @@ static void write_data(FILE *out, const selection *s, const functions *f, const 
         fputs(p ? "," : "", out);
         json_string(out, mww_pattern_name(p));
     }
+    fputs("],\"pattern_keys\":[", out);
+    for (int p = 0; p < MWW_PATTERNS; p++) {
+        fputs(p ? "," : "", out);
+        json_string(out, mww_pattern_key(p));
+    }
     fputs("],\n\"rows\":[", out);
     for (int k = 0; k < j->nranks; k++) {
         total += j->view[k].ncalls;

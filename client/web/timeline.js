@@ -265,8 +265,7 @@
       tr.appendChild(text("td", seconds(c.waiting), "num"));
       tr.appendChild(text("td", c.share.toFixed(1) + "%", "num"));
       tr.appendChild(text("td", String(c.rank), "num"));
-      tr.appendChild(text("td", data.patterns[["late_sender", "late_receiver", "wait_nxn", "wait_barrier",
-        "late_broadcast", "early_reduce"].indexOf(c.pattern)] || c.pattern));
+      tr.appendChild(text("td", data.patterns[data.pattern_keys.indexOf(c.pattern)] || c.pattern));
       tr.appendChild(text("td", c.site + " (" + c.function + ")"));
       tr.appendChild(text("td", c.after ? c.after.site + " (" + c.after.function + ")" : "the start"));
       tr.appendChild(text("td", c.instances + " of " + c.waiting_ranks + " rank" + (c.waiting_ranks === 1 ? "" : "s") +

@@ -20,10 +20,6 @@ from __future__ import annotations
 import json
 import sys
 
-KEYS = ["late_sender", "late_receiver", "wait_nxn", "wait_barrier", "late_broadcast",
-        "early_reduce"]
-
-
 def x_of(d: dict, t: float) -> float:
     v0, v1 = d["view"]["start"], d["view"]["end"]
     return d["left"] + (t - v0) / (v1 - v0) * (d["width"] - d["left"])
@@ -31,6 +27,8 @@ def x_of(d: dict, t: float) -> float:
 
 def check_drawn(model: dict, analysis: dict, rows: int) -> str:
     d = model["drawn"]
+    if sorted(model["data"]["pattern_keys"]) != sorted(analysis["patterns"]):
+        raise AssertionError("the page's pattern keys are not --analyze --json's")
     if len(d["rows"]) != rows:
         raise AssertionError(f"{len(d['rows'])} rows drawn, not {rows}")
     row_y = {r["rank"]: (r["y"], r["y"] + r["height"]) for r in d["rows"]}
@@ -44,8 +42,9 @@ def check_drawn(model: dict, analysis: dict, rows: int) -> str:
             lo, hi = row_y[end["rank"]]
             if not lo <= end["y"] <= hi or abs(end["x"] - x_of(d, end["t"])) > 0.5:
                 raise AssertionError(f"a message line's end is not at its time and row: {m}")
+    keys = model["data"]["pattern_keys"]   # by the page's pattern numbers
     by_rank = [0.0] * analysis["ranks"]
-    by_pattern = [0.0] * len(KEYS)
+    by_pattern = [0.0] * len(keys)
     for w in d["waits"]:
         lo, hi = row_y[w["rank"]]
         if not lo <= w["y"] <= hi:
@@ -60,9 +59,9 @@ def check_drawn(model: dict, analysis: dict, rows: int) -> str:
             raise AssertionError(f"rank {k}: {s:.6f} s of waiting drawn, --analyze says "
                                  f"{analysis['rank_waiting'][k]:.6f}")
     for p, s in enumerate(by_pattern):
-        if abs(s - analysis["patterns"][KEYS[p]]["time"]) > tolerance:
-            raise AssertionError(f"{KEYS[p]}: {s:.6f} s drawn, --analyze says "
-                                 f"{analysis['patterns'][KEYS[p]]['time']:.6f}")
+        if abs(s - analysis["patterns"][keys[p]]["time"]) > tolerance:
+            raise AssertionError(f"{keys[p]}: {s:.6f} s drawn, --analyze says "
+                                 f"{analysis['patterns'][keys[p]]['time']:.6f}")
     waited = [k for k, s in enumerate(by_rank) if s > 0]
     return (f"{rows} rows, {len(d['messages'])} message lines, {len(d['waits'])} waiting spans "
             f"(ranks {waited}: {sum(by_rank):.6f} s) at the pixels and sums of --analyze --json")
