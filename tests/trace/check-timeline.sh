@@ -15,6 +15,8 @@
 #   that cause;
 # - --ranks 0-1: 2 rows, and the page says 2 ranks were left out;
 #   --window 0:0.05: calls left out, said;
+# - a trace in a folder whose name is markup (<img src=x onerror=...>): the
+#   page shows the name as text, and no such element exists;
 # - bad --ranks and --window values are usage errors naming them (status
 #   2), write no page; --ranks naming no rank of the trace: status 1.
 # Screenshots are kept beside this test's log: tests/trace/timeline-whole.png
@@ -137,6 +139,22 @@ if page "--window 0:0.05" "$html" --window 0:0.05 && open_page "--window" "$html
     else
         fail "--window 0:0.05" "the page does not say which calls it left out" "$html.dom"
     fi
+fi
+
+# ---------------------------------------------------------------- a hostile name
+hostile="$work/<img src=x onerror=\"document.title='owned'\">"
+mkdir -p "$hostile" && cp "$trace"/*.trace.* "$hostile"/
+html="$work/hostile.html"
+if "$client" --trace "$hostile" --html "$html" >"$html.stdout" 2>"$html.stderr" &&
+        open_page "hostile name" "$html" "$drawn" "$model"; then
+    if grep -q '<img' "$html.dom" || grep -q '<title>owned' "$html.dom" ||
+            ! grep -q '&lt;img src=x' "$html.dom"; then
+        fail "hostile name" "the folder's name became markup, or is not shown" "$html.dom"
+    else
+        pass "hostile name: a folder named <img src=x onerror=...> is shown as text, no element"
+    fi
+else
+    fail "hostile name" "no page" "$html.stderr"
 fi
 
 # ---------------------------------------------------------------- bad values
