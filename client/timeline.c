@@ -275,8 +275,8 @@ int mwc_timeline_page(const char *spec, const char *out_path, const char *progra
         goto out;
     }
     if (selected == 0)
-        fprintf(stderr, "mpiwatch: --window: no call of the chosen ranks is between %g and %g s "
-                        "(the trace's calls end %g s after its first)\n",
+        fprintf(stderr, "mpiwatch: no call of the chosen ranks is between %g and %g s after the "
+                        "trace's first call (its calls end at %g s); no page written\n",
                 s.from, s.to, s.span);
     write_data(mem, &s, &f, &r, spec, program, selected);
     functions_free(&f, j.nranks);

@@ -18,7 +18,8 @@
 # - a trace in a folder whose name is markup (<img src=x onerror=...>): the
 #   page shows the name as text, and no such element exists;
 # - bad --ranks and --window values are usage errors naming them (status
-#   2), write no page; --ranks naming no rank of the trace: status 1.
+#   2), write no page; --ranks naming no rank of the trace, or a window
+#   holding no call: status 1, no page.
 # Screenshots are kept beside this test's log: tests/trace/timeline-whole.png
 # and timeline-click.png.
 name=timeline
@@ -176,10 +177,11 @@ usage "--window 1:x: give START:END" 2 --window 1:x >>"$work/bad.log" || bad=1
 usage "--ranks 3-1: give ranks and ranges" 2 --ranks 3-1 >>"$work/bad.log" || bad=1
 usage "--ranks 0,,1: give ranks and ranges" 2 --ranks 0,,1 >>"$work/bad.log" || bad=1
 usage "the trace has ranks 0 to 3, none of them chosen" 1 --ranks 7-9 >>"$work/bad.log" || bad=1
+usage "no call of the chosen ranks is between 100 and 200 s" 1 --window 100:200 >>"$work/bad.log" || bad=1
 out=$("$client" --ranks 0 --trace "$trace" --analyze 2>&1) && bad=1
 [[ "$out" == *"--ranks and --window go with --trace DIR --html"* ]] || { echo "--ranks with --analyze: $out" >>"$work/bad.log"; bad=1; }
 if [ "$bad" -eq 0 ]; then
-    pass "bad values: --window 2:1, abc, 1:x and --ranks 3-1, 0,,1 are usage errors naming them; --ranks 7-9 of 4 ranks: status 1; --ranks with --analyze: usage error"
+    pass "bad values: --window 2:1, abc, 1:x and --ranks 3-1, 0,,1 are usage errors naming them; --ranks 7-9 of 4 ranks and --window 100:200 past the end: status 1, no page; --ranks with --analyze: usage error"
 else
     fail "bad values" "see below" "$work/bad.log"
 fi
