@@ -181,7 +181,7 @@
   canvas.addEventListener("pointerdown", function (e) {
     drag = { x: e.clientX, start: model.view.start, end: model.view.end };
     canvas.classList.add("dragging");
-    canvas.setPointerCapture(e.pointerId);
+    try { canvas.setPointerCapture(e.pointerId); } catch (err) { /* a pointer already gone */ }
   });
   canvas.addEventListener("pointermove", function (e) {
     var w = width();

@@ -12,7 +12,7 @@
 #   by rank and by pattern to --analyze --json's rank_waiting and patterns;
 #   its table has --analyze --json's causes;
 # - a click on the table's first row zooms the view onto a wait state of
-#   that cause;
+#   that cause; a wheel turn zooms around the pointer, a drag pans;
 # - --ranks 0-1: 2 rows, and the page says 2 ranks were left out;
 #   --window 0:0.05: calls left out, said;
 # - a trace in a folder whose name is markup (<img src=x onerror=...>): the
@@ -82,6 +82,19 @@ open_page() {
 drawn='document.documentElement.getAttribute("data-mw-status") === "ok" || document.documentElement.hasAttribute("data-mw-error")'
 model='({drawn: window.mwTimeline.drawn, data: window.mwTimeline.data})'
 click='window.mwTimeline && (document.querySelector("#tl-waits tbody tr").click(), true)'
+# a wheel turn, then a drag of 100 px to the right, at x = 600 in the canvas
+gestures='(function () {
+  var m = window.mwTimeline, c = document.getElementById("tl-canvas"), r = c.getBoundingClientRect();
+  var at = { clientX: r.left + 600, clientY: r.top + 20, bubbles: true, cancelable: true, pointerId: 1 };
+  var before = [m.view.start, m.view.end];
+  c.dispatchEvent(new WheelEvent("wheel", Object.assign({ deltaY: -300 }, at)));
+  var zoomed = [m.view.start, m.view.end];
+  c.dispatchEvent(new PointerEvent("pointerdown", at));
+  c.dispatchEvent(new PointerEvent("pointermove", Object.assign({}, at, { clientX: r.left + 700 })));
+  c.dispatchEvent(new PointerEvent("pointerup", at));
+  return { before: before, zoomed: zoomed, panned: [m.view.start, m.view.end], x: 600,
+           width: m.drawn.width, left: m.drawn.left };
+})()'
 
 # ---------------------------------------------------------------- the whole trace
 html="$work/timeline.html"
@@ -107,6 +120,14 @@ if page "whole" "$html"; then
             pass "whole: the table has --analyze --json's $causes causes"
         else
             fail "whole: table" "$rows rows, --analyze --json has $causes causes" "$html.dom"
+        fi
+    fi
+    if open_page "gestures" "$html" "$drawn" "$gestures"; then
+        log=$(mktemp "$work/log.XXXXXX")
+        if "$PYTHON" "$check" gestures "$html.dom.value.json" >"$log" 2>&1; then
+            pass "gestures: $(tail -n 1 "$log")"
+        else
+            fail "gestures" "$(tail -n 1 "$log")" "$log"
         fi
     fi
     if open_page "click" "$html" "$click" "$model" --screenshot "$shots/timeline-click.png"; then

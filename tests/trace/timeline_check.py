@@ -9,6 +9,9 @@
   timeline_check.py click MODEL.json
       after a click on the first row of the table: the view shows a wait
       state of the largest cause, zoomed onto it
+  timeline_check.py gestures GESTURES.json
+      a wheel turn (deltaY -300 at x) zooms in around the time under the
+      pointer; a drag of 100 px to the right moves the view back in time
   timeline_check.py ranks MODEL.json RANKS
       the rows are exactly RANKS (comma-separated)
 
@@ -86,11 +89,30 @@ def check_click(model: dict) -> str:
             f"{start:.6f}..{end:.6f} s: the view {v0:.6f}..{v1:.6f} of {whole:.6f} s")
 
 
+def check_gestures(g: dict) -> str:
+    def t_at(view: list[float], x: float) -> float:
+        return view[0] + (x - g["left"]) / (g["width"] - g["left"]) * (view[1] - view[0])
+    before, zoomed, panned = g["before"], g["zoomed"], g["panned"]
+    factor = (zoomed[1] - zoomed[0]) / (before[1] - before[0])
+    if not 0.5 < factor < 0.8:
+        raise AssertionError(f"the wheel changed the span by {factor:.3f}, not about 0.64")
+    if abs(t_at(before, g["x"]) - t_at(zoomed, g["x"])) > 1e-9 * max(1.0, before[1]):
+        raise AssertionError("the time under the pointer moved while zooming")
+    shift = 100 / (g["width"] - g["left"]) * (zoomed[1] - zoomed[0])
+    if abs((zoomed[0] - panned[0]) - shift) > 1e-9 or abs((zoomed[1] - panned[1]) - shift) > 1e-9:
+        raise AssertionError(f"the drag moved the view by {zoomed[0] - panned[0]:.9f} s, not "
+                             f"{shift:.9f}")
+    return (f"the wheel zooms to {factor:.3f} of the span around the pointer, a drag of 100 px "
+            f"pans by {shift * 1e3:.3f} ms")
+
+
 def main(argv: list[str]) -> int:
     try:
         model = json.load(open(argv[1]))
         if argv[0] == "drawn":
             said = check_drawn(model, json.load(open(argv[2])), int(argv[3]))
+        elif argv[0] == "gestures":
+            said = check_gestures(model)
         elif argv[0] == "click":
             said = check_click(model)
         elif argv[0] == "ranks":
