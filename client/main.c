@@ -24,6 +24,7 @@
 #include "record.h"
 #include "session.h"
 #include "trace_otf2.h"
+#include "timeline.h"
 #include "trace_perfetto.h"
 #include "wait_report.h"
 #include "matrix_file.h"
@@ -333,6 +334,8 @@ int main(int argc, char **argv)
         return mwc_html_report(o.report, o.html, o.quiet);
     if (o.trace && o.analyze)
         return mwc_wait_report(o.trace, o.exe, o.json, o.quiet);
+    if (o.trace && o.html)
+        return mwc_timeline_page(o.trace, o.html, o.exe, &o.select, o.quiet);
     if (o.trace) {
         int status = o.perfetto ? mwc_trace_perfetto(o.trace, o.perfetto, o.quiet) : 0;
         return o.otf2 ? mwc_trace_otf2(o.trace, o.otf2, o.quiet) | status : status;

@@ -30,6 +30,8 @@ static const char usage[] =
     "       mpiwatch --dump -f PORT_FILE     (or --stdin, ENDPOINT...)\n"
     "       mpiwatch --merge DIR\n"
     "       mpiwatch --trace DIR --otf2 OUT\n"
+    "       mpiwatch --trace DIR --html OUT.html [--ranks LIST] [--window START:END]\n"
+    "                [--exe PROGRAM]\n"
     "\n"
     "Watches a job profiled by mpiwatch while it runs (man mpiwatch; the guide:\n"
     MW_DOCDIR "/client.md).\n"
@@ -67,8 +69,8 @@ static const char usage[] =
     "                         the same as Server-Sent Events (the page's source);\n"
     "                         after the job it keeps the last state until\n"
     "                         mpiwatch is interrupted\n"
-    "      --trace DIR        with --perfetto, --otf2 or --analyze: the per-rank files\n"
-    "                         of a run traced with MPIWATCH_TRACE=1, in DIR (or\n"
+    "      --trace DIR        with --perfetto, --otf2, --analyze or --html: the per-rank\n"
+    "                         files of a run traced with MPIWATCH_TRACE=1, in DIR (or\n"
     "                         DIR/NAME, the path up to .trace., when DIR holds several\n"
     "                         runs)\n"
     "      --perfetto OUT     write the trace as Chrome trace-event JSON to OUT, for\n"
@@ -79,8 +81,15 @@ static const char usage[] =
     "                         it\": who made whom wait, charged to the late rank's call\n"
     "                         site and the work before it, largest first; with --json\n"
     "                         as one JSON object (docs/wait-states.md)\n"
-    "      --exe PROGRAM      with --analyze: the traced program, to name its call\n"
-    "                         sites file:line (a program linked without PIE)\n"
+    "      --exe PROGRAM      with --analyze or --trace --html: the traced program, to\n"
+    "                         name its call sites file:line (a program linked without PIE)\n"
+    "      --trace DIR --html OUT  write the trace's timeline as one self-contained page:\n"
+    "                         ranks as rows, calls as spans, messages as lines, the\n"
+    "                         waiting marked, and the wait states' table (wheel: zoom,\n"
+    "                         drag: pan; at most 200,000 calls, the rest said)\n"
+    "      --ranks LIST       with --trace --html: only these ranks (0-3,8)\n"
+    "      --window START:END with --trace --html: only the calls in this interval,\n"
+    "                         seconds from the trace's first call (:2.5, 1:)\n"
     "      --matrix-file FILE print the exact communication matrix a job wrote beside\n"
     "                         its report (NAME.matrix): a line per pair of ranks,\n"
     "                         FROM TO BYTES MESSAGES\n"
@@ -140,7 +149,8 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
 {
     enum { O_NO_EVENTS = 256, O_REPLAY, O_SPEED, O_NICE, O_VERSION, O_STALL, O_STUCK, O_RANK,
            O_MATRIX, O_REPORT, O_HTML, O_WEB, O_TRACE, O_PERFETTO, O_ANALYZE, O_EXE,
-           O_MATRIX_FILE, O_MERGE, O_DUMP, O_OTF2 };
+           O_MATRIX_FILE, O_MERGE, O_DUMP, O_OTF2, O_RANKS,
+           O_WINDOW };
     static const struct option longs[] = {
         { "port-file", required_argument, NULL, 'f' },
         { "stdin", no_argument, NULL, 's' },
@@ -166,6 +176,8 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
         { "merge", required_argument, NULL, O_MERGE },
         { "dump", no_argument, NULL, O_DUMP },
         { "otf2", required_argument, NULL, O_OTF2 },
+        { "ranks", required_argument, NULL, O_RANKS },
+        { "window", required_argument, NULL, O_WINDOW },
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, O_VERSION },
@@ -233,6 +245,20 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
         case O_MERGE: o->merge = optarg; break;
         case O_DUMP: o->dump = 1; break;
         case O_OTF2: o->otf2 = optarg; break;
+        case O_RANKS: {
+            char err[300];
+            if (mwc_ranks_parse(optarg, &o->select, err, sizeof err) != 0)
+                return bad("%s", err);
+            o->ranks = 1;
+            break;
+        }
+        case O_WINDOW: {
+            char err[300];
+            if (mwc_window_parse(optarg, &o->select, err, sizeof err) != 0)
+                return bad("%s", err);
+            o->window = 1;
+            break;
+        }
         case O_WEB: {
             mwc_web_addr a;
             char err[300];
@@ -283,19 +309,25 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
         return bad("%s--perfetto and --otf2 go with --trace DIR", "");
     if (o->analyze && !o->trace)
         return bad("%s--analyze goes with --trace DIR", "");
-    if (o->exe && !o->analyze)
-        return bad("%s--exe goes with --trace DIR --analyze", "");
+    if ((o->ranks || o->window) && !(o->trace && o->html))
+        return bad("%s--ranks and --window go with --trace DIR --html OUT.html", "");
+    if (o->exe && !o->analyze && !(o->trace && o->html))
+        return bad("%s--exe goes with --trace DIR --analyze or --trace DIR --html OUT.html", "");
     if (o->trace) {
-        if (!o->perfetto && !o->otf2 && !o->analyze)
-            return bad("%s--trace DIR goes with --perfetto OUT.json, --otf2 OUT or --analyze", "");
-        if ((o->perfetto || o->otf2) && o->analyze)
-            return bad("%sgive --analyze alone, or --perfetto and --otf2", "");
-        if (o->port_file || o->use_stdin || o->nargs > 0 || o->replay || o->report || o->html ||
+        int converts = o->perfetto || o->otf2;
+        if (converts + o->analyze + !!o->html == 0)
+            return bad("%s--trace DIR goes with --perfetto OUT.json, --otf2 OUT, --analyze or "
+                       "--html OUT.html", "");
+        if (converts + o->analyze + !!o->html > 1)
+            return bad("%sgive one of --analyze, --html, and --perfetto or --otf2 (or both)", "");
+        if (o->port_file || o->use_stdin || o->nargs > 0 || o->replay || o->report ||
             o->record || o->rank >= 0 || o->matrix || o->web || (o->json && !o->analyze))
-            return bad(o->analyze ? "%s--trace --analyze prints the wait states: no other option "
-                                    "but --json, --exe and --quiet"
-                                  : "%s--trace converts a trace (--perfetto, --otf2): no other "
-                                    "option but --quiet", "");
+            return bad(converts ? "%s--trace converts a trace (--perfetto, --otf2): no other "
+                                  "option but --quiet"
+                       : o->html ? "%s--trace --html writes the timeline: no other option but "
+                                   "--ranks, --window, --exe and --quiet"
+                                 : "%s--trace --analyze prints the wait states: no other option "
+                                   "but --json, --exe and --quiet", "");
         return 0;
     }
     int sources = (o->port_file != NULL) + o->use_stdin + (o->nargs > 0) + (o->replay != NULL) +

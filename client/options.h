@@ -2,6 +2,8 @@
 #ifndef MWC_OPTIONS_H
 #define MWC_OPTIONS_H
 
+#include "timeline_select.h"
+
 typedef struct {
     const char *port_file;   /* -f FILE */
     int use_stdin;           /* --stdin */
@@ -29,6 +31,8 @@ typedef struct {
     const char *merge;       /* --merge DIR: the ranks' partial profiles into a job report */
     int dump;                /* --dump: ask every rank for its partial profile now */
     const char *otf2;        /* --otf2 OUT: the trace as an OTF2 archive in the folder OUT */
+    int ranks, window;       /* --ranks LIST, --window START:END were given (--trace --html) */
+    mwc_timeline_select select; /* their values */
 } mwc_options;
 
 /* 0: run; 1: --help or --version was printed (exit 0); 2: usage error

@@ -174,6 +174,23 @@ int mwc_wait_input_load(const char *spec, mwc_wait_input *j, int quiet)
     return infer_roots(j);
 }
 
+void mwc_wait_input_warn(const mwc_wait_input *j, int quiet)
+{
+    uint64_t dropped = 0;
+    int files = 0;
+    for (int k = 0; k < j->nranks; k++) {
+        dropped += j->ranks[k].dropped;
+        files += j->ranks[k].path != NULL;
+    }
+    if (!quiet && files < j->nranks)
+        fprintf(stderr, "mpiwatch: only %d of %d ranks' files were read: waits involving the "
+                        "others are not seen\n", files, j->nranks);
+    if (!quiet && dropped)
+        fprintf(stderr, "mpiwatch: the ranks dropped %llu calls (MPIWATCH_TRACE_BUFFER reached): "
+                        "messages and collectives around the holes may be matched wrongly\n",
+                (unsigned long long)dropped);
+}
+
 void mwc_wait_input_free(mwc_wait_input *j)
 {
     for (int k = 0; k < j->nranks; k++) {

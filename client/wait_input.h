@@ -25,6 +25,10 @@ int mwc_wait_input_load(const char *spec, mwc_wait_input *j, int quiet);
 
 void mwc_wait_input_free(mwc_wait_input *j);
 
+/* Unless quiet, say on stderr what the input misses: ranks whose file was
+ * not read, calls the ranks dropped. */
+void mwc_wait_input_warn(const mwc_wait_input *j, int quiet);
+
 /* Seconds since base_ns (ns since the epoch) on the clock shared by the
  * ranks: a rank's ticks from its origin, at its rate, placed by its wall
  * clock at the origin, as the Perfetto converter places them (docs/trace.md,

@@ -7,7 +7,8 @@
 
 /* A wait state found: none for a time that is not positive (the partner
  * was not late); out of memory is said by a->oom. */
-static void add_wait(mww_analysis *a, int pattern, int victim, int rank, size_t call, double seconds)
+static void add_wait(mww_analysis *a, int pattern, int victim, size_t victim_call, int rank,
+                     size_t call, double seconds)
 {
     if (!(seconds > 0))
         return;
@@ -21,7 +22,7 @@ static void add_wait(mww_analysis *a, int pattern, int victim, int rank, size_t 
         a->waits = more;
         a->cap = c;
     }
-    a->waits[a->nwaits++] = (mww_wait){pattern, victim, rank, call, seconds};
+    a->waits[a->nwaits++] = (mww_wait){pattern, victim, victim_call, rank, call, seconds, 0};
 }
 
 static double lesser(double x, double y)
@@ -122,6 +123,20 @@ static int has_pair(const pair_set *u, int rank, int comm)
     return u->n > 0 && bsearch(&key, u->v, u->n, sizeof *u->v, by_pair) != NULL;
 }
 
+/* A matched message, for the timeline. */
+static int keep_message(mww_result *res, const message_end *se, const message_end *re)
+{
+    size_t n = res->nmatched;
+    if ((n & (n - 1)) == 0) {   /* 0, 1, 2, 4, ...: the array doubles at each power of two */
+        mww_message *more = realloc(res->matched, (n ? 2 * n : 1) * sizeof *more);
+        if (more == NULL)
+            return -1;
+        res->matched = more;
+    }
+    res->matched[res->nmatched++] = (mww_message){se->rank, se->call, re->rank, re->call};
+    return 0;
+}
+
 /* MPI's non-overtaking order. */
 int mww_match_messages(mww_analysis *a, const mww_options *opt, mww_result *res)
 {
@@ -182,15 +197,17 @@ int mww_match_messages(mww_analysis *a, const mww_options *opt, mww_result *res)
         const mww_call *snd = &a->ranks[se->rank].calls[se->call];
         const mww_call *rcv = &a->ranks[re->rank].calls[re->call];
         res->messages++;
+        if (opt->details && keep_message(res, se, re) != 0)
+            goto out;
         /* Late Sender: the receive was posted before the send began. */
         if (snd->enter > rcv->enter)
-            add_wait(a, MWW_LATE_SENDER, re->rank, se->rank, se->call,
+            add_wait(a, MWW_LATE_SENDER, re->rank, re->call, se->rank, se->call,
                      lesser(snd->enter, rcv->leave) - rcv->enter);
         /* Late Receiver: a send that cannot complete before its receive is
          * posted began before it. */
         if (mww_fn_waits_for_receive(snd->function, snd->bytes, opt->rendezvous_bytes) &&
             rcv->enter > snd->enter)
-            add_wait(a, MWW_LATE_RECEIVER, se->rank, re->rank, re->call,
+            add_wait(a, MWW_LATE_RECEIVER, se->rank, se->call, re->rank, re->call,
                      lesser(rcv->enter, snd->leave) - snd->enter);
     }
     for (size_t i = a_; i < ns; i++)
@@ -249,7 +266,7 @@ static void instance_waits(mww_analysis *a, const coll_entry *e, size_t n)
                 last = j;
         for (size_t j = 0; j < n; j++)
             if (j != last)
-                add_wait(a, pattern, e[j].rank, e[last].rank, e[last].call,
+                add_wait(a, pattern, e[j].rank, e[j].call, e[last].rank, e[last].call,
                          lesser(CALL(last)->enter, CALL(j)->leave) - CALL(j)->enter);
         return;
     }
@@ -264,7 +281,7 @@ static void instance_waits(mww_analysis *a, const coll_entry *e, size_t n)
         /* the others wait for the root */
         for (size_t j = 0; j < n; j++)
             if (j != at)
-                add_wait(a, pattern, e[j].rank, e[at].rank, e[at].call,
+                add_wait(a, pattern, e[j].rank, e[j].call, e[at].rank, e[at].call,
                          lesser(CALL(at)->enter, CALL(j)->leave) - CALL(j)->enter);
     } else {
         /* the root waits for the last of the others */
@@ -273,7 +290,7 @@ static void instance_waits(mww_analysis *a, const coll_entry *e, size_t n)
             if (j != at && (last == n || CALL(j)->enter > CALL(last)->enter))
                 last = j;
         if (last != n)
-            add_wait(a, pattern, e[at].rank, e[last].rank, e[last].call,
+            add_wait(a, pattern, e[at].rank, e[at].call, e[last].rank, e[last].call,
                      lesser(CALL(last)->enter, CALL(at)->leave) - CALL(at)->enter);
     }
 #undef CALL

@@ -9,14 +9,6 @@
 #include "wait_states.h"
 
 typedef struct {
-    int pattern;
-    int victim;                /* the rank that waited */
-    int rank;                  /* the rank that was late */
-    size_t call;               /* its late call */
-    double seconds;
-} mww_wait;
-
-typedef struct {
     const mww_rank *ranks;
     int nranks;
     size_t **prev;             /* by rank, by call: the same thread's previous call + 1; 0 none */

@@ -120,6 +120,38 @@ static void print_text(FILE *out, const mwc_wait_input *j, const mww_result *r, 
     fprintf(out, "\n  sites: %s\n", sites_note);
 }
 
+/* The sites' names: from the program when it can be used, and a note on
+ * how they were named or why not. NULL (addresses) with the note set. */
+static mwc_site_lines *open_sites(const char *program, char *note, size_t notesize)
+{
+    snprintf(note, notesize, "addresses (give --exe PROGRAM to name them file:line)");
+    if (program == NULL)
+        return NULL;
+    char why[1000];
+    mwc_site_lines *lines = mwc_site_lines_open(program, why, sizeof why);
+    if (lines != NULL)
+        snprintf(note, notesize, "file:line from %s (libdw)", program);
+    else
+        snprintf(note, notesize, "%s", why);
+    return lines;
+}
+
+static size_t count_calls(const mwc_wait_input *j)
+{
+    size_t calls = 0;
+    for (int k = 0; k < j->nranks; k++)
+        calls += j->ranks[k].ncalls;
+    return calls;
+}
+
+void mwc_wait_json(FILE *out, const mwc_wait_input *j, const mww_result *r, const char *program)
+{
+    char note[1200];
+    mwc_site_lines *lines = open_sites(program, note, sizeof note);
+    print_json(out, j, r, count_calls(j), lines, note);
+    mwc_site_lines_close(lines);
+}
+
 int mwc_wait_report(const char *spec, const char *program, int json, int quiet)
 {
     mwc_wait_input j;
@@ -130,42 +162,21 @@ int mwc_wait_report(const char *spec, const char *program, int json, int quiet)
         return 1;
     }
     mww_result r;
-    mww_options opt = {MWW_RENDEZVOUS_BYTES_DEFAULT};
+    mww_options opt = {MWW_RENDEZVOUS_BYTES_DEFAULT, 0};
     if (mww_analyze(j.view, j.nranks, &opt, &r) != 0) {
         fprintf(stderr, "mpiwatch: out of memory analysing the trace\n");
         mwc_wait_input_free(&j);
         return 1;
     }
-    char note[1200] = "addresses (give --exe PROGRAM to name them file:line)";
-    mwc_site_lines *lines = NULL;
-    if (program != NULL) {
-        char why[1000];
-        lines = mwc_site_lines_open(program, why, sizeof why);
-        if (lines != NULL)
-            snprintf(note, sizeof note, "file:line from %s (libdw)", program);
-        else
-            snprintf(note, sizeof note, "%s", why);
+    if (json) {
+        mwc_wait_json(stdout, &j, &r, program);
+    } else {
+        char note[1200];
+        mwc_site_lines *lines = open_sites(program, note, sizeof note);
+        print_text(stdout, &j, &r, count_calls(&j), lines, note);
+        mwc_site_lines_close(lines);
     }
-    size_t calls = 0;
-    uint64_t dropped = 0;
-    int files = 0;
-    for (int k = 0; k < j.nranks; k++) {
-        calls += j.ranks[k].ncalls;
-        dropped += j.ranks[k].dropped;
-        files += j.ranks[k].path != NULL;
-    }
-    if (json)
-        print_json(stdout, &j, &r, calls, lines, note);
-    else
-        print_text(stdout, &j, &r, calls, lines, note);
-    if (!quiet && files < j.nranks)
-        fprintf(stderr, "mpiwatch: only %d of %d ranks' files were read: waits involving the "
-                        "others are not seen\n", files, j.nranks);
-    if (!quiet && dropped)
-        fprintf(stderr, "mpiwatch: the ranks dropped %llu calls (MPIWATCH_TRACE_BUFFER reached): "
-                        "messages and collectives around the holes may be matched wrongly\n",
-                (unsigned long long)dropped);
-    mwc_site_lines_close(lines);
+    mwc_wait_input_warn(&j, quiet);
     mww_result_free(&r);
     int status = j.problems != 0;
     mwc_wait_input_free(&j);

@@ -105,9 +105,12 @@ static int by_cause(const void *pa, const void *pb)
     return x->victim - y->victim;
 }
 
+static const mww_cause *sort_causes;
+
+/* Indices into sort_causes, largest waiting first. */
 static int by_waiting(const void *pa, const void *pb)
 {
-    const mww_cause *x = pa, *y = pb;
+    const mww_cause *x = &sort_causes[*(const size_t *)pa], *y = &sort_causes[*(const size_t *)pb];
     if (x->waiting != y->waiting)
         return x->waiting > y->waiting ? -1 : 1;
     return x->rank - y->rank;
@@ -117,9 +120,17 @@ static int gather_causes(mww_analysis *a, mww_result *res)
 {
     sort_analysis = a;
     qsort(a->waits, a->nwaits, sizeof *a->waits, by_cause);
-    res->causes = malloc((a->nwaits ? a->nwaits : 1) * sizeof *res->causes);
-    if (res->causes == NULL)
+    size_t room = a->nwaits ? a->nwaits : 1;
+    mww_cause *grouped = malloc(room * sizeof *grouped);
+    size_t *order = malloc(room * sizeof *order), *place = malloc(room * sizeof *place);
+    res->causes = malloc(room * sizeof *res->causes);
+    if (grouped == NULL || order == NULL || place == NULL || res->causes == NULL) {
+        free(grouped);
+        free(order);
+        free(place);
         return -1;
+    }
+    size_t ngroups = 0;
     for (size_t i = 0; i < a->nwaits;) {
         const mww_wait *w = &a->waits[i];
         const mww_call *late = late_call(a, w), *prev = previous_call(a, w);
@@ -128,7 +139,7 @@ static int gather_causes(mww_analysis *a, mww_result *res)
         size_t j = i;
         int last_victim = -1;
         while (j < a->nwaits) {
-            const mww_wait *x = &a->waits[j];
+            mww_wait *x = &a->waits[j];
             mww_wait probe = *w;
             probe.victim = x->victim;   /* the same cause whatever the victim */
             if (by_cause(&probe, x) != 0)
@@ -137,12 +148,25 @@ static int gather_causes(mww_analysis *a, mww_result *res)
             c.instances++;
             c.waiting_ranks += x->victim != last_victim;
             last_victim = x->victim;
+            x->cause = ngroups;
             j++;
         }
-        res->causes[res->ncauses++] = c;
+        order[ngroups] = ngroups;
+        grouped[ngroups++] = c;
         i = j;
     }
-    qsort(res->causes, res->ncauses, sizeof *res->causes, by_waiting);
+    sort_causes = grouped;
+    qsort(order, ngroups, sizeof *order, by_waiting);
+    for (size_t k = 0; k < ngroups; k++) {
+        res->causes[k] = grouped[order[k]];
+        place[order[k]] = k;
+    }
+    res->ncauses = ngroups;
+    for (size_t i = 0; i < a->nwaits; i++)
+        a->waits[i].cause = place[a->waits[i].cause];
+    free(grouped);
+    free(order);
+    free(place);
     return 0;
 }
 
@@ -170,6 +194,11 @@ int mww_analyze(const mww_rank *ranks, int nranks, const mww_options *opt, mww_r
         res->rank_waiting[w->victim] += w->seconds;
         res->rank_caused[w->rank] += w->seconds;
     }
+    if (opt->details) {
+        res->waits = a.waits;
+        res->nwaits = a.nwaits;
+        a.waits = NULL;
+    }
     rc = 0;
 out:
     if (a.prev != NULL)
@@ -187,5 +216,7 @@ void mww_result_free(mww_result *r)
     free(r->rank_waiting);
     free(r->rank_caused);
     free(r->causes);
+    free(r->waits);
+    free(r->matched);
     memset(r, 0, sizeof *r);
 }

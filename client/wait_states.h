@@ -55,6 +55,25 @@ typedef struct {
     long waiting_ranks;        /* distinct ranks that waited for it */
 } mww_cause;
 
+/* One wait state: a call that waited from its entry for a late call. */
+typedef struct {
+    int pattern;
+    int victim;                /* the rank that waited */
+    size_t victim_call;        /* its call that waited */
+    int rank;                  /* the rank that was late */
+    size_t call;               /* its late call */
+    double seconds;            /* from the waiting call's entry */
+    size_t cause;              /* its cause, an index into mww_result.causes */
+} mww_wait;
+
+/* A send matched to its receive (calls as indices into their ranks'). */
+typedef struct {
+    int send_rank;
+    size_t send_call;
+    int recv_rank;
+    size_t recv_call;
+} mww_message;
+
 typedef struct {
     double mpi_time;                   /* every call's duration, all ranks summed, but
                                           MPI_Init, MPI_Init_thread and MPI_Finalize's */
@@ -69,6 +88,10 @@ typedef struct {
     long unmatched;                    /* sends or receives left without a partner */
     long unordered_receivers;          /* (rank, communicator) pairs not matched by
                                           order: non-blocking or combined receives */
+    mww_wait *waits;                   /* with mww_options.details: every wait state */
+    size_t nwaits;
+    mww_message *matched;              /* with mww_options.details: every matched message */
+    size_t nmatched;
     long collectives;                  /* collective instances matched */
     long incomplete_collectives;       /* instances some member rank did not reach */
 } mww_result;
@@ -78,6 +101,9 @@ typedef struct {
      * a synchronous one does (MPI libraries switch to rendezvous above an
      * eager limit); 0: only synchronous sends. */
     uint64_t rendezvous_bytes;
+    /* Keep each wait state and matched message in the result (the
+     * timeline draws them); the totals and causes are the same either way. */
+    int details;
 } mww_options;
 
 #define MWW_RENDEZVOUS_BYTES_DEFAULT 65536

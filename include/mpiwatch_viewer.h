@@ -15,6 +15,12 @@ extern const char mw_viewer_tail[];
 /* "" when the page is built in; else why not and what to install. */
 extern const char mw_viewer_unavailable[];
 
+/* The timeline page (client/web/timeline.html: the mpiwatch client's
+ * --trace DIR --html), before and after its data; it needs no chart
+ * library. In the client only (generated/timeline_page.c). */
+extern const char mw_timeline_head[];
+extern const char mw_timeline_tail[];
+
 /* Write len bytes of a report's JSON into a page, each '<' as \u003c.
  * 0, or -1 when a write failed. */
 static inline int mw_viewer_write_data(FILE *out, const char *text, size_t len)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A page in headless Chromium, driven over the DevTools protocol on a pipe.
 
-  cdp_page.py CHROME URL OUT [--until JS] [--seconds S] [--screenshot PNG]
+  cdp_page.py CHROME URL OUT [--until JS] [--seconds S] [--screenshot PNG] [--value JS]
 
 Loads URL, then waits, in real time, until the JavaScript expression JS is
 true (default: 3 s have passed) or S seconds are over (default 30), and
@@ -11,7 +11,9 @@ stream open, which stalls Chromium's virtual time (--virtual-time-budget
 never ends) and ends --dump-dom before the first event: hence a real clock,
 and --remote-debugging-pipe (JSON messages ended by NUL on descriptors 3 and
 4), which needs no WebSocket. Exit status 0, 1 when JS never became true
-(the DOM is written all the same), 2 when the browser failed.
+(the DOM is written all the same), 2 when the browser failed. With --value,
+the JavaScript expression's value (once UNTIL held) is written as JSON to
+OUT.value.json: a model the page exposes on window.
 """
 from __future__ import annotations
 
@@ -109,6 +111,7 @@ def main(argv: list[str]) -> int:
     p.add_argument("--until", default="")
     p.add_argument("--seconds", type=float, default=30)
     p.add_argument("--screenshot", default="")
+    p.add_argument("--value", default="")
     a = p.parse_args(argv)
     profile = tempfile.mkdtemp(prefix="cdp-page.")
     b = Browser(a.chrome, profile)
@@ -130,6 +133,9 @@ def main(argv: list[str]) -> int:
             time.sleep(0.2)
         if not a.until:
             met = True
+        if a.value:
+            with open(a.out + ".value.json", "w", encoding="utf-8") as f:
+                json.dump(evaluate(b, session, a.value), f)
         dom = evaluate(b, session, "document.documentElement.outerHTML") or ""
         with open(a.out, "w", encoding="utf-8") as f:
             f.write(dom)

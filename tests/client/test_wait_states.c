@@ -39,7 +39,7 @@ static mww_result analyze(calls *r, int n)
     for (int k = 0; k < n; k++)
         ranks[k] = (mww_rank){r[k].c, r[k].n};
     mww_result res;
-    mww_options opt = {MWW_RENDEZVOUS_BYTES_DEFAULT};
+    mww_options opt = {MWW_RENDEZVOUS_BYTES_DEFAULT, 0};
     int rc = mww_analyze(ranks, n, &opt, &res);
     CHECK(rc == 0, "analyze: %d", rc);
     return res;
@@ -287,6 +287,60 @@ static void test_balanced(void)
     mww_result_free(&res);
 }
 
+/* With details: each wait state's waiting call, its interval and its
+ * cause, and each matched message's two calls, as the timeline draws them.
+ * Rank 0 is late twice at one site, after other work each time (two
+ * causes), rank 2 once at another. */
+static void test_details(void)
+{
+    calls r[3] = {0};
+    add(&r[0], "MPI_Send", 0.5, 0.51, 1, 1, 0, 0x20);
+    add(&r[0], "MPI_Send", 1.5, 1.51, 1, 1, 0, 0x20);
+    add(&r[1], "MPI_Recv", 0.1, 0.52, 0, 1, 0, 0x30);
+    add(&r[1], "MPI_Recv", 1.0, 1.52, 0, 1, 0, 0x30);
+    add(&r[1], "MPI_Recv", 2.0, 2.9, 2, 1, 0, 0x30);
+    add(&r[2], "MPI_Send", 2.05, 2.06, 1, 1, 0, 0x40);
+    mww_rank ranks[3];
+    for (int k = 0; k < 3; k++)
+        ranks[k] = (mww_rank){r[k].c, r[k].n};
+    mww_result res;
+    mww_options opt = {MWW_RENDEZVOUS_BYTES_DEFAULT, 1};
+    CHECK(mww_analyze(ranks, 3, &opt, &res) == 0, "analyze");
+    CHECK(res.nwaits == 3 && res.nmatched == 3 && res.ncauses == 3, "%zu waits, %zu messages, "
+          "%zu causes", res.nwaits, res.nmatched, res.ncauses);
+    int seen = 0;
+    for (size_t i = 0; i < res.nwaits && res.ncauses == 3; i++) {
+        const mww_wait *w = &res.waits[i];
+        double from = r[w->victim].c[w->victim_call].enter;
+        const mww_cause *c = &res.causes[w->cause];
+        CHECK(w->victim == 1 && w->pattern == MWW_LATE_SENDER && c->rank == w->rank &&
+                  c->site == r[w->rank].c[w->call].site,
+              "wait %zu: victim %d, cause rank %d", i, w->victim, c->rank);
+        seen |= 1 << w->victim_call;
+        if (w->victim_call == 0)
+            CHECK(NEAR(from, 0.1) && NEAR(w->seconds, 0.4) && w->rank == 0 && w->cause == 1, "first");
+        if (w->victim_call == 1)
+            CHECK(NEAR(from, 1.0) && NEAR(w->seconds, 0.5) && w->rank == 0 && w->cause == 0, "second");
+        if (w->victim_call == 2)
+            CHECK(NEAR(w->seconds, 0.05) && w->rank == 2 && w->cause == 2, "third");
+    }
+    CHECK(seen == 7, "waiting calls seen: %d", seen);
+    int pairs = 0;
+    for (size_t i = 0; i < res.nmatched; i++) {
+        const mww_message *m = &res.matched[i];
+        pairs += m->recv_rank == 1 &&
+                 ((m->send_rank == 0 && m->send_call == m->recv_call) ||
+                  (m->send_rank == 2 && m->send_call == 0 && m->recv_call == 2));
+    }
+    CHECK(pairs == 3, "%d of 3 messages matched to the right calls", pairs);
+    mww_result_free(&res);
+    mww_result plain = analyze(r, 3);
+    CHECK(plain.waits == NULL && plain.matched == NULL && plain.ncauses == 3 &&
+              NEAR(plain.waiting, 0.95), "without details: %zu causes, waiting %g", plain.ncauses,
+          plain.waiting);
+    mww_result_free(&plain);
+}
+
 int main(void)
 {
     test_late_sender(0, 0);
@@ -304,5 +358,6 @@ int main(void)
     test_unmatched();
     test_balanced();
     test_one_clock();
+    test_details();
     return CHECK_DONE("test_wait_states");
 }
