@@ -56,8 +56,8 @@ int mww_fn_collective_pattern(const char *name)
 
 int mww_root_role(const char *function)
 {
-    return named(function, one_to_all) ? MWW_ROOT_SENDS
-           : named(function, all_to_one) ? MWW_ROOT_RECEIVES
+    return named(function, one_to_all) ? MWW_ROOT_SENDER
+           : named(function, all_to_one) ? MWW_ROOT_RECEIVER
                                          : 0;
 }
 

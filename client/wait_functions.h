@@ -34,7 +34,7 @@ int mww_fn_mpi_time(const char *name);
 /* A rooted collective's root: the one rank that sends (a broadcast, a
  * scatter), or the one that receives (a reduce, a gather); 0 for any
  * other function. */
-enum { MWW_ROOT_SENDS = 1, MWW_ROOT_RECEIVES = 2 };
+enum { MWW_ROOT_SENDER = 1, MWW_ROOT_RECEIVER = 2 };
 int mww_root_role(const char *function);
 
 #endif

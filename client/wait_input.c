@@ -57,8 +57,8 @@ static int infer_roots(mwc_wait_input *j)
             if (role == 0)
                 continue;
             if (c->root < 0 && t->traffic &&
-                ((role == MWW_ROOT_SENDS && t->sent > 0) ||
-                 (role == MWW_ROOT_RECEIVES && t->recv > 0)))
+                ((role == MWW_ROOT_SENDER && t->sent > 0) ||
+                 (role == MWW_ROOT_RECEIVER && t->recv > 0)))
                 c->root = k;
             int at = 0;
             while (at < ncomms && comms[at] != c->comm)
