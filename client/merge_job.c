@@ -129,11 +129,14 @@ void mwc_merge_job(const mwc_partial *const *p, int n, mwc_merged *m)
     snprintf(job->command, sizeof job->command, "(not in partial profiles)");
     snprintf(job->library, sizeof job->library, "%s", p[0]->mpi);
     size_t used = 0;
-    for (int r = 0; r < n && used + 1 < sizeof job->hosts; r++) {
+    for (int r = 0; r < n; r++) {   /* the hosts as far as they fit; every one counted */
         int seen = 0;
         for (int q = 0; q < r && !seen; q++)
             seen = strcmp(p[q]->host, p[r]->host) == 0;
-        if (!seen)
+        if (seen)
+            continue;
+        job->nodes++;
+        if (used + 1 < sizeof job->hosts)
             used += (size_t)snprintf(job->hosts + used, sizeof job->hosts - used, "%s%s",
                                      used ? ", " : "", p[r]->host);
     }

@@ -166,6 +166,6 @@ refused "no trace files" 1 "no trace files" --trace "$work/empty" --analyze
 refused "--analyze alone" 2 "--analyze goes with --trace DIR" --analyze
 refused "--exe alone" 2 "--exe goes with --trace DIR --analyze" --trace "$work/empty" --perfetto x \
     --exe "$work/delays"
-refused "--analyze and --perfetto" 2 "one of --perfetto, --analyze and --html" --trace "$work/empty" \
+refused "--analyze and --perfetto" 2 "give one of --analyze, --html, and --perfetto or --otf2" --trace "$work/empty" \
     --analyze --perfetto x
 finish
