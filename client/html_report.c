@@ -52,15 +52,21 @@ static char *slurp(const char *path, size_t *len)
     return text;
 }
 
-int mwc_html_write(FILE *out, const char *text, size_t len)
+/* A page: head, the data with '<' escaped, tail. 0, or -1 when a write fails. */
+static int write_page(FILE *out, const char *head, const char *tail, const char *text, size_t len)
 {
-    if (fputs(mw_viewer_head, out) == EOF)
+    if (fputs(head, out) == EOF)
         return -1;
     if (mw_viewer_write_data(out, text, len) != 0)
         return -1;
-    if (fputs(mw_viewer_tail, out) == EOF)
+    if (fputs(tail, out) == EOF)
         return -1;
     return ferror(out) ? -1 : 0;
+}
+
+int mwc_html_write(FILE *out, const char *text, size_t len)
+{
+    return write_page(out, mw_viewer_head, mw_viewer_tail, text, len);
 }
 
 int mwc_html_report(const char *json_path, const char *out_path, int quiet)
@@ -99,6 +105,12 @@ int mwc_html_write_file(const char *out_path, const char *text, size_t len, int 
         fprintf(stderr, "mpiwatch: --html: %s\n", mw_viewer_unavailable);
         return 1;
     }
+    return mwc_page_write_file(out_path, mw_viewer_head, mw_viewer_tail, text, len, quiet);
+}
+
+int mwc_page_write_file(const char *out_path, const char *head, const char *tail, const char *text,
+                        size_t len, int quiet)
+{
     size_t n = strlen(out_path) + 64;
     char *tmp = malloc(n);
     if (tmp == NULL) {
@@ -111,7 +123,7 @@ int mwc_html_write_file(const char *out_path, const char *text, size_t len, int 
     if (out == NULL) {
         fprintf(stderr, "mpiwatch: cannot write %s: %s\n", out_path, strerror(errno));
     } else {
-        int bad = mwc_html_write(out, text, len);
+        int bad = write_page(out, head, tail, text, len);
         if (fclose(out) != 0 || bad)
             fprintf(stderr, "mpiwatch: cannot write %s: %s\n", out_path, strerror(errno));
         else if (rename(tmp, out_path) != 0)

@@ -18,4 +18,9 @@ int mwc_html_write(FILE *out, const char *text, size_t len);
  * renamed); 0, or 1 with a message on stderr. */
 int mwc_html_write_file(const char *out_path, const char *text, size_t len, int quiet);
 
+/* The same for any page of the viewer's kind (the timeline's too): head,
+ * the data with '<' escaped, tail. */
+int mwc_page_write_file(const char *out_path, const char *head, const char *tail, const char *text,
+                        size_t len, int quiet);
+
 #endif

@@ -11,7 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "html_report.h"
 #include "mpiwatch_viewer.h"
+#include "view_json.h"
 #include "wait_input.h"
 #include "wait_report.h"
 #include "wait_states.h"
@@ -79,17 +81,7 @@ static int choose(selection *s, size_t *selected)
 
 static void json_string(FILE *out, const char *str)
 {
-    fputc('"', out);
-    for (; *str; str++) {
-        unsigned char c = (unsigned char)*str;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20 || c >= 0x7f)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
+    mwc_json_string(out, str, strlen(str));
 }
 
 /* The function table of all ranks: each rank's own table mapped into it. */
@@ -205,38 +197,6 @@ static void write_data(FILE *out, const selection *s, const functions *f, const 
     fputs("}\n", out);
 }
 
-/* The page: the template around the data, into a temporary file renamed
- * to out_path once whole. */
-static int write_page(const char *out_path, const char *data, size_t len, int quiet)
-{
-    size_t n = strlen(out_path) + 64;
-    char *tmp = malloc(n);
-    if (tmp == NULL) {
-        fprintf(stderr, "mpiwatch: no memory\n");
-        return 1;
-    }
-    snprintf(tmp, n, "%s.%ld.tmp", out_path, (long)getpid());
-    FILE *out = fopen(tmp, "w");
-    int rc = 1;
-    if (out == NULL) {
-        fprintf(stderr, "mpiwatch: cannot write %s: %s\n", out_path, strerror(errno));
-    } else {
-        int bad = fputs(mw_timeline_head, out) == EOF || mw_viewer_write_data(out, data, len) != 0 ||
-                  fputs(mw_timeline_tail, out) == EOF || ferror(out);
-        if (fclose(out) != 0 || bad || rename(tmp, out_path) != 0)
-            fprintf(stderr, "mpiwatch: cannot write %s: %s\n", out_path, strerror(errno));
-        else
-            rc = 0;
-        if (rc != 0)
-            unlink(tmp);
-    }
-    struct stat st;
-    if (rc == 0 && !quiet && stat(out_path, &st) == 0)
-        fprintf(stderr, "mpiwatch: wrote %s (%lld bytes)\n", out_path, (long long)st.st_size);
-    free(tmp);
-    return rc;
-}
-
 int mwc_timeline_page(const char *spec, const char *out_path, const char *program,
                       const mwc_timeline_select *sel, int quiet)
 {
@@ -286,7 +246,7 @@ int mwc_timeline_page(const char *spec, const char *out_path, const char *progra
     }
     mwc_wait_input_warn(&j, quiet);
     if (selected > 0) {
-        rc = write_page(out_path, data, len, quiet);
+        rc = mwc_page_write_file(out_path, mw_timeline_head, mw_timeline_tail, data, len, quiet);
         if (rc == 0 && !quiet && selected > MWC_TIMELINE_MAX_CALLS)
             fprintf(stderr, "mpiwatch: %zu calls chosen: the page holds the first %d, up to "
                             "%.6f s (give --window or --ranks for the rest)\n",

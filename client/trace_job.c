@@ -6,10 +6,11 @@
 #include <string.h>
 
 /* Ticks of r's clock as nanoseconds of r's own line: its wall clock at its
- * origin, then its ticks. */
+ * origin, then its ticks. The wall clocks' difference is taken in integers:
+ * nanoseconds since the epoch do not fit a double's 53 bits exactly. */
 static double own_ns(const mwc_trace_job *j, const mwc_trace_rank *r, double t)
 {
-    return ((double)r->wall_ns - (double)j->base_ns) +
+    return (double)(int64_t)(r->wall_ns - j->base_ns) +
            (t - (double)r->origin) / r->per_second * 1e9;
 }
 

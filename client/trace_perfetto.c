@@ -8,6 +8,8 @@
 
 #include "trace_job.h"
 #include "trace_read.h"
+#include "view_json.h"
+#include "wait_functions.h"
 
 /* A message's end: a send or a receive, on its channel (comm, source,
  * destination, tag). */
@@ -21,31 +23,13 @@ typedef struct {
 } message_end;
 
 
-/* The name without a large-count suffix: MPI_Send_c counts as MPI_Send. */
-static int named(const char *name, const char *const *list)
-{
-    size_t n = strlen(name);
-    if (n > 2 && strcmp(name + n - 2, "_c") == 0)
-        n -= 2;
-    for (int i = 0; list[i] != NULL; i++)
-        if (strlen(list[i]) == n && strncmp(name, list[i], n) == 0)
-            return 1;
-    return 0;
-}
-
-static const char *const sends[] = {"MPI_Send", "MPI_Ssend", "MPI_Bsend", "MPI_Rsend",
-                                    "MPI_Isend", "MPI_Issend", "MPI_Ibsend", "MPI_Irsend", NULL};
-static const char *const plain_receives[] = {"MPI_Recv", NULL};
-static const char *const nonblocking_receives[] = {"MPI_Irecv", NULL};
-
-/* Another call that may receive on a communicator (a non-blocking or
- * persistent receive, a send-receive, a matched receive): a destination's
- * messages on that communicator are then not matched by order alone. */
+/* Another call that may receive on a communicator (a persistent receive, a
+ * send-receive, a matched receive): a destination's messages on that
+ * communicator are then not matched by order alone. Non-blocking receives
+ * are matched here, through the call that completed them. */
 static int other_receive(const char *name)
 {
-    static const char *const starts[] = {"MPI_Start", "MPI_Startall", NULL};
-    return (strstr(name, "recv") != NULL || named(name, starts)) && !named(name, plain_receives) &&
-           !named(name, nonblocking_receives);
+    return mww_fn_other_receive(name) && !mww_fn_nonblocking_receive(name);
 }
 
 static double micros(const mwc_trace_job *j, const mwc_trace_rank *r, uint64_t t)
@@ -63,17 +47,7 @@ static double arrival(const mwc_trace_job *j, const mwc_trace_rank *r, const mwc
 
 static void json_string(FILE *out, const char *s)
 {
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20 || c >= 0x7f)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
+    mwc_json_string(out, s, strlen(s));
 }
 
 static int by_channel(const void *a, const void *b)
@@ -149,10 +123,10 @@ static long write_flows(FILE *out, const mwc_trace_job *j, int *first)
             if (!c->traffic)
                 continue;
             message_end e = {c->comm, k, c->peer, c->tag, k, i, c->t_in};
-            if (named(name, sends) && c->peer >= 0 && c->tag >= 0) {
+            if (mww_fn_send(name) && c->peer >= 0 && c->tag >= 0) {
                 if (push_end(&s, &ns, &cs, e) != 0)
                     goto oom;
-            } else if (named(name, plain_receives)) {
+            } else if (mww_fn_blocking_receive(name)) {
                 if (c->peer < 0 || c->tag < 0) {
                     mark_unsafe(&unsafe, k, c->comm);
                     continue;
@@ -161,7 +135,7 @@ static long write_flows(FILE *out, const mwc_trace_job *j, int *first)
                 e.dst = k;
                 if (push_end(&r, &nr, &cr, e) != 0)
                     goto oom;
-            } else if (named(name, nonblocking_receives)) {
+            } else if (mww_fn_nonblocking_receive(name)) {
                 /* Its source and tag are its completion's status's, when known. */
                 size_t by = completer[i];
                 if (by == SIZE_MAX) {

@@ -1,5 +1,5 @@
-/* Which MPI function plays which part in the wait states
- * (client/wait_functions.h). */
+/* Which MPI function plays which part in matching messages and in the
+ * wait states (client/wait_functions.h). */
 #include "wait_functions.h"
 
 #include <stddef.h>
@@ -24,6 +24,7 @@ static const char *const sends[] = {"MPI_Send", "MPI_Ssend", "MPI_Bsend", "MPI_R
 static const char *const synchronous_sends[] = {"MPI_Ssend", NULL};
 static const char *const standard_sends[] = {"MPI_Send", NULL};
 static const char *const blocking_receives[] = {"MPI_Recv", NULL};
+static const char *const nonblocking_receives[] = {"MPI_Irecv", NULL};
 static const char *const send_receives[] = {"MPI_Sendrecv", "MPI_Sendrecv_replace", NULL};
 static const char *const nxn[] = {"MPI_Allreduce", "MPI_Allgather", "MPI_Allgatherv",
                                   "MPI_Alltoall", "MPI_Alltoallv", "MPI_Alltoallw",
@@ -75,6 +76,11 @@ int mww_fn_waits_for_receive(const char *name, uint64_t bytes, uint64_t rendezvo
 int mww_fn_blocking_receive(const char *name)
 {
     return named(name, blocking_receives);
+}
+
+int mww_fn_nonblocking_receive(const char *name)
+{
+    return named(name, nonblocking_receives);
 }
 
 int mww_fn_send_receive(const char *name)

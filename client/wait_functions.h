@@ -1,6 +1,7 @@
-/* Which MPI function plays which part in the wait-state analysis
- * (docs/wait-states.md, "The patterns"): one list of names each. A large-
- * count variant (MPI_Send_c) plays its function's part. */
+/* Which MPI function plays which part in matching messages (the wait-state
+ * analysis, docs/wait-states.md "The patterns", and the Perfetto arrows):
+ * one list of names each. A large-count variant (MPI_Send_c) plays its
+ * function's part. */
 #ifndef MWC_WAIT_FUNCTIONS_H
 #define MWC_WAIT_FUNCTIONS_H
 
@@ -15,6 +16,9 @@ int mww_fn_waits_for_receive(const char *name, uint64_t bytes, uint64_t rendezvo
 
 /* MPI_Recv: the receive a Late Sender makes wait. */
 int mww_fn_blocking_receive(const char *name);
+
+/* MPI_Irecv: a receive whose message is known at its completion. */
+int mww_fn_nonblocking_receive(const char *name);
 
 /* A send-receive: one record for two messages. */
 int mww_fn_send_receive(const char *name);

@@ -7,19 +7,10 @@
 
 #include "wait_functions.h"
 
-double mwc_wait_seconds(const mwc_trace_rank *r, uint64_t base_ns, uint64_t t)
-{
-    /* differences taken in integers: nanoseconds since the epoch and TSC
-     * counts do not fit a double's 53 bits exactly */
-    return (double)(int64_t)(r->wall_ns - base_ns) / 1e9 +
-           (double)(int64_t)(t - r->origin) / r->per_second;
-}
-
 /* A rooted collective's root, where the trace says it. */
 static int root_of(const mwc_trace_call *c)
 {
-    (void)c;
-    return -1;
+    return c->root;
 }
 
 /* A rooted call: its communicator and place among the rank's rooted calls
@@ -99,53 +90,13 @@ static int infer_roots(mwc_wait_input *j)
 
 int mwc_wait_input_load(const char *spec, mwc_wait_input *j, int quiet)
 {
-    char err[4800];
-    char **paths = NULL;
     memset(j, 0, sizeof *j);
-    int n = mwc_trace_find(spec, &paths, err, sizeof err);
-    if (n < 0) {
-        fprintf(stderr, "mpiwatch: %s\n", err);
+    int problems = mwc_trace_job_read(spec, &j->job, quiet);
+    if (problems < 0)
         return -1;
-    }
-    for (int i = 0; i < n; i++) {
-        mwc_trace_rank r;
-        if (mwc_trace_read_file(paths[i], &r, err, sizeof err) != 0) {
-            fprintf(stderr, "mpiwatch: %s\n", err);
-            j->problems++;
-        } else if (j->nranks != 0 && r.ranks != j->nranks) {
-            fprintf(stderr, "mpiwatch: %s is a trace of %d ranks, the others of %d; skipped\n",
-                    paths[i], r.ranks, j->nranks);
-            j->problems++;
-        } else {
-            if (j->ranks == NULL && (j->ranks = calloc((size_t)r.ranks, sizeof *j->ranks)) != NULL)
-                j->nranks = r.ranks;
-            if (j->ranks == NULL || j->ranks[r.rank].path != NULL) {
-                fprintf(stderr, "mpiwatch: %s: %s\n", paths[i],
-                        j->ranks == NULL ? "out of memory" : "a second file for its rank; skipped");
-                j->problems++;
-            } else {
-                if (err[0] != '\0') {
-                    fprintf(stderr, "mpiwatch: %s\n", err);
-                    j->problems++;
-                } else if (r.truncated && !quiet) {
-                    fprintf(stderr, "mpiwatch: %s ends inside a chunk (the job was stopped while "
-                                    "writing it); its whole chunks are analysed\n", paths[i]);
-                }
-                j->ranks[r.rank] = r;
-                continue;
-            }
-        }
-        mwc_trace_rank_free(&r);
-    }
-    for (int i = 0; i < n; i++)
-        free(paths[i]);
-    free(paths);
-    if (j->nranks <= 0)
-        return -1;
-    uint64_t base_ns = UINT64_MAX;
-    for (int k = 0; k < j->nranks; k++)
-        if (j->ranks[k].path != NULL && j->ranks[k].wall_ns < base_ns)
-            base_ns = j->ranks[k].wall_ns;
+    j->ranks = j->job.ranks;
+    j->nranks = j->job.nranks;
+    j->problems = problems;
     j->calls = calloc((size_t)j->nranks, sizeof *j->calls);
     j->view = calloc((size_t)j->nranks, sizeof *j->view);
     if (j->calls == NULL || j->view == NULL)
@@ -159,8 +110,8 @@ int mwc_wait_input_load(const char *spec, mwc_wait_input *j, int quiet)
         for (size_t i = 0; i < r->ncalls; i++) {
             const mwc_trace_call *t = &r->calls[i];
             j->calls[k][i] = (mww_call){r->names[t->fn],
-                                        mwc_wait_seconds(r, base_ns, t->t_in),
-                                        mwc_wait_seconds(r, base_ns, t->t_out),
+                                        mwc_trace_job_ns(&j->job, r, t->t_in) / 1e9,
+                                        mwc_trace_job_ns(&j->job, r, t->t_out) / 1e9,
                                         t->traffic ? t->peer : -1,
                                         t->traffic ? t->tag : -1,
                                         t->traffic ? t->comm : -1,
@@ -193,12 +144,10 @@ void mwc_wait_input_warn(const mwc_wait_input *j, int quiet)
 
 void mwc_wait_input_free(mwc_wait_input *j)
 {
-    for (int k = 0; k < j->nranks; k++) {
-        mwc_trace_rank_free(&j->ranks[k]);
-        if (j->calls != NULL)
-            free(j->calls[k]);
-    }
-    free(j->ranks);
+    for (int k = 0; j->calls != NULL && k < j->nranks; k++)
+        free(j->calls[k]);
+    if (j->ranks != NULL)
+        mwc_trace_job_free(&j->job);
     free(j->calls);
     free(j->view);
 }

@@ -1,17 +1,20 @@
 /* A traced run's calls as the wait-state analysis takes them
  * (client/wait_states.h): read from the per-rank trace files
- * (client/trace_read.h), their times put on the clock shared by the ranks,
+ * (client/trace_job.h), their times put on the clock shared by the ranks
+ * (rank 0's, through the sync points: seconds from the trace's first call),
  * and the roots of rooted collectives found. */
 #ifndef MWC_WAIT_INPUT_H
 #define MWC_WAIT_INPUT_H
 
 #include <stdint.h>
 
+#include "trace_job.h"
 #include "trace_read.h"
 #include "wait_states.h"
 
 typedef struct {
-    mwc_trace_rank *ranks;     /* by world rank; path NULL when missing */
+    mwc_trace_job job;         /* the files, and the one clock of the ranks */
+    mwc_trace_rank *ranks;     /* job.ranks: by world rank; path NULL when missing */
     int nranks;
     mww_call **calls;          /* by rank: its calls for the analysis */
     mww_rank *view;            /* by rank: calls and count, for mww_analyze */
@@ -28,11 +31,5 @@ void mwc_wait_input_free(mwc_wait_input *j);
 /* Unless quiet, say on stderr what the input misses: ranks whose file was
  * not read, calls the ranks dropped. */
 void mwc_wait_input_warn(const mwc_wait_input *j, int quiet);
-
-/* Seconds since base_ns (ns since the epoch) on the clock shared by the
- * ranks: a rank's ticks from its origin, at its rate, placed by its wall
- * clock at the origin, as the Perfetto converter places them (docs/trace.md,
- * "The converter"). */
-double mwc_wait_seconds(const mwc_trace_rank *r, uint64_t base_ns, uint64_t ticks);
 
 #endif

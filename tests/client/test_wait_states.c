@@ -252,28 +252,6 @@ static void test_unmatched(void)
     mww_result_free(&res);
 }
 
-/* The ranks' clocks put on one: rank 0 counts 3e9 ticks a second from an
- * origin of 10^12 ticks, at wall clock W; rank 1 counts nanoseconds from an
- * origin of 5, and reached its origin 2.5 s after rank 0 did. An instant
- * 4 s after rank 0's origin is one time on both. */
-static void test_one_clock(void)
-{
-    const uint64_t W = 1700000000ull * 1000000000ull;
-    mwc_trace_rank r0 = {0}, r1 = {0};
-    r0.per_second = 3e9;
-    r0.origin = 1000000000000ull;
-    r0.wall_ns = W;
-    r1.per_second = 1e9;
-    r1.origin = 5;
-    r1.wall_ns = W + 2500000000ull;
-    double a = mwc_wait_seconds(&r0, W, r0.origin + 12000000000ull);
-    double b = mwc_wait_seconds(&r1, W, r1.origin + 1500000000ull);
-    CHECK(fabs(a - 4.0) < 1e-9 && fabs(b - 4.0) < 1e-9, "rank 0 at %.9f, rank 1 at %.9f", a, b);
-    CHECK(fabs(mwc_wait_seconds(&r1, W, r1.origin) - 2.5) < 1e-9, "rank 1's origin");
-    /* MPI_Init began before the origin: a negative time, not a wrapped one */
-    CHECK(NEAR(mwc_wait_seconds(&r0, W, r0.origin - 3000000000ull), -1.0), "before the origin");
-}
-
 /* A balanced run: every rank enters together, nothing waits. */
 static void test_balanced(void)
 {
@@ -357,7 +335,6 @@ int main(void)
     test_unordered();
     test_unmatched();
     test_balanced();
-    test_one_clock();
     test_details();
     return CHECK_DONE("test_wait_states");
 }
