@@ -7,16 +7,6 @@
 #include "report/variation.h"
 #include "util.h"
 
-static int by_bytes_desc(const void *a, const void *b)
-{
-    const mw_pair *x = a, *y = b;
-    if (x->bytes != y->bytes)
-        return x->bytes < y->bytes ? 1 : -1;
-    if (x->from != y->from)
-        return x->from < y->from ? -1 : 1;
-    return x->to < y->to ? -1 : (x->to > y->to);
-}
-
 /* Sums, extremes and the spread over the ranks; a rank that never called
  * a function counts with time 0, as in the reductions at MPI_Finalize. */
 static void functions(const mwc_partial *const *p, int n, mw_job_summary *job)
@@ -110,7 +100,7 @@ static void per_rank(const mwc_partial *const *p, int n, mwc_merged *m)
         job->start = p[r]->started < job->start ? p[r]->started : job->start;
         job->end = p[r]->taken > job->end ? p[r]->taken : job->end;
     }
-    qsort(job->pairs, (size_t)job->npairs, sizeof *job->pairs, by_bytes_desc);
+    qsort(job->pairs, (size_t)job->npairs, sizeof *job->pairs, mw_pair_order);
 }
 
 void mwc_merge_job(const mwc_partial *const *p, int n, mwc_merged *m)

@@ -201,19 +201,9 @@ int mwc_timeline_page(const char *spec, const char *out_path, const char *progra
                       const mwc_timeline_select *sel, int quiet)
 {
     mwc_wait_input j;
-    if (mwc_wait_input_load(spec, &j, quiet) != 0) {
-        if (j.nranks != 0)
-            fprintf(stderr, "mpiwatch: out of memory reading the trace\n");
-        mwc_wait_input_free(&j);
-        return 1;
-    }
     mww_result r;
-    mww_options opt = {MWW_RENDEZVOUS_BYTES_DEFAULT, 1};
-    if (mww_analyze(j.view, j.nranks, &opt, &r) != 0) {
-        fprintf(stderr, "mpiwatch: out of memory analysing the trace\n");
-        mwc_wait_input_free(&j);
+    if (mwc_wait_load_analyze(spec, 1, &j, &r, quiet) != 0)
         return 1;
-    }
     int rc = 1, shown = 0;
     for (int k = 0; k < j.nranks; k++)
         shown += mwc_select_rank(sel, k);

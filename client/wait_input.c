@@ -151,3 +151,21 @@ void mwc_wait_input_free(mwc_wait_input *j)
     free(j->calls);
     free(j->view);
 }
+
+int mwc_wait_load_analyze(const char *spec, int details, mwc_wait_input *j, mww_result *r,
+                          int quiet)
+{
+    if (mwc_wait_input_load(spec, j, quiet) != 0) {
+        if (j->nranks != 0)
+            fprintf(stderr, "mpiwatch: out of memory reading the trace\n");
+        mwc_wait_input_free(j);
+        return 1;
+    }
+    mww_options opt = {MWW_RENDEZVOUS_BYTES_DEFAULT, details};
+    if (mww_analyze(j->view, j->nranks, &opt, r) != 0) {
+        fprintf(stderr, "mpiwatch: out of memory analysing the trace\n");
+        mwc_wait_input_free(j);
+        return 1;
+    }
+    return 0;
+}

@@ -28,6 +28,12 @@ int mwc_wait_input_load(const char *spec, mwc_wait_input *j, int quiet);
 
 void mwc_wait_input_free(mwc_wait_input *j);
 
+/* Load the run (as mwc_wait_input_load) and analyse it into *r, with each
+ * wait state's details when asked (the timeline). 0, or 1 with the reason on
+ * stderr and *j freed. Free r with mww_result_free, then j. */
+int mwc_wait_load_analyze(const char *spec, int details, mwc_wait_input *j, mww_result *r,
+                          int quiet);
+
 /* Unless quiet, say on stderr what the input misses: ranks whose file was
  * not read, calls the ranks dropped. */
 void mwc_wait_input_warn(const mwc_wait_input *j, int quiet);

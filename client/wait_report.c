@@ -155,19 +155,9 @@ void mwc_wait_json(FILE *out, const mwc_wait_input *j, const mww_result *r, cons
 int mwc_wait_report(const char *spec, const char *program, int json, int quiet)
 {
     mwc_wait_input j;
-    if (mwc_wait_input_load(spec, &j, quiet) != 0) {
-        if (j.nranks != 0)
-            fprintf(stderr, "mpiwatch: out of memory reading the trace\n");
-        mwc_wait_input_free(&j);
-        return 1;
-    }
     mww_result r;
-    mww_options opt = {MWW_RENDEZVOUS_BYTES_DEFAULT, 0};
-    if (mww_analyze(j.view, j.nranks, &opt, &r) != 0) {
-        fprintf(stderr, "mpiwatch: out of memory analysing the trace\n");
-        mwc_wait_input_free(&j);
+    if (mwc_wait_load_analyze(spec, 0, &j, &r, quiet) != 0)
         return 1;
-    }
     if (json) {
         mwc_wait_json(stdout, &j, &r, program);
     } else {

@@ -11,6 +11,7 @@
 #include "core/state.h"
 #include "core/thread_stats.h"
 #include "report/callsites.h"
+#include "report/variation.h"
 #include "report/phases.h"
 
 /* This rank's sites, gathered from its threads (may repeat a key). */
@@ -219,19 +220,6 @@ static table_head *own_table(const mw_site_record *mine, int count, uint64_t oth
     return t;
 }
 
-/* Square root by Newton's method (no -lm for programs linked statically). */
-static double root(double x)
-{
-    double r = x > 1 ? x : 1;
-    for (int i = 0; i < 200 && x > 0; i++) {
-        double next = 0.5 * (r + x / r);
-        if (next >= r)
-            break;
-        r = next;
-    }
-    return x > 0 ? r : 0.0;
-}
-
 /* Rank 0: the job's table into one summary per site, busiest first. */
 static mw_site_summary *summaries(const partial *rows, int n, int world)
 {
@@ -250,8 +238,7 @@ static mw_site_summary *summaries(const partial *rows, int n, int world)
             s->rank_min = 0;
             s->rank_min_at = -1;
         }
-        double mean = s->all.time / world, var = s->squares / world - mean * mean;
-        s->cv = mean > 0 && var > 0 ? root(var) / mean : 0.0;
+        s->cv = mw_variation(s->all.time, s->squares, world);
     }
     if (out != NULL)
         qsort(out, (size_t)n, sizeof *out, summary_by_time_desc);

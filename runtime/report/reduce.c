@@ -28,16 +28,6 @@ static void merge_hist(mw_thread *t, void *arg)
                     __atomic_load_n(&t->hist[i][b], __ATOMIC_RELAXED);
 }
 
-static int by_bytes_desc(const void *a, const void *b)
-{
-    const mw_pair *x = a, *y = b;
-    if (x->bytes != y->bytes)
-        return x->bytes < y->bytes ? 1 : -1;
-    if (x->from != y->from)
-        return x->from < y->from ? -1 : 1;
-    return x->to < y->to ? -1 : (x->to > y->to);
-}
-
 /* This rank's busiest destinations, as from/to/bytes/messages quadruples. */
 static void top_destinations(uint64_t *out)
 {
@@ -51,7 +41,7 @@ static void top_destinations(uint64_t *out)
         for (int d = 0; d < n; d++)
             if (to[n + d] > 0)
                 mine[count++] = (mw_pair){(uint64_t)mw_state.world_rank, (uint64_t)d, to[d], to[n + d]};
-        qsort(mine, (size_t)count, sizeof *mine, by_bytes_desc);
+        qsort(mine, (size_t)count, sizeof *mine, mw_pair_order);
         for (int i = 0; i < count && i < MW_PAIRS_PER_RANK; i++)
             memcpy(&out[4 * i], &mine[i], sizeof mine[i]);
     }
@@ -237,7 +227,7 @@ static int gather_pairs(mw_job_summary *job, MPI_Comm comm)
         for (int i = 0; i < n * MW_PAIRS_PER_RANK; i++)
             if (job->pairs[i].messages > 0)
                 job->pairs[job->npairs++] = job->pairs[i];
-        qsort(job->pairs, (size_t)job->npairs, sizeof *job->pairs, by_bytes_desc);
+        qsort(job->pairs, (size_t)job->npairs, sizeof *job->pairs, mw_pair_order);
         all = NULL;
     }
     free(all);

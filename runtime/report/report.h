@@ -49,6 +49,18 @@ typedef struct mw_pair {
     uint64_t from, to, bytes, messages;
 } mw_pair;
 
+/* The report's order of pairs (qsort): most bytes first, then by sender and
+ * receiver. */
+static inline int mw_pair_order(const void *a, const void *b)
+{
+    const mw_pair *x = a, *y = b;
+    if (x->bytes != y->bytes)
+        return x->bytes < y->bytes ? 1 : -1;
+    if (x->from != y->from)
+        return x->from < y->from ? -1 : 1;
+    return x->to < y->to ? -1 : (x->to > y->to);
+}
+
 /* One rank's partial profile in a merged report (mpiwatch --merge). */
 typedef struct mw_merged_rank {
     int rank;
