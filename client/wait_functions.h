@@ -17,7 +17,8 @@ int mww_fn_waits_for_receive(const char *name, uint64_t bytes, uint64_t rendezvo
 /* MPI_Recv: the receive a Late Sender makes wait. */
 int mww_fn_blocking_receive(const char *name);
 
-/* MPI_Irecv: a receive whose message is known at its completion. */
+/* MPI_Irecv: a receive whose message is known at its completion, where
+ * it waits. */
 int mww_fn_nonblocking_receive(const char *name);
 
 /* A send-receive: one record for two messages. */

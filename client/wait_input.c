@@ -88,6 +88,18 @@ static int infer_roots(mwc_wait_input *j)
     return 0;
 }
 
+/* A non-blocking receive that the trace saw completed: the call that
+ * completed it, and its message's source and tag from the status (an
+ * MPI_ANY_SOURCE one's real source), else its arguments'. */
+static void completed_receive(mww_call *c, size_t completer, const mwc_trace_done *d)
+{
+    c->completed_by = completer + 1;
+    if (d->source >= 0 && d->tag >= 0) {
+        c->peer = d->source;
+        c->tag = d->tag;
+    }
+}
+
 int mwc_wait_input_load(const char *spec, mwc_wait_input *j, int quiet)
 {
     memset(j, 0, sizeof *j);
@@ -105,7 +117,9 @@ int mwc_wait_input_load(const char *spec, mwc_wait_input *j, int quiet)
         const mwc_trace_rank *r = &j->ranks[k];
         if (r->ncalls == 0)
             continue;
-        if ((j->calls[k] = malloc(r->ncalls * sizeof *j->calls[k])) == NULL)
+        size_t *completer = NULL, *done_of = NULL;
+        if ((j->calls[k] = malloc(r->ncalls * sizeof *j->calls[k])) == NULL ||
+            mwc_trace_completions(r, &completer, &done_of) != 0)
             return -1;
         for (size_t i = 0; i < r->ncalls; i++) {
             const mwc_trace_call *t = &r->calls[i];
@@ -118,8 +132,13 @@ int mwc_wait_input_load(const char *spec, mwc_wait_input *j, int quiet)
                                         root_of(t),
                                         t->sent,
                                         t->site,
-                                        t->thread};
+                                        t->thread,
+                                        0};
+            if (completer[i] != SIZE_MAX && mww_fn_nonblocking_receive(r->names[t->fn]))
+                completed_receive(&j->calls[k][i], completer[i], &r->done[done_of[i]]);
         }
+        free(completer);
+        free(done_of);
         j->view[k] = (mww_rank){j->calls[k], r->ncalls};
     }
     return infer_roots(j);

@@ -36,7 +36,9 @@ typedef struct {
     int comm, src, dst, tag;
     int rank;                  /* the rank whose call it is */
     size_t call;
-    double enter;              /* the order of one rank's calls */
+    double enter;              /* the order of one rank's calls (a receive's: its post) */
+    size_t waits_in;           /* the call that waits for the partner: the call itself,
+                                * or the one that completed a non-blocking receive */
 } message_end;
 
 static int by_channel(const void *pa, const void *pb)
@@ -133,8 +135,46 @@ static int keep_message(mww_result *res, const message_end *se, const message_en
             return -1;
         res->matched = more;
     }
-    res->matched[res->nmatched++] = (mww_message){se->rank, se->call, re->rank, re->call};
+    res->matched[res->nmatched++] = (mww_message){se->rank, se->call, re->rank, re->waits_in};
     return 0;
+}
+
+/* A Late Sender candidate: a receive's waiting call and the send it
+ * waited for. One call may complete several receives (MPI_Waitall): it
+ * waits for the latest of their sends, and only that one is charged, so
+ * that the same interval is not counted twice. */
+typedef struct {
+    int rank;
+    size_t waits_in;
+    double until;              /* the send's entry */
+    int send_rank;
+    size_t send_call;
+} late_send;
+
+static int by_waiting_call(const void *pa, const void *pb)
+{
+    const late_send *x = pa, *y = pb;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    if (x->waits_in != y->waits_in)
+        return x->waits_in < y->waits_in ? -1 : 1;
+    if (x->until != y->until)
+        return x->until > y->until ? -1 : 1;   /* the latest first */
+    return x->send_rank < y->send_rank ? -1 : x->send_rank > y->send_rank;
+}
+
+/* Each waiting call's latest send, as a Late Sender wait state (the
+ * candidates l[0..n) sorted in place). */
+static void late_sender_waits(mww_analysis *a, late_send *l, size_t n)
+{
+    qsort(l, n, sizeof *l, by_waiting_call);
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && l[i].rank == l[i - 1].rank && l[i].waits_in == l[i - 1].waits_in)
+            continue;
+        const mww_call *w = &a->ranks[l[i].rank].calls[l[i].waits_in];
+        add_wait(a, MWW_LATE_SENDER, l[i].rank, l[i].waits_in, l[i].send_rank, l[i].send_call,
+                 lesser(l[i].until, w->leave) - w->enter);
+    }
 }
 
 /* MPI's non-overtaking order. */
@@ -142,13 +182,15 @@ int mww_match_messages(mww_analysis *a, const mww_options *opt, mww_result *res)
 {
     message_end *s = NULL, *r = NULL;
     size_t ns = 0, nr = 0, cs = 0, cr = 0;
+    late_send *late = NULL;
+    size_t nlate = 0, clate = 0;
     pair_set unordered = {NULL, 0, 0};
     int rc = -1;
     for (int k = 0; k < a->nranks; k++) {
         const mww_rank *t = &a->ranks[k];
         for (size_t i = 0; i < t->ncalls; i++) {
             const mww_call *c = &t->calls[i];
-            message_end e = {c->comm, k, c->peer, c->tag, k, i, c->enter};
+            message_end e = {c->comm, k, c->peer, c->tag, k, i, c->enter, i};
             if (mww_fn_send_receive(c->function)) {
                 /* one record for both halves: neither is matched, and the
                  * destination's receives on it lose their order */
@@ -168,6 +210,19 @@ int mww_match_messages(mww_analysis *a, const mww_options *opt, mww_result *res)
                 e.dst = k;
                 if (push_end(&r, &nr, &cr, e) != 0)
                     goto out;
+            } else if (mww_fn_nonblocking_receive(c->function)) {
+                /* in order at its post, waiting in the call that completed it */
+                if (c->completed_by == 0 || c->completed_by > t->ncalls || c->peer < 0 ||
+                    c->tag < 0) {
+                    if (add_pair(&unordered, k, c->comm) != 0)
+                        goto out;
+                    continue;
+                }
+                e.src = c->peer;
+                e.dst = k;
+                e.waits_in = c->completed_by - 1;
+                if (push_end(&r, &nr, &cr, e) != 0)
+                    goto out;
             } else if (mww_fn_other_receive(c->function)) {
                 if (add_pair(&unordered, k, c->comm) != 0)
                     goto out;
@@ -184,8 +239,8 @@ int mww_match_messages(mww_analysis *a, const mww_options *opt, mww_result *res)
             /* the lesser channel's end has no partner (unless its receiver
              * is not matched by order anyway) */
             const message_end *alone =
-                by_channel(&(message_end){s[a_].comm, s[a_].src, s[a_].dst, s[a_].tag, 0, 0, 0},
-                           &(message_end){r[b].comm, r[b].src, r[b].dst, r[b].tag, 0, 0, 0}) < 0
+                by_channel(&(message_end){s[a_].comm, s[a_].src, s[a_].dst, s[a_].tag, 0, 0, 0, 0},
+                           &(message_end){r[b].comm, r[b].src, r[b].dst, r[b].tag, 0, 0, 0, 0}) < 0
                     ? &s[a_++]
                     : &r[b++];
             res->unmatched += !has_pair(&unordered, alone->dst, alone->comm);
@@ -196,13 +251,23 @@ int mww_match_messages(mww_analysis *a, const mww_options *opt, mww_result *res)
             continue;
         const mww_call *snd = &a->ranks[se->rank].calls[se->call];
         const mww_call *rcv = &a->ranks[re->rank].calls[re->call];
+        const mww_call *waiter = &a->ranks[re->rank].calls[re->waits_in];
         res->messages++;
         if (opt->details && keep_message(res, se, re) != 0)
             goto out;
-        /* Late Sender: the receive was posted before the send began. */
-        if (snd->enter > rcv->enter)
-            add_wait(a, MWW_LATE_SENDER, re->rank, re->call, se->rank, se->call,
-                     lesser(snd->enter, rcv->leave) - rcv->enter);
+        /* Late Sender: the receive (a non-blocking one's completing call)
+         * began waiting before the send began. */
+        if (snd->enter > waiter->enter) {
+            if (nlate == clate) {
+                size_t c = clate ? clate * 2 : 256;
+                late_send *more = realloc(late, c * sizeof *more);
+                if (more == NULL)
+                    goto out;
+                late = more;
+                clate = c;
+            }
+            late[nlate++] = (late_send){re->rank, re->waits_in, snd->enter, se->rank, se->call};
+        }
         /* Late Receiver: a send that cannot complete before its receive is
          * posted began before it. */
         if (mww_fn_waits_for_receive(snd->function, snd->bytes, opt->rendezvous_bytes) &&
@@ -214,8 +279,10 @@ int mww_match_messages(mww_analysis *a, const mww_options *opt, mww_result *res)
         res->unmatched += !has_pair(&unordered, s[i].dst, s[i].comm);
     for (size_t i = b; i < nr; i++)
         res->unmatched += !has_pair(&unordered, r[i].dst, r[i].comm);
+    late_sender_waits(a, late, nlate);
     rc = 0;
 out:
+    free(late);
     free(s);
     free(r);
     free(unordered.v);

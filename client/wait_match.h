@@ -18,7 +18,8 @@ typedef struct {
 } mww_analysis;
 
 /* Late Sender and Late Receiver: the k-th send on a channel (communicator,
- * source, destination, tag) matches the k-th receive on it. 0, or -1 out
+ * source, destination, tag) matches the k-th receive on it (a non-blocking
+ * receive in order at its post, waiting in the call that completed it). 0, or -1 out
  * of memory. Counts messages, unmatched and unordered_receivers in res. */
 int mww_match_messages(mww_analysis *a, const mww_options *opt, mww_result *res);
 

@@ -19,6 +19,10 @@ typedef struct {
     uint64_t bytes;            /* bytes sent (a send's size decides rendezvous) */
     uint64_t site;             /* the call site (0 unknown) */
     uint32_t thread;           /* the previous call is the same thread's */
+    size_t completed_by;       /* a non-blocking receive's: the call (index + 1) that
+                                * completed it, which waited; its peer and tag are
+                                * then the message's (the completion's status); 0 not
+                                * known */
 } mww_call;
 
 typedef struct {
@@ -66,7 +70,8 @@ typedef struct {
     size_t cause;              /* its cause, an index into mww_result.causes */
 } mww_wait;
 
-/* A send matched to its receive (calls as indices into their ranks'). */
+/* A send matched to its receive (calls as indices into their ranks'; a
+ * non-blocking receive's is the call that completed it). */
 typedef struct {
     int send_rank;
     size_t send_call;
@@ -87,7 +92,8 @@ typedef struct {
     long messages;                     /* sends matched to receives */
     long unmatched;                    /* sends or receives left without a partner */
     long unordered_receivers;          /* (rank, communicator) pairs not matched by
-                                          order: non-blocking or combined receives */
+                                          order: persistent, matched or combined
+                                          receives, non-blocking ones not seen completed */
     mww_wait *waits;                   /* with mww_options.details: every wait state */
     size_t nwaits;
     mww_message *matched;              /* with mww_options.details: every matched message */

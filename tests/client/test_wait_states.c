@@ -25,12 +25,12 @@ typedef struct {
 static void add(calls *r, const char *fn, double enter, double leave, int peer, int tag,
                 int comm, uint64_t site)
 {
-    r->c[r->n++] = (mww_call){fn, enter, leave, peer, tag, comm, -1, 8, site, 0};
+    r->c[r->n++] = (mww_call){fn, enter, leave, peer, tag, comm, -1, 8, site, 0, 0};
 }
 
 static void rooted(calls *r, const char *fn, double enter, double leave, int root, uint64_t site)
 {
-    r->c[r->n++] = (mww_call){fn, enter, leave, -1, -1, 0, root, 8, site, 0};
+    r->c[r->n++] = (mww_call){fn, enter, leave, -1, -1, 0, root, 8, site, 0, 0};
 }
 
 static mww_result analyze(calls *r, int n)
@@ -236,6 +236,111 @@ static void test_unordered(void)
     mww_result_free(&res);
 }
 
+/* A non-blocking receive completed by call `by` of its rank (its peer and
+ * tag the message's, as client/wait_input.c takes them from the status). */
+static void irecv(calls *r, double enter, int peer, int tag, size_t by, uint64_t site)
+{
+    add(r, "MPI_Irecv", enter, enter + 0.001, peer, tag, 0, site);
+    r->c[r->n - 1].completed_by = by + 1;
+}
+
+static mww_result analyze_details(calls *r, int n)
+{
+    mww_rank ranks[8];
+    for (int k = 0; k < n; k++)
+        ranks[k] = (mww_rank){r[k].c, r[k].n};
+    mww_result res;
+    mww_options opt = {MWW_RENDEZVOUS_BYTES_DEFAULT, 1};
+    CHECK(mww_analyze(ranks, n, &opt, &res) == 0, "analyze");
+    return res;
+}
+
+/* MPI_Irecv posted early, the MPI_Isend late: the MPI_Wait that completed
+ * the receive waited from its entry to the send's, charged to the sender's
+ * site. The Irecv takes its place in order at its post: posted before the
+ * MPI_Recv, it gets the first message, the Recv the second. */
+static void test_irecv_wait(void)
+{
+    calls r[2] = {0};
+    add(&r[0], "MPI_Init", 0.0, 0.01, -1, -1, -1, 0x10);
+    add(&r[0], "MPI_Isend", 0.5, 0.501, 1, 7, 0, 0x20);
+    add(&r[0], "MPI_Send", 0.6, 0.601, 1, 7, 0, 0x21);
+    irecv(&r[1], 0.1, 0, 7, 2, 0x30);
+    add(&r[1], "MPI_Recv", 0.2, 0.61, 0, 7, 0, 0x31);
+    add(&r[1], "MPI_Wait", 0.62, 0.63, -1, -1, -1, 0x32);   /* the message was in: no wait */
+    irecv(&r[1], 1.0, 0, 8, 4, 0x33);
+    add(&r[1], "MPI_Wait", 1.1, 2.01, -1, -1, -1, 0x34);
+    add(&r[0], "MPI_Isend", 2.0, 2.001, 1, 8, 0, 0x22);
+    mww_result res = analyze_details(r, 2);
+    CHECK(res.messages == 3 && res.unmatched == 0 && res.unordered_receivers == 0,
+          "%ld messages, %ld unmatched, %ld unordered", res.messages, res.unmatched,
+          res.unordered_receivers);
+    CHECK(NEAR(res.pattern_time[MWW_LATE_SENDER], 0.4 + 0.9), "late sender %g",
+          res.pattern_time[MWW_LATE_SENDER]);
+    CHECK(res.ncauses == 2 && res.nwaits == 2, "%zu causes, %zu waits", res.ncauses, res.nwaits);
+    if (res.ncauses == 2) {
+        const mww_cause *c = &res.causes[0];
+        CHECK(c->rank == 0 && c->site == 0x22 && strcmp(c->function, "MPI_Isend") == 0 &&
+                  NEAR(c->waiting, 0.9) && res.causes[1].site == 0x21,
+              "largest cause rank %d site %#llx", c->rank, (unsigned long long)c->site);
+    }
+    int waits = 0;
+    for (size_t i = 0; i < res.nwaits; i++)
+        waits += res.waits[i].victim == 1 &&
+                 ((res.waits[i].victim_call == 4 && res.waits[i].call == 3) ||
+                  (res.waits[i].victim_call == 1 && res.waits[i].call == 2));
+    CHECK(waits == 2, "%d of 2 waits in the right calls", waits);
+    int pairs = 0;
+    for (size_t i = 0; i < res.nmatched; i++) {
+        const mww_message *m = &res.matched[i];
+        pairs += (m->send_call == 1 && m->recv_call == 2) || (m->send_call == 2 && m->recv_call == 1) ||
+                 (m->send_call == 3 && m->recv_call == 4);
+    }
+    CHECK(pairs == 3, "%d of 3 messages ending in the receive or its completion", pairs);
+    mww_result_free(&res);
+}
+
+/* MPI_ANY_SOURCE: the Irecv's source is its status's (client/wait_input.c
+ * puts it in peer), so it matches that sender's message; rank 0's message
+ * is taken by the later MPI_Recv. */
+static void test_irecv_any_source(void)
+{
+    calls r[3] = {0};
+    add(&r[0], "MPI_Send", 0.2, 0.201, 2, 5, 0, 0x20);
+    add(&r[1], "MPI_Send", 0.8, 0.801, 2, 5, 0, 0x40);
+    irecv(&r[2], 0.1, 1, 5, 1, 0x30);
+    add(&r[2], "MPI_Wait", 0.3, 0.81, -1, -1, -1, 0x31);
+    add(&r[2], "MPI_Recv", 0.9, 0.91, 0, 5, 0, 0x32);
+    mww_result res = analyze(r, 3);
+    CHECK(res.messages == 2 && res.unmatched == 0, "%ld messages, %ld unmatched", res.messages,
+          res.unmatched);
+    CHECK(NEAR(res.waiting, 0.5) && res.ncauses == 1 && res.causes[0].rank == 1 &&
+              res.causes[0].site == 0x40,
+          "waiting %g", res.waiting);
+    mww_result_free(&res);
+}
+
+/* Two Irecv completed by one MPI_Waitall, their sends arriving in reverse
+ * order: the Waitall waits for the later send only, once (not the same
+ * interval twice), and both messages end in it. */
+static void test_waitall_reverse(void)
+{
+    calls r[3] = {0};
+    irecv(&r[2], 0.1, 0, 1, 2, 0x30);
+    irecv(&r[2], 0.11, 1, 1, 2, 0x31);
+    add(&r[2], "MPI_Waitall", 0.2, 1.01, -1, -1, -1, 0x32);
+    add(&r[1], "MPI_Isend", 0.5, 0.501, 2, 1, 0, 0x40);
+    add(&r[0], "MPI_Isend", 1.0, 1.001, 2, 1, 0, 0x20);
+    mww_result res = analyze_details(r, 3);
+    CHECK(res.messages == 2 && res.nmatched == 2 && res.matched[0].recv_call == 2 &&
+              res.matched[1].recv_call == 2,
+          "%ld messages", res.messages);
+    CHECK(NEAR(res.waiting, 0.8) && res.nwaits == 1 && res.ncauses == 1 &&
+              res.causes[0].rank == 0 && res.causes[0].site == 0x20 && res.waits[0].victim_call == 2,
+          "waiting %g in %zu waits", res.waiting, res.nwaits);
+    mww_result_free(&res);
+}
+
 /* A send nobody received and a receive nobody sent (a file cut short):
  * counted as unmatched, no wait; the pair around them still matches. */
 static void test_unmatched(void)
@@ -333,6 +438,9 @@ int main(void)
     test_barrier_unknown_comm();
     test_rooted();
     test_unordered();
+    test_irecv_wait();
+    test_irecv_any_source();
+    test_waitall_reverse();
     test_unmatched();
     test_balanced();
     test_details();
