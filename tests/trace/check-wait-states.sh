@@ -5,8 +5,10 @@
 # --json --exe PROGRAM` (the programs linked without PIE, so that their
 # sites are named file:line):
 # - late sender, late receiver, wait at N x N, late broadcast, wait at
-#   barrier, in C and Fortran, and early reduce in C (rank 3 late to an
-#   MPI_Reduce to 0, whose root is found from the bytes): the largest cause is the delaying rank, at the
+#   barrier, in C and Fortran, and in C early reduce (rank 3 late to an
+#   MPI_Reduce to 0, whose root is found from the bytes) and a late sender
+#   whose receiver posts an MPI_Irecv from MPI_ANY_SOURCE and waits in its
+#   MPI_Wait: the largest cause is the delaying rank, at the
 #   file:line of its delayed call, after the line of its MPI call before, of
 #   the pattern; its waiting within 10% of the waiting the program measured
 #   on its own clock (CLOCK_MONOTONIC: entry and exit of each delayed call);
@@ -61,7 +63,7 @@ analysed() {
         return 1
     fi
     case "$pattern" in
-        late-sender) key=late_sender waiters=1 ;;
+        late-sender*) key=late_sender waiters=1 ;;
         late-receiver) key=late_receiver waiters=1 ;;
         nxn) key=wait_nxn ;;
         bcast) key=late_broadcast ;;
@@ -77,7 +79,7 @@ analysed() {
     fi
 }
 
-for p in late-sender late-receiver nxn bcast barrier reduce; do
+for p in late-sender late-sender-irecv late-receiver nxn bcast barrier reduce; do
     analysed "C $p" "$work/delays" "$p" delays.c
 done
 

@@ -4,6 +4,9 @@
  * MPI_Comm_rank (the start of its work), the delaying rank sleeps MS
  * milliseconds, then the pattern's call:
  *   late-sender    rank 0 sleeps, then MPI_Send to 1; rank 1 waits in MPI_Recv
+ *   late-sender-irecv  the same, but rank 1 posts an MPI_Irecv from
+ *                  MPI_ANY_SOURCE and waits in the MPI_Wait that completes it
+ *                  (with a status: the trace learns the source from it)
  *   late-receiver  rank 1 sleeps, then MPI_Recv; rank 0 waits in MPI_Ssend
  *   nxn            rank 2 sleeps, then MPI_Allreduce; the others wait in it
  *   bcast          rank 0, the root, sleeps, then MPI_Bcast; the others wait
@@ -92,6 +95,15 @@ int main(int argc, char **argv)
             } else if (rank == 1) {
                 MPI_Recv(&value, 1, MPI_INT, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             }
+        } else if (strcmp(pattern, "late-sender-irecv") == 0) {
+            if (rank == 0) {
+                MPI_Send(&value, 1, MPI_INT, 1, 5, MPI_COMM_WORLD); line = __LINE__;
+            } else if (rank == 1) {
+                MPI_Request req;   /* the status names the source the trace then knows */
+                MPI_Status status;
+                MPI_Irecv(&value, 1, MPI_INT, MPI_ANY_SOURCE, 5, MPI_COMM_WORLD, &req);
+                MPI_Wait(&req, &status);
+            }
         } else if (strcmp(pattern, "late-receiver") == 0) {
             if (rank == 0) {
                 MPI_Ssend(&value, 1, MPI_INT, 1, 5, MPI_COMM_WORLD);
@@ -119,7 +131,7 @@ int main(int argc, char **argv)
          * receiver, the root for a late contributor, every other rank in
          * the other collectives */
         double sum = 0;
-        if (strcmp(pattern, "late-sender") == 0)
+        if (strncmp(pattern, "late-sender", 11) == 0)
             sum = waited(times, 0, 1);
         else if (strcmp(pattern, "late-receiver") == 0)
             sum = waited(times, 1, 0);
