@@ -13,6 +13,9 @@
 #   its table has --analyze --json's causes;
 # - a click on the table's first row zooms the view onto a wait state of
 #   that cause; a wheel turn zooms around the pointer, a drag pans;
+# - non-blocking (tests/trace/nonblocking.c: MPI_Irecv, one from
+#   MPI_ANY_SOURCE, and MPI_Isend, completed by waits and tests): --analyze
+#   --json matches all its messages, and the page draws a line for each;
 # - --ranks 0-1: 2 rows, and the page says 2 ranks were left out;
 #   --window 0:0.05: calls left out, said;
 # - a trace in a folder whose name is markup (<img src=x onerror=...>): the
@@ -136,6 +139,37 @@ if page "whole" "$html"; then
             pass "click: $(tail -n 1 "$log")"
         else
             fail "click" "$(tail -n 1 "$log")" "$log"
+        fi
+    fi
+fi
+
+# ---------------------------------------------------------------- non-blocking
+# tests/trace/nonblocking.c: a ring of MPI_Irecv (one from MPI_ANY_SOURCE)
+# and MPI_Isend completed by MPI_Waitall, MPI_Waitany, MPI_Test and
+# MPI_Wait, 20 steps of 2 messages a rank: all 160 matched, each drawn.
+nb="$work/nonblocking"
+if ! $MPICC -g -O1 -o "$nb" "$top_srcdir/tests/trace/nonblocking.c" >"$nb.log" 2>&1; then
+    fail "build nonblocking.c" "$MPICC could not build it" "$nb.log"
+else
+    run "$nb.run" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_FORMATS=json -- "$nb"
+    html="$work/nonblocking.html"
+    log=$(mktemp "$work/log.XXXXXX")
+    if [ "$(rc_of "$nb.run")" -ne 0 ]; then
+        fail "non-blocking: status" "$(describe_rc "$(rc_of "$nb.run")")" "$nb.run/stderr"
+    elif ! "$client" --trace "$nb.run/cwd" --analyze --json >"$nb.json" 2>"$log" ||
+            ! "$PYTHON" -c 'import json, sys
+a = json.load(open(sys.argv[1]))
+print(a["messages"], "messages,", a["unmatched"], "unmatched,", a["unordered_receivers"], "unordered")
+sys.exit(not (a["messages"] == 20 * 2 * int(sys.argv[2]) and a["unmatched"] == 0
+              and a["unordered_receivers"] == 0))' "$nb.json" "$NP" >"$log" 2>&1; then
+        fail "non-blocking: matched" "$(tail -n 1 "$log") (want $((40 * NP)), 0, 0)" "$log"
+    elif ! "$client" --trace "$nb.run/cwd" --html "$html" >"$html.stdout" 2>"$html.stderr"; then
+        fail "non-blocking: --html" "exit status not 0" "$html.stderr"
+    elif open_page "non-blocking" "$html" "$drawn" "$model"; then
+        if "$PYTHON" "$check" drawn "$html.dom.value.json" "$nb.json" "$NP" >"$log" 2>&1; then
+            pass "non-blocking: $(tail -n 1 "$log")"
+        else
+            fail "non-blocking: drawn" "$(tail -n 1 "$log")" "$log"
         fi
     fi
 fi
