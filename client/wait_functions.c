@@ -25,6 +25,8 @@ static const char *const synchronous_sends[] = {"MPI_Ssend", NULL};
 static const char *const standard_sends[] = {"MPI_Send", NULL};
 static const char *const blocking_receives[] = {"MPI_Recv", NULL};
 static const char *const nonblocking_receives[] = {"MPI_Irecv", NULL};
+static const char *const blocking_completions[] = {"MPI_Wait", "MPI_Waitall", "MPI_Waitany",
+                                                   "MPI_Waitsome", NULL};
 static const char *const send_receives[] = {"MPI_Sendrecv", "MPI_Sendrecv_replace", NULL};
 static const char *const nxn[] = {"MPI_Allreduce", "MPI_Allgather", "MPI_Allgatherv",
                                   "MPI_Alltoall", "MPI_Alltoallv", "MPI_Alltoallw",
@@ -81,6 +83,11 @@ int mww_fn_blocking_receive(const char *name)
 int mww_fn_nonblocking_receive(const char *name)
 {
     return named(name, nonblocking_receives);
+}
+
+int mww_fn_blocking_completion(const char *name)
+{
+    return named(name, blocking_completions);
 }
 
 int mww_fn_send_receive(const char *name)

@@ -21,6 +21,11 @@ int mww_fn_blocking_receive(const char *name);
  * it waits. */
 int mww_fn_nonblocking_receive(const char *name);
 
+/* MPI_Wait, MPI_Waitall, MPI_Waitany, MPI_Waitsome: a completion that
+ * blocks, so that a non-blocking receive it completed waited in it (an
+ * MPI_Test returns at once; its folded polls span the work between them). */
+int mww_fn_blocking_completion(const char *name);
+
 /* A send-receive: one record for two messages. */
 int mww_fn_send_receive(const char *name);
 

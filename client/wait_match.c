@@ -255,9 +255,10 @@ int mww_match_messages(mww_analysis *a, const mww_options *opt, mww_result *res)
         res->messages++;
         if (opt->details && keep_message(res, se, re) != 0)
             goto out;
-        /* Late Sender: the receive (a non-blocking one's completing call)
-         * began waiting before the send began. */
-        if (snd->enter > waiter->enter) {
+        /* Late Sender: the receive (a non-blocking one's completing call,
+         * when that blocks) began waiting before the send began. */
+        if (snd->enter > waiter->enter &&
+            (re->waits_in == re->call || mww_fn_blocking_completion(waiter->function))) {
             if (nlate == clate) {
                 size_t c = clate ? clate * 2 : 256;
                 late_send *more = realloc(late, c * sizeof *more);

@@ -341,6 +341,20 @@ static void test_waitall_reverse(void)
     mww_result_free(&res);
 }
 
+/* An Irecv completed by an MPI_Test (its folded polls span the work
+ * between them): matched, but no Late Sender is measured in the Test. */
+static void test_irecv_test(void)
+{
+    calls r[2] = {0};
+    add(&r[0], "MPI_Isend", 1.0, 1.001, 1, 3, 0, 0x20);
+    irecv(&r[1], 0.1, 0, 3, 1, 0x30);
+    add(&r[1], "MPI_Test", 0.2, 1.1, -1, -1, -1, 0x31);
+    mww_result res = analyze(r, 2);
+    CHECK(res.messages == 1 && res.unmatched == 0 && res.waiting == 0, "%ld messages, waiting %g",
+          res.messages, res.waiting);
+    mww_result_free(&res);
+}
+
 /* A send nobody received and a receive nobody sent (a file cut short):
  * counted as unmatched, no wait; the pair around them still matches. */
 static void test_unmatched(void)
@@ -441,6 +455,7 @@ int main(void)
     test_irecv_wait();
     test_irecv_any_source();
     test_waitall_reverse();
+    test_irecv_test();
     test_unmatched();
     test_balanced();
     test_details();
