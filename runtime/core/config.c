@@ -11,6 +11,7 @@
 #include "core/dump_options.h"
 #include "core/state.h"
 #include "core/warn.h"
+#include "trace/limits.h"
 
 static const char *const timer_choices[] = {"auto", "tsc", "clock_gettime", NULL};
 
@@ -198,7 +199,7 @@ static const char *const known_names[] = {
     "MPIWATCH_MONITOR_NICE", "MPIWATCH_APIS_JSON", "MPIWATCH_DOCDIR", "MPIWATCH_TEST_CC",
     "MPIWATCH_UPDATE_GOLDEN", "MPIWATCH_TRACE", "MPIWATCH_TRACE_DIR", "MPIWATCH_TRACE_BUFFER",
     "MPIWATCH_LABEL", "MPIWATCH_REPORT_TIMING",
-    "MPIWATCH_TRACE_RANKS", NULL};
+    "MPIWATCH_TRACE_RANKS", "MPIWATCH_TRACE_WINDOW", "MPIWATCH_TRACE_FUNCTIONS", NULL};
 
 /* Edit distance between a and the first n characters of b, bounded. */
 static int distance(const char *a, const char *b, size_t n)
@@ -284,6 +285,7 @@ void mw_config_load(mw_config *config, int report_problems)
     config->trace_buffer = byte_size("MPIWATCH_TRACE_BUFFER");
     label(config->label, sizeof config->label, "MPIWATCH_LABEL");
     config->trace_rank = rank_listed("MPIWATCH_TRACE_RANKS", mw_state.world_rank);
+    mw_trace_limits_load(loud);   /* MPIWATCH_TRACE_WINDOW, MPIWATCH_TRACE_FUNCTIONS */
     if (loud) {
         check_names();
         if (config->formats != 0)
