@@ -132,7 +132,8 @@ void mw_trace_limits_load(int loud)
 
 void mw_trace_limits_begin(uint64_t origin, double ticks_per_second)
 {
-    lim.from_tick = origin + (uint64_t)(lim.from * ticks_per_second);
+    /* No start: MPI_Init itself (entered before the origin) is kept too. */
+    lim.from_tick = lim.from > 0 ? origin + (uint64_t)(lim.from * ticks_per_second) : 0;
     lim.until_tick = lim.until < 0 ? UINT64_MAX
                                    : origin + (uint64_t)(lim.until * ticks_per_second);
 }
