@@ -11,7 +11,6 @@
 #include "core/dump_options.h"
 #include "core/state.h"
 #include "core/warn.h"
-#include "trace/limits.h"
 
 static const char *const timer_choices[] = {"auto", "tsc", "clock_gettime", NULL};
 
@@ -285,7 +284,6 @@ void mw_config_load(mw_config *config, int report_problems)
     config->trace_buffer = byte_size("MPIWATCH_TRACE_BUFFER");
     label(config->label, sizeof config->label, "MPIWATCH_LABEL");
     config->trace_rank = rank_listed("MPIWATCH_TRACE_RANKS", mw_state.world_rank);
-    mw_trace_limits_load(loud);   /* MPIWATCH_TRACE_WINDOW, MPIWATCH_TRACE_FUNCTIONS */
     if (loud) {
         check_names();
         if (config->formats != 0)
