@@ -227,6 +227,12 @@ static void write_calls(FILE *out, const mwc_trace_job *j, int *first)
         *first = 0;
         fprintf(out, ",\n{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":%d,"
                      "\"args\":{\"sort_index\":%d}}", k, k);
+        if (t->limits != NULL) {   /* calls left out on purpose: said on the process */
+            fprintf(out, ",\n{\"ph\":\"M\",\"name\":\"process_labels\",\"pid\":%d,"
+                         "\"args\":{\"labels\":", k);
+            mwc_json_string(out, t->limits, strlen(t->limits));
+            fputs("}}", out);
+        }
         uint32_t *seen = NULL;
         size_t nseen = 0;
         for (size_t i = 0; i < t->ncalls; i++) {

@@ -277,6 +277,20 @@ int mwc_trace_read_file(const char *path, mwc_trace_rank *r, char *err, size_t e
             r->sync[r->nsync < 2 ? r->nsync++ : 1] = p;
             continue;
         }
+        if (*c.p == MWT_LIMITS && r->limits == NULL) {
+            c.p++;
+            uint64_t length = get_varint(&c);
+            if (c.bad || length > (uint64_t)(c.end - c.p)) {
+                r->truncated = 1;
+                break;
+            }
+            if ((r->limits = strndup((const char *)c.p, (size_t)length)) == NULL) {
+                say(err, errsize, "%s: out of memory", path);
+                break;
+            }
+            c.p += length;
+            continue;
+        }
         if (*c.p++ != MWT_CHUNK) {
             say(err, errsize, "%s: no chunk at offset %ld; the rest of the file is skipped",
                 path, offset);
@@ -305,6 +319,7 @@ void mwc_trace_rank_free(mwc_trace_rank *r)
     free(r->calls);
     free(r->done);
     free(r->path);
+    free(r->limits);
     memset(r, 0, sizeof *r);
 }
 

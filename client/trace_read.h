@@ -52,6 +52,7 @@ typedef struct {
     mwt_sync_point sync[2];    /* its clock against rank 0's: at MPI_Init, at MPI_Finalize */
     int nsync;                 /* 0 (no sync point: an old run), 1 (a job that died), 2 */
     int truncated;             /* the file ends inside a chunk */
+    char *limits;              /* the user's limits in force ("VAR=value" lines), or NULL */
 } mwc_trace_rank;
 
 /* Read one file into *r (zeroed first). 0: read (perhaps truncated, or

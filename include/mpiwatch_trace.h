@@ -13,6 +13,10 @@
  * varint the rank's ticks, varint rank 0's ticks. One after the header
  * (MPI_Init), one at the end (MPI_Finalize). */
 #define MWT_SYNC 0xC8
+/* The user's limits in force (MPIWATCH_TRACE_WINDOW, MPIWATCH_TRACE_FUNCTIONS),
+ * right after the header when there are any: varint length, then that many
+ * bytes of "VARIABLE=value" lines. Calls they leave out are not recorded. */
+#define MWT_LIMITS 0xC9
 
 /* The kind byte of a record. The kinds 4 to 6 add to the call record
  * before them (of the same chunk). */

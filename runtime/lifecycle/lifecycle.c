@@ -17,6 +17,7 @@
 #include "core/state.h"
 #include "mw_wrap.h"
 #include "core/warn.h"
+#include "trace/limits.h"
 #include "trace/trace.h"
 
 /* Runs when the library is loaded: configuration and clock, no MPI. */
@@ -127,6 +128,8 @@ void mw_on_init(void)
     PMPI_Comm_rank(MPI_COMM_WORLD, &mw_state.world_rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &mw_state.world_size);
     mw_config_load(&mw_state.config, mw_state.world_rank == 0);
+    /* The trace's window and function list: the trace layer's, read as the rest. */
+    mw_trace_limits_load(mw_state.world_rank == 0);
     program_name(mw_state.program, sizeof mw_state.program);
     /* Translating ranks to world ranks needs the world group: made once here,
      * before any thread can ask for it. */

@@ -11,6 +11,7 @@
 #include "core/handles.h"
 #include "core/tls.h"
 #include "trace/chunks.h"
+#include "trace/limits.h"
 #include "trace/pending.h"
 #include "trace/trace.h"
 #include "mpiwatch_trace.h"
@@ -142,7 +143,7 @@ void mw_trace_record(int id, const mw_call *call, int traffic, const mw_fn_stats
     recorder *r = self;
     mw_trace_pending *pend = mw_trace_pending_self();
     if (!__atomic_load_n(&mw_trace_recording, __ATOMIC_RELAXED) ||
-        (r == NULL && (r = attach()) == NULL)) {
+        mw_trace_limits_skip(id, call->t_in) || (r == NULL && (r = attach()) == NULL)) {
         mw_trace_pending_clear(pend);
         return;
     }

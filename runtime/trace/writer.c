@@ -24,6 +24,7 @@
 #include "mw_functions.h"
 #include "trace/chunks.h"
 #include "trace/clock_sync.h"
+#include "trace/limits.h"
 #include "trace/trace.h"
 
 #define MW_TRACE_TICK_NS 20000000L
@@ -233,6 +234,14 @@ void mw_trace_start(void)
         return;
     }
     w.started = 1;
+    mw_trace_limits_begin(origin, 1e9 / mw_clock_seconds(1000000000ull));
+    const char *limits = mw_trace_limits_text();
+    if (*limits != '\0') {   /* its length is bounded far below the header's room */
+        head[n++] = MWT_LIMITS;
+        n += put_varint(head + n, strlen(limits));
+        memcpy(head + n, limits, strlen(limits));
+        n += strlen(limits);
+    }
     if (synced)
         n += put_sync(head + n, sync);
     struct iovec iov[1] = {{head, n}};

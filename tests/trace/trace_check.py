@@ -22,6 +22,18 @@ output. Subcommands (each prints what it found and exits 1 on a mismatch):
                                 slice to one "f" inside an MPI_Recv's slice
                                 of the message's destination; with REPORT,
                                 as many flows as the report's messages
+  limited REPORT.json LIMITS WINDOW FUNCTIONS FILE...
+                                every file says LIMITS (its limit lines
+                                joined by ";", "" for none); every call
+                                entered inside WINDOW (START:END seconds
+                                after the origin, either side empty, no
+                                START keeping MPI_Init; "" for none);
+                                FUNCTIONS (names or the report's
+                                categories, comma-separated, "-" before one
+                                to exclude it, "" for all) are the only
+                                functions in the files; with no WINDOW each
+                                has exactly the report's calls, else some
+                                calls but fewer than the report's
 """
 import json
 import os
@@ -53,6 +65,9 @@ ROOTED = {"MPI_Bcast", "MPI_Reduce", "MPI_Gather", "MPI_Gatherv", "MPI_Scatter",
           "MPI_Scatterv", "MPI_Ibcast", "MPI_Ireduce"}
 
 
+HEADERS = {}  # path: (ticks per second, origin, the limits' text)
+
+
 def records(path):
     """(rank, the call records of one trace file, calls dropped). A record is
     a dict: fn, thread, t_in, t_out, count, request, root, done (a list of
@@ -63,8 +78,9 @@ def records(path):
     pos = 12
     rank, pos = varint(buf, pos)
     _ranks, pos = varint(buf, pos)
-    pos += 8  # ticks per second
-    _origin, pos = varint(buf, pos)
+    per_second = struct.unpack_from("<d", buf, pos)[0]
+    pos += 8
+    origin, pos = varint(buf, pos)
     _wall, pos = varint(buf, pos)
     count, pos = varint(buf, pos)
     names = []
@@ -72,8 +88,13 @@ def records(path):
         length, pos = varint(buf, pos)
         names.append(buf[pos:pos + length].decode())
         pos += length
-    calls, dropped = [], 0
+    calls, dropped, limits = [], 0, ""
     while pos < len(buf):
+        if buf[pos] == 0xC9:  # the user's limits: a length and "VAR=value" lines
+            length, pos = varint(buf, pos + 1)
+            limits = buf[pos:pos + length].decode()
+            pos += length
+            continue
         if buf[pos] == 0xC8:  # a sync point: the rank's ticks, rank 0's
             _, pos = varint(buf, pos + 1)
             _, pos = varint(buf, pos)
@@ -123,6 +144,7 @@ def records(path):
                           "count": n, "request": 0, "root": None, "done": []})
         if pos != end:
             raise ValueError(f"{path}: a chunk's records overrun its length")
+    HEADERS[path] = (per_second, origin, limits)
     return rank, calls, dropped
 
 
@@ -324,7 +346,62 @@ def mutate(client, path, count):
     return 1 if problems else 0
 
 
+def chosen(report, functions):
+    """The report's functions that a FUNCTIONS list keeps (names or
+    categories; "-" excludes; no inclusion: every function)."""
+    items = [i for i in functions.split(",") if i]
+    def named(item, name, f):
+        return item in (name, f["category"])
+    keep = set()
+    for name, f in report["functions"].items():
+        inc = [i for i in items if not i.startswith("-")]
+        exc = [i[1:] for i in items if i.startswith("-")]
+        if (not inc or any(named(i, name, f) for i in inc)) and \
+                not any(named(i, name, f) for i in exc):
+            keep.add(name)
+    return keep
+
+
+def limited(report, limits, window, functions, files):
+    problems, got = [], Counter()
+    start, _, end = window.partition(":")
+    start, end = float(start or 0), float(end or "inf")
+    keep = chosen(report, functions)
+    for path in files:
+        _rank, calls, _dropped = records(path)
+        per_second, origin, said = HEADERS[path]
+        if ";".join(said.splitlines()) != limits:
+            problems.append(f"{path}: the file says limits {said!r}, expected {limits!r}")
+        first = origin + start * per_second if start > 0 else 0  # else MPI_Init's too
+        outside = [c for c in calls if not first <= c["t_in"] <= origin + end * per_second]
+        if outside:
+            problems.append(f"{path}: {len(outside)} calls outside {start}:{end} s, "
+                            f"the first {outside[0]['fn']}")
+        for c in calls:
+            got[c["fn"]] += c["count"]
+    stray = set(got) - keep
+    if stray:
+        problems.append(f"functions the limits leave out are in the files: {sorted(stray)}")
+    want = {n: report["functions"][n]["calls"] for n in keep}
+    if not window:
+        for name in sorted(keep):
+            if got[name] != want[name]:
+                problems.append(f"{name}: {got[name]} calls in the files, {want[name]} reported")
+    elif not 0 < sum(got.values()) < sum(want.values()):
+        problems.append(f"{sum(got.values())} calls in the window, of {sum(want.values())} "
+                        "reported: expected some, not all")
+    for p in problems[:10]:
+        print(p)
+    if not problems:
+        print(f"{sum(got.values())} calls of {len(got)} functions ({sorted(got)[:4]}...), "
+              f"limits {limits!r}")
+    return 1 if problems else 0
+
+
 def main(argv):
+    if len(argv) >= 5 and argv[0] == "limited":
+        report = json.load(open(argv[1], encoding="utf-8"))
+        return limited(report, argv[2], argv[3], argv[4], argv[5:])
     if len(argv) >= 3 and argv[0] in ("counts", "written"):
         report = json.load(open(argv[1], encoding="utf-8"))
         return (counts if argv[0] == "counts" else written)(report, argv[2:])
