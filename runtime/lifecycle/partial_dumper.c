@@ -135,6 +135,14 @@ static void wait_for_node(const struct timespec *since)
     }
 }
 
+void mw_dumper_wait_for_node(int since_seconds)
+{
+    struct timespec since;
+    clock_gettime(CLOCK_REALTIME, &since);
+    since.tv_sec -= since_seconds;
+    wait_for_node(&since);
+}
+
 static double monotonic(void)
 {
     struct timespec ts;

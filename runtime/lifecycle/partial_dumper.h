@@ -12,5 +12,9 @@ MW_HIDDEN void mw_dumper_start(void);
 /* At MPI_Finalize, before the report: the thread ends (a dump under way is
  * finished first) and the handlers only pass signals on from now on. */
 MW_HIDDEN void mw_dumper_stop(void);
+/* After this rank's dump at exit: wait, at most a second, for the node's
+ * other ranks' partial profiles written since `since_seconds` ago (the
+ * launcher may kill them once this rank is gone). */
+MW_HIDDEN void mw_dumper_wait_for_node(int since_seconds);
 
 #endif

@@ -63,16 +63,18 @@ int mw_partial_write(const char *reason)
     job.partial_job = job_key();
     job.partial_host = host;
     char path[8400];
-    int rc = write_format("json", mw_report_json_writer, &job, path, sizeof path);
-    if (rc == 0)
-        snprintf(json_path, sizeof json_path, "%s", path);
-    else if (!warned++)
-        mw_warn("cannot write the partial profile %s (%s)", path, strerror(rc));
+    /* The text first: a rank that waits for its node's JSON files then knows
+     * each of those ranks has written both. */
     if (mw_state.config.formats & MW_FORMAT_TEXT) {
         int trc = write_format("txt", mw_report_text_writer, &job, path, sizeof path);
         if (trc == 0)
             snprintf(text_path, sizeof text_path, "%s", path);
     }
+    int rc = write_format("json", mw_report_json_writer, &job, path, sizeof path);
+    if (rc == 0)
+        snprintf(json_path, sizeof json_path, "%s", path);
+    else if (!warned++)
+        mw_warn("cannot write the partial profile %s (%s)", path, strerror(rc));
     mw_report_free(&job);
     pthread_mutex_unlock(&lock);
     return rc;
