@@ -71,16 +71,19 @@ static void dump_if_unfinished(void)
 {
     if (!mw_state.started || mw_state.finished || getpid() != init_pid)
         return;
-    if (mw_partial_write("exit without MPI_Finalize") == 0) {
-        /* Open MPI's launcher ends the job once a rank has exited without
-         * MPI_Finalize: give the node's other ranks, ending too, their dump. */
-        mw_dumper_wait_for_node(5);
-        mw_warn("the program ended without calling MPI_Finalize; no job report was written, "
-                "this rank's partial profile is %s (mpiwatch --merge %s combines the ranks')",
-                mw_partial_path(), mw_state.config.outdir);
-    } else {
+    /* The launcher's signals that follow (Open MPI's CONT, TERM) must not
+     * replace the profile taken here: it stays the rank's last. */
+    mw_dumper_stop();
+    if (mw_partial_write("exit without MPI_Finalize") != 0) {
         mw_warn("the program ended without calling MPI_Finalize; no report was written");
+        return;
     }
+    mw_warn("the program ended without calling MPI_Finalize; no job report was written, "
+            "this rank's partial profile is %s (mpiwatch --merge %s combines the ranks')",
+            mw_partial_path(), mw_state.config.outdir);
+    /* Open MPI's launcher ends the job once a rank has exited without
+     * MPI_Finalize: give the node's other ranks, ending too, their dump. */
+    mw_dumper_wait_for_node(5);
 }
 
 void mw_on_abort(int errorcode)
