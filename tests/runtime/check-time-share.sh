@@ -35,15 +35,16 @@ if [ "$(rc_of "$work/two")" -ne 0 ] || [ -z "$report" ]; then
         "$work/two/stderr"
 else
     # About 8% on a quiet machine (a figure); the verdict's bounds hold at any
-    # load: the barrier waits only grow when the machine is busy, never below
-    # the 0.1 s the program builds in, and MPI_Init with its MPIWATCH_WAIT
-    # counted as MPI time would make it far more than 40%.
+    # load: the barrier waits only grow when the machine is busy (41% was
+    # seen at a load of 2 ranks per core and more), never below the 0.1 s the
+    # program builds in, and MPI_Init with its MPIWATCH_WAIT counted as MPI
+    # time would add 1 s to about 1.2 s of application time: over 80%.
     share=$(share_of "$work/two/out/$report")
     figure runtime.mpi_share_pct "$share" % "4..16"
-    if awk -v s="$share" 'BEGIN { exit !(s >= 4 && s <= 40) }'; then
-        pass "MPI share $share% of application time (expected about 8%, at least 4, under 40 however busy)"
+    if awk -v s="$share" 'BEGIN { exit !(s >= 4 && s <= 75) }'; then
+        pass "MPI share $share% of application time (expected about 8%, at least 4, under 75 however busy)"
     else
-        fail "MPI share" "$share% of application time, expected about 8% (4 to 40)" \
+        fail "MPI share" "$share% of application time, expected about 8% (4 to 75)" \
             "$work/two/out/${report%.json}.txt"
     fi
     init=$(json_get "$work/two/out/$report" functions MPI_Init mpi_time)
