@@ -129,7 +129,11 @@ int mpiwatch_fortran_before_abort(int id, const void *site, const void *errorcod
         mw_fcall.t_out = mw_fcall.t_in;
         mw_exit_at(&mw_fcall, id, site);
     }
+#if MW_MPI_FORTRAN
     mw_on_abort(errorcode != NULL ? (int)*(const MPI_Fint *)errorcode : 0);
+#else   /* no MPI_Fint (the MPI 5.0 ABI): no Fortran library calls this */
+    mw_on_abort(errorcode != NULL ? *(const int *)errorcode : 0);
+#endif
     return mpiwatch_fortran_hold();
 }
 

@@ -7,6 +7,10 @@
 #include "fortran/convert.h"
 #include "trace/notes.h"
 
+/* Only where the header has Fortran interop (MPI_Fint, the _f2c functions):
+ * without it (the MPI 5.0 ABI) there is no Fortran library to call these. */
+#if MW_MPI_FORTRAN
+
 /* INTEGERs in a Fortran status: the MPI says, or (Open MPI 4) it is the C
  * status's size, as both MPIs lay them out. */
 #ifdef MPI_F_STATUS_SIZE
@@ -114,3 +118,5 @@ void mpiwatch_fortran_trace_poll(const void *ierror, const void *flag)
     int c_flag = *(const int *)flag != 0;
     mw_trace_note_poll(mw_f_error(ierror), &c_flag);
 }
+
+#endif

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # mpiwatch built for the MPI 5.0 standard ABI (docs/abi.md), with the MPI
-# Forum's stub library (../shared/mpi-abi-stubs beside the source tree, or
-# MPIWATCH_ABI_STUBS=DIR): configure (which says why libmpiwatch_f is not
+# Forum's stub library (../shared/mpi-abi-stubs beside the source tree or the
+# repository it was cloned from, or MPIWATCH_ABI_STUBS=DIR): configure (which says why libmpiwatch_f is not
 # built), make without a warning, make install, every PMPI_ function of
 # libmpi_abi wrapped or explained and exactly the wrapped ones exported, a C
 # and a C++ program linked with -lmpiwatch, and the generator's tests on the
@@ -10,7 +10,18 @@
 set -eu
 needs_library=no
 . "$(dirname "$0")/../lib/harness.sh"
-stubs=${MPIWATCH_ABI_STUBS:-$(dirname "$top_srcdir")/shared/mpi-abi-stubs}
+# ../shared beside the source tree; for a clone in a folder of its own (CI
+# clones into a temporary one), beside the repository it was cloned from.
+stubs_near() { [ -f "$1/shared/mpi-abi-stubs/mpi.h" ] && [ -f "$1/shared/mpi-abi-stubs/Makefile" ]; }
+if [ -z "${MPIWATCH_ABI_STUBS:-}" ]; then
+    near=$(dirname "$top_srcdir")
+    origin=$(git -C "$top_srcdir" config --get remote.origin.url 2>/dev/null || true)
+    if ! stubs_near "$near" && [ -d "$origin" ] && stubs_near "$(dirname "$origin")"; then
+        near=$(dirname "$origin")
+    fi
+    MPIWATCH_ABI_STUBS=$near/shared/mpi-abi-stubs
+fi
+stubs=$MPIWATCH_ABI_STUBS
 if [ ! -f "$stubs/mpi.h" ] || [ ! -f "$stubs/Makefile" ]; then
     skip_all "no MPI ABI stubs at $stubs (set MPIWATCH_ABI_STUBS to the mpi-abi-stubs folder)"
 fi
