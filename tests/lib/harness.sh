@@ -98,6 +98,18 @@ need_client() {
     fi
 }
 
+# checked CASE COMMAND...: pass CASE when COMMAND succeeds, else fail with its output.
+checked() {
+    local case=$1 log
+    shift
+    log=$(mktemp "$work/log.XXXXXX")
+    if "$@" >"$log" 2>&1; then
+        pass "$case: $(tail -n 1 "$log")"
+    else
+        fail "$case" "$(head -n 5 "$log")" "$log"
+    fi
+}
+
 # check_merged CASE DIR WORLD [merged_check.py options]: `mpiwatch --merge
 # DIR` writes the job's report from the partial profiles in DIR: status 0,
 # one merged JSON report of the report schema, and what merged_check.py is

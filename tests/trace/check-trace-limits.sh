@@ -30,18 +30,6 @@ if [ "$(rc_of "$work/bare")" -ne 0 ]; then
     finish
 fi
 
-# checked CASE COMMAND...: pass CASE when COMMAND succeeds, else fail with its output.
-checked() {
-    local case=$1 log
-    shift
-    log=$(mktemp "$work/log.XXXXXX")
-    if "$@" >"$log" 2>&1; then
-        pass "$case: $(tail -n 1 "$log")"
-    else
-        fail "$case" "$(head -n 5 "$log")" "$log"
-    fi
-}
-
 # traced DIR: sets files (DIR/cwd's trace files) and report (its JSON report);
 # 1 unless the run ended with status 0 and left one file per rank.
 traced() {

@@ -47,18 +47,6 @@ if [ "$(rc_of "$work/bare")" -ne 0 ]; then
     finish
 fi
 
-# checked CASE COMMAND...: pass CASE when COMMAND succeeds, else fail with its output.
-checked() {
-    local case=$1 log
-    shift
-    log=$(mktemp "$work/log.XXXXXX")
-    if "$@" >"$log" 2>&1; then
-        pass "$case: $(tail -n 1 "$log")"
-    else
-        fail "$case" "$(head -n 5 "$log")" "$log"
-    fi
-}
-
 # --- traced
 out="$work/traced/cwd"
 run "$work/traced" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_FORMATS=json -- "$work/ring"
