@@ -72,8 +72,8 @@ fact "the point-to-point MPI_PROC_NULL rule (no message, nothing moved)" runtime
     '(dest|source|peer2?|MPI_SOURCE) *[!=]= *MPI_PROC_NULL' \
     'if ((unsigned)peer >= m->peers || mw_tls.xfer.peer2 == MPI_PROC_NULL) return 0;'
 fact "what makes a message (MW_CALL_NO_MESSAGE)" runtime/traffic/inline.h \
-    'sent *\| *\(?[a-z]*\)?->recv\)? *== *0|#define MW_CALL_NO_MESSAGE' \
-    'if (c->peer < 0 && (c->sent | c->recv) == 0 && !c->messages) return;'
+    'sent *\| *\(?[a-z]*\)?->recv\)? *== *0|!\(?[a-z]+(\.|->)sent *&& *!\(?[a-z]+(\.|->)recv|#define MW_CALL_NO_MESSAGE' \
+    'if (!one.sent && !one.recv && (!one.messages || one.comm == MPI_COMM_NULL)) continue;'
 fact "a message's size (MW_CALL_MESSAGE_SIZE: a send-receive that sends nothing counts its receive)" \
     runtime/traffic/inline.h \
     '\? *\(?[a-z]*\)?->sent *: *\(?[a-z]*\)?->recv|#define MW_CALL_MESSAGE_SIZE' \
