@@ -12,7 +12,7 @@
    * placeholder to the C compiler, which puts MW_REPORT_SCHEMA there. */
   var SCHEMA = "@MW_REPORT_SCHEMA@";
   var MAX_BARS = 64;        /* per-rank chart: more ranks are shown in blocks */
-  var MAX_CELLS = 64;       /* matrix: rows and columns before blocks */
+  var MAX_CELLS = 256;      /* matrix: rows and columns before blocks (client/matrix_blocks.h's too) */
   var MAX_SERIES = 8;       /* functions named in stacked charts, then "other" */
   var MAX_ROWS = 500;       /* table rows shown */
   var COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
@@ -301,12 +301,54 @@
            Math.round(a[2] + (b[2] - a[2]) * f) + ")";
   }
 
-  function matrix(R) {
-    var n = worldRanks(R), section = $("mw-matrix-section"), note = $("mw-matrix-note");
-    var canvas = $("mw-matrix"), tip = $("mw-matrix-tip");
-    if (n <= 0) { note.textContent = "The report has no ranks."; canvas.hidden = true; return; }
+  /* The matrix in at most MAX_CELLS x MAX_CELLS blocks of consecutive ranks:
+   * from the exact matrix the mpiwatch client binned from the matrix file
+   * (R.exact_matrix, docs/report-format.md "The HTML report"), else from the
+   * report's pairs (each rank's 16 busiest destinations). pairsIn(r, c) is
+   * the block's pairs as [from, to, bytes, messages], or null when the page
+   * does not hold them. */
+  function exactBlocks(R, n) {
+    var X = obj(R.exact_matrix);
+    if (!X) return null;
+    var block = int(X.block), m = int(X.side), cells = arr(X.cells), listed = arr(X.pairs_listed);
+    if (int(X.ranks) !== n || block < 1 || m < 1 || m !== Math.ceil(n / block) || m > MAX_CELLS)
+      return { error: "The matrix file " + str(X.source) + " is of " + int(X.ranks) + " ranks, not the report's " + n +
+                      ": the report's pairs are drawn instead. " };
+    var bytes = new Float64Array(m * m), msgs = new Float64Array(m * m);
+    var count = new Float64Array(m * m), hasPairs = new Uint8Array(m * m);
+    for (var i = 0; i + 5 < cells.length; i += 6) {
+      var r = int(cells[i]), c = int(cells[i + 1]);
+      if (r < 0 || r >= m || c < 0 || c >= m) continue;
+      var k = r * m + c;
+      bytes[k] += num(cells[i + 2]);
+      msgs[k] += num(cells[i + 3]);
+      count[k] += num(cells[i + 4]);
+      hasPairs[k] = cells[i + 5] === 1 ? 1 : 0;
+    }
+    return {
+      block: block, m: m, bytes: bytes, msgs: msgs, count: count, npairs: num(X.pairs),
+      note: "Bytes sent from each rank (row) to each rank (column) by point-to-point and one-sided calls, " +
+            "every pair of ranks, from the job's matrix file " + str(X.source) + " (" + fmtCount(X.pairs) +
+            " pairs). ",
+      pairsIn: function (r, c) {
+        if (!hasPairs[r * m + c]) return null;
+        var out = [], rlo = r * block, rhi = rlo + block, clo = c * block, chi = clo + block;
+        for (var i = 0; i + 3 < listed.length; i += 4) {
+          var from = listed[i], to = listed[i + 1];
+          if (from >= rlo && from < rhi && to >= clo && to < chi) out.push(listed.slice(i, i + 4));
+        }
+        return out;
+      },
+      missing: "The page holds the pairs of the busiest blocks, " + fmtCount(X.listed) + " of " + fmtCount(X.pairs) +
+               " pairs (at most " + fmtCount(X.listed_limit) + "); mpiwatch --matrix-file " + str(X.source) +
+               " prints them all."
+    };
+  }
+
+  function reportBlocks(R, n) {
     var block = Math.ceil(n / MAX_CELLS), m = Math.ceil(n / block);
-    var bytes = new Float64Array(m * m), msgs = new Float64Array(m * m), ignored = 0, npairs = 0;
+    var bytes = new Float64Array(m * m), msgs = new Float64Array(m * m), count = new Float64Array(m * m);
+    var pairs = [], ignored = 0;
     arr(R.pairs).forEach(function (p) {
       p = obj(p);
       if (!p) return;
@@ -315,28 +357,55 @@
       var k = Math.floor(from / block) * m + Math.floor(to / block);
       bytes[k] += num(p.bytes);
       msgs[k] += num(p.messages);
-      npairs++;
+      count[k]++;
+      pairs.push([from, to, num(p.bytes), num(p.messages)]);
     });
+    return {
+      block: block, m: m, bytes: bytes, msgs: msgs, count: count, npairs: pairs.length,
+      note: "Bytes sent from each rank (row) to each rank (column) by point-to-point and one-sided calls. " +
+            "Each rank reports its 16 busiest destinations (mpiwatch --report R.json --html draws every pair " +
+            "from the matrix file beside the report). " +
+            (ignored ? ignored + " pairs with ranks outside the job were left out. " : ""),
+      pairsIn: function (r, c) {
+        return pairs.filter(function (p) {
+          return Math.floor(p[0] / block) === r && Math.floor(p[1] / block) === c;
+        });
+      },
+      missing: ""
+    };
+  }
+
+  function matrix(R) {
+    var n = worldRanks(R), section = $("mw-matrix-section"), note = $("mw-matrix-note");
+    var canvas = $("mw-matrix"), tip = $("mw-matrix-tip");
+    $("mw-matrix-drill").hidden = true;
+    if (n <= 0) { note.textContent = "The report has no ranks."; canvas.hidden = true; return; }
+    var B = exactBlocks(R, n), problem = "";
+    if (B && B.error) { problem = B.error; B = null; }
+    var exact = !!B;
+    if (!B) B = reportBlocks(R, n);
+    var block = B.block, m = B.m, bytes = B.bytes, msgs = B.msgs;
     var max = 0, nonzero = [];
     for (var k = 0; k < m * m; k++) if (bytes[k] > 0 || msgs[k] > 0) {
       max = Math.max(max, bytes[k]);
       nonzero.push(Math.floor(k / m) + " " + (k % m) + " " + bytes[k] + " " + msgs[k]);
     }
-    note.textContent = "Bytes sent from each rank (row) to each rank (column) by point-to-point and one-sided " +
-      "calls; darker is more, on a logarithmic scale. Each rank reports its 16 busiest destinations. " +
+    note.textContent = problem + B.note + "Darker is more, on a logarithmic scale. " +
       (block > 1 ? "The " + n + " ranks are shown in " + m + " blocks of " + block +
-                   " consecutive ranks; a cell sums the bytes between two blocks. " : "") +
-      (ignored ? ignored + " pairs with ranks outside the job were left out. " : "") +
-      (npairs === 0 ? "No rank sent a point-to-point or one-sided message." : "");
+                   " consecutive ranks; a cell sums the bytes and messages between two blocks. " : "") +
+      (B.npairs === 0 ? "No rank sent a point-to-point or one-sided message." : "");
     section.setAttribute("data-mw-matrix", m + "x" + m);
     section.setAttribute("data-mw-block", String(block));
     section.setAttribute("data-mw-nonzero", String(nonzero.length));
+    section.setAttribute("data-mw-matrix-source", exact ? "exact" : "report");
     $("mw-matrix-cells").textContent = nonzero.join("\n");
 
-    var cell = Math.max(6, Math.min(48, Math.floor(640 / m))), pad = m <= 32 ? 28 : 36;
+    var cell = Math.max(3, Math.min(48, Math.floor(768 / m))), pad = m <= 32 ? 28 : 36;
     var size = m * cell;
     canvas.width = size + pad;
     canvas.height = size + pad;
+    canvas.setAttribute("data-mw-cell", String(cell));    /* where a test clicks a block */
+    canvas.setAttribute("data-mw-pad", String(pad));
     var ctx = canvas.getContext("2d");
     ctx.fillStyle = "#ffffff";
     ctx.fillRect(0, 0, canvas.width, canvas.height);
@@ -364,17 +433,49 @@
     legend.appendChild(bar);
     legend.appendChild(el("div", max > 0 ? "1 B" : ""));
     legend.appendChild(el("div", "from: row; to: column"));
-    canvas.onmousemove = function (ev) {
+    var hint = "Point at a cell to see its bytes and messages; click it to list its pairs.";
+    tip.textContent = hint;
+    function cellAt(ev) {
       var rect = canvas.getBoundingClientRect();
       var x = (ev.clientX - rect.left) * canvas.width / rect.width - pad;
       var y = (ev.clientY - rect.top) * canvas.height / rect.height - pad;
       var c = Math.floor(x / cell), r = Math.floor(y / cell);
-      if (x < 0 || y < 0 || c >= m || r >= m) { tip.textContent = "Point at a cell to see its bytes and messages."; return; }
-      var k = r * m + c;
-      tip.textContent = "from rank " + rankRange(r * block, Math.min(n, (r + 1) * block) - 1) + " to rank " +
-        rankRange(c * block, Math.min(n, (c + 1) * block) - 1) + ": " + fmtBytes(bytes[k]) + " in " +
-        fmtCount(msgs[k]) + " messages";
+      return x < 0 || y < 0 || c >= m || r >= m ? null : { r: r, c: c };
+    }
+    function blockName(at) {
+      return "from rank " + rankRange(at.r * block, Math.min(n, (at.r + 1) * block) - 1) + " to rank " +
+        rankRange(at.c * block, Math.min(n, (at.c + 1) * block) - 1) + ": " + fmtBytes(bytes[at.r * m + at.c]) +
+        " in " + fmtCount(msgs[at.r * m + at.c]) + " messages";
+    }
+    canvas.onmousemove = function (ev) {
+      var at = cellAt(ev);
+      tip.textContent = at ? blockName(at) + (block > 1 ? ", " + fmtCount(B.count[at.r * m + at.c]) + " pairs" : "") : hint;
     };
+    canvas.onclick = function (ev) {
+      var at = cellAt(ev);
+      if (at) drill(at, blockName(at), B.pairsIn(at.r, at.c), B.missing, exact);
+    };
+  }
+
+  /* A block's pairs below the matrix (a click on it). */
+  function drill(at, name, pairs, missing, exact) {
+    var box = $("mw-matrix-drill"), t = $("mw-matrix-drill-pairs"), note = $("mw-matrix-drill-note");
+    box.hidden = false;
+    box.setAttribute("data-mw-drill", at.r + " " + at.c);
+    box.setAttribute("data-mw-drill-pairs", pairs ? String(pairs.length) : "none");
+    note.textContent = "The block " + name + ". " +
+      (pairs === null ? "Its pairs are not in this page. " + missing :
+       pairs.length === 0 ? "No pair of its ranks exchanged messages." :
+       exact ? "Its " + pairs.length + " pairs:" : "The report's pairs in it (each rank's 16 busiest destinations):");
+    t.hidden = !pairs || pairs.length === 0;
+    $("mw-matrix-drill-cells").textContent = (pairs || []).map(function (p) { return p.join(" "); }).join("\n");
+    if (t.hidden) { clear(t); return; }
+    table(t, [
+      { title: "from", num: true, get: function (p) { return p[0]; } },
+      { title: "to", num: true, get: function (p) { return p[1]; } },
+      { title: "bytes", num: true, get: function (p) { return num(p[2]); }, fmt: fmtBytes },
+      { title: "messages", num: true, get: function (p) { return num(p[3]); }, fmt: fmtCount }
+    ], pairs, 2, note);
   }
 
   /* ---------------------------------------------------------------- message sizes */
