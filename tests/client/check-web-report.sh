@@ -25,7 +25,8 @@
 #   the page; its load time is a figure (the issue's target: 2 s);
 # - bad input: a file that is not JSON (named with line and column), JSON that
 #   is not a report, a missing file and a usage error each get a message and
-#   their status (1, 1, 1, 2), and leave no page.
+#   their status (1, 1, 1, 2), and leave no page; a damaged matrix file beside
+#   the report is named with what is wrong, and the page is written without it.
 # Screenshots of both pages are kept beside this test's log:
 # tests/client/web-report-ring.png and web-report-1024.png.
 name=web-report
@@ -328,4 +329,15 @@ bad "not an object" 1 'not a JSON object' --report "$work/array.json" --html "$w
 bad "missing file" 1 'cannot read .*nothing.json' --report "$work/nothing.json" --html "$work/bad.html"
 bad "no folder for the page" 1 'cannot write' --report "$out/$json" --html "$work/no/such/bad.html"
 bad "--report without --html" 2 'goes with --html' --report "$out/$json"
+# A damaged matrix file beside the report is named, and the page is written with the report's pairs.
+mkdir -p "$work/damaged" && cp "$out/$json" "$work/damaged/r.json"
+printf 'MWMATRX1\004\000\000\000\000\000\000\000short' >"$work/damaged/r.matrix"
+if "$client" --report "$work/damaged/r.json" --html "$work/damaged/r.html" 2>"$work/damaged/err" &&
+   grep -q 'r.matrix: .*cannot hold the index of 4 ranks' "$work/damaged/err" &&
+   grep -q "draws the report's top pairs instead of r.matrix" "$work/damaged/err" &&
+   grep -q 'mw-data' "$work/damaged/r.html" && ! grep -q '"exact_matrix": {' "$work/damaged/r.html"; then
+    pass "bad: a damaged matrix file: status 0, $(head -n 1 "$work/damaged/err"), the page drawn from the report's pairs"
+else
+    fail "bad: damaged matrix file" "no page, or no message naming r.matrix and what is wrong" "$work/damaged/err"
+fi
 finish
