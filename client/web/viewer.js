@@ -185,8 +185,11 @@
       datasets.push({ label: "other (" + other.length + " functions)", data: series(rest),
                       backgroundColor: COLORS[COLORS.length - 1] });
     }
+    if (block > 1) datasets = datasets.concat(blockExtremes(perFn, n, block, bars));
     note.textContent = (block > 1 ? "The " + n + " ranks are shown in " + bars + " blocks of " + block +
-                        " consecutive ranks (the last may be smaller); each bar is the mean of its block's ranks. " : "") +
+                        " consecutive ranks (the last may be smaller); each bar is the mean of its block's ranks, " +
+                        "and the two lines are the most and the least MPI time of any one rank in the block, " +
+                        "so that no outlier hides in a mean. " : "") +
                        (rf ? "MPI_Init and MPI_Finalize are not MPI time (see the header)." :
                         "The report has no rank x function matrix: MPI time per rank only.");
     section.setAttribute("data-mw-ranks", String(n));
@@ -199,11 +202,42 @@
         scales: { x: { stacked: true, title: { display: true, text: block > 1 ? "ranks (blocks)" : "rank" } },
                   y: { stacked: true, ticks: { callback: function (v) { return fmtTime(v); } },
                        title: { display: true, text: "time in MPI" + (block > 1 ? " (mean per rank)" : "") } } },
-        plugins: { tooltip: { callbacks: { label: function (c) { return c.dataset.label + ": " + fmtTime(c.raw); } } } }
+        plugins: { tooltip: { callbacks: { label: function (c) {
+          return c.dataset.label + ": " + fmtTime(c.raw) + (c.dataset.ranks ? " (rank " + c.dataset.ranks[c.dataIndex] + ")" : "");
+        } } } }
       }
     });
     section.setAttribute("data-mw-bars", String(chart.data.labels.length));
     section.setAttribute("data-mw-series", String(chart.data.datasets.length));
+    var most = chart.data.datasets.filter(function (d) { return d.stack === "most"; })[0];
+    if (most) {
+      var top = most.data.indexOf(Math.max.apply(null, most.data));
+      section.setAttribute("data-mw-most", most.ranks[top] + " " + most.data[top]);
+    }
+  }
+
+  /* Lines over the blocks' bars: the most and the least MPI time of one rank
+   * in each block, with the rank (in the tooltip). Each its own stack, so
+   * neither is stacked on the bars. */
+  function blockExtremes(perFn, n, block, bars) {
+    var mpi = new Float64Array(n);
+    Object.keys(perFn).forEach(function (k) { for (var r = 0; r < n; r++) mpi[r] += perFn[k][r]; });
+    var most = [], least = [], mostRank = [], leastRank = [];
+    for (var b = 0; b < bars; b++) {
+      var lo = b * block, hi = Math.min(n, lo + block), at = lo, low = lo;
+      for (var r = lo; r < hi; r++) {
+        if (mpi[r] > mpi[at]) at = r;
+        if (mpi[r] < mpi[low]) low = r;
+      }
+      most.push(mpi[at]); mostRank.push(at);
+      least.push(mpi[low]); leastRank.push(low);
+    }
+    function line(label, data, ranks, stack, color) {
+      return { type: "line", label: label, data: data, ranks: ranks, stack: stack, borderColor: color,
+               backgroundColor: color, borderWidth: 1.5, pointRadius: 2, fill: false };
+    }
+    return [line("most MPI time of a rank", most, mostRank, "most", "#d62728"),
+            line("least MPI time of a rank", least, leastRank, "least", "#111111")];
   }
 
   /* ---------------------------------------------------------------- tables */

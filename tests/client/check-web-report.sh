@@ -14,7 +14,8 @@
 #   5 MB that loads in Chromium without a script error (how fast, by the page's
 #   own performance.now() once it has drawn everything, is a figure: target 3 s),
 #   with the ranks in 64 bars and a 256 x 256 matrix of blocks of 4 ranks, saying
-#   so; the report's hostile program name (a <script> element) is shown as
+#   so; the line of each block's most MPI time peaks at the report's slowest
+#   rank; the report's hostile program name (a <script> element) is shown as
 #   text and is no element;
 # - exact matrix: the ring's client page with the .matrix file beside the
 #   report draws the file's pairs; a synthesised 1,024-rank all-to-all
@@ -208,6 +209,15 @@ else
             pass "1024: 1024 ranks in 64 bars and a 256 x 256 matrix of blocks, said on the page"
         else
             fail "1024: blocks" "$bars bars for $ranks ranks and a $size matrix, expected 64, 1024, 256x256 and the notes"
+        fi
+        # The line of the blocks' busiest ranks peaks at the report's slowest rank.
+        most=$(attr "$dom" data-mw-most)
+        want=$("$PYTHON" -c 'import json, sys; t = json.load(open(sys.argv[1]))["mpi_time"]; print(t["max_rank"], t["max"])' "$work/r1024.json")
+        if [ -n "$most" ] && awk -v a="$most" -v b="$want" 'BEGIN { split(a, x, " "); split(b, y, " ");
+               d = x[2] - y[2]; exit !(x[1] == y[1] && d < 1e-6 && d > -1e-6) }'; then
+            pass "1024: the blocks' most-MPI-time line peaks at the report's slowest rank ($most s; the report: $want s)"
+        else
+            fail "1024: block extremes" "the line of the blocks' most MPI time peaks at '$most', the report's slowest rank is '$want'"
         fi
         if grep -q '<script>alert' "$dom" || ! grep -q '&lt;script&gt;alert(1)&lt;/script&gt;' "$dom"; then
             fail "1024: hostile name" "the program name's <script> was not shown as text"
