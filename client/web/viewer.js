@@ -346,8 +346,8 @@
     if (!X) return null;
     var block = int(X.block), m = int(X.side), cells = arr(X.cells), listed = arr(X.pairs_listed);
     if (int(X.ranks) !== n || block < 1 || m < 1 || m !== Math.ceil(n / block) || m > MAX_CELLS)
-      return { error: "The matrix file " + str(X.source) + " is of " + int(X.ranks) + " ranks, not the report's " + n +
-                      ": the report's pairs are drawn instead. " };
+      return { error: "The matrix file " + str(X.source) + " does not fit the report's " + n + " ranks (it has " +
+                      int(X.ranks) + " ranks in " + m + " blocks of " + block + "): the report's pairs are drawn instead. " };
     var bytes = new Float64Array(m * m), msgs = new Float64Array(m * m);
     var count = new Float64Array(m * m), hasPairs = new Uint8Array(m * m);
     for (var i = 0; i + 5 < cells.length; i += 6) {

@@ -18,7 +18,8 @@
 #   rank; the report's hostile program name (a <script> element) is shown as
 #   text and is no element;
 # - exact matrix: the ring's client page with the .matrix file beside the
-#   report draws the file's pairs; a synthesised 1,024-rank all-to-all
+#   report draws the file's pairs; with an 8-rank job's matrix file beside
+#   it, the page says the file does not fit and draws the report's pairs; a synthesised 1,024-rank all-to-all
 #   (synth-report.py --matrix) gives a page that draws 256 x 256 blocks
 #   whose sums are those of the file's pairs (mpiwatch --matrix-file, binned
 #   by awk), where a click (cdp_page.py) on the busiest block lists its
@@ -170,6 +171,19 @@ if [ -f "$work/exact.html" ] && browse "$work/exact.html" "$dom" --dump-dom && p
         pass "ring: the page with the matrix file draws its 4 pairs, bytes and messages ($want)"
     else
         fail "ring: exact matrix" "source $(attr "$dom" data-mw-matrix-source), $(attr "$dom" data-mw-matrix), cells '$cells', expected exact, 4x4, '$want'"
+    fi
+fi
+# A matrix file of another job (8 ranks) beside the 4-rank report: said on the page, which draws the report's pairs.
+mkdir -p "$work/mismatch" && cp "$out/$json" "$work/mismatch/r.json"
+"$PYTHON" "$top_srcdir/tests/client/synth-report.py" 8 --matrix "$work/mismatch/r.matrix" >/dev/null
+dom="$work/mismatch.dom"
+if "$client" -q --report "$work/mismatch/r.json" --html "$work/mismatch/r.html" 2>"$work/mismatch.err" &&
+   browse "$work/mismatch/r.html" "$dom" --dump-dom && page_ok "ring, another job's matrix file" "$dom"; then
+    if [ "$(attr "$dom" data-mw-matrix-source)" = report ] && [ "$(attr "$dom" data-mw-matrix)" = 4x4 ] &&
+       grep -q "The matrix file r.matrix does not fit the report.s 4 ranks (it has 8 ranks" "$dom"; then
+        pass "ring: an 8-rank matrix file beside the 4-rank report is said not to fit, and the report's pairs are drawn"
+    else
+        fail "ring: another job's matrix" "source $(attr "$dom" data-mw-matrix-source), $(attr "$dom" data-mw-matrix), or no note that r.matrix does not fit" "$dom"
     fi
 fi
 if browse "$out/$html" "$work/ring.shot" --screenshot="$shots/web-report-ring.png" && [ -s "$shots/web-report-ring.png" ]; then
