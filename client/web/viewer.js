@@ -419,12 +419,13 @@
     var exact = !!B;
     if (!B) B = reportBlocks(R, n);
     var block = B.block, m = B.m, bytes = B.bytes, msgs = B.msgs;
-    var max = 0, nonzero = [];
+    var max = 0, min = Infinity, nonzero = [];
     for (var k = 0; k < m * m; k++) if (bytes[k] > 0 || msgs[k] > 0) {
       max = Math.max(max, bytes[k]);
+      if (bytes[k] > 0) min = Math.min(min, bytes[k]);
       nonzero.push(Math.floor(k / m) + " " + (k % m) + " " + bytes[k] + " " + msgs[k]);
     }
-    note.textContent = problem + B.note + "Darker is more, on a logarithmic scale. " +
+    note.textContent = problem + B.note + "Darker is more, on a logarithmic scale from the least cell to the most. " +
       (block > 1 ? "The " + n + " ranks are shown in " + m + " blocks of " + block +
                    " consecutive ranks; a cell sums the bytes and messages between two blocks. " : "") +
       (B.npairs === 0 ? "No rank sent a point-to-point or one-sided message." : "");
@@ -443,10 +444,13 @@
     var ctx = canvas.getContext("2d");
     ctx.fillStyle = "#ffffff";
     ctx.fillRect(0, 0, canvas.width, canvas.height);
-    var logMax = Math.log(1 + max);
+    /* Logarithmic from the least cell to the most, so that a dense matrix
+     * of similar cells still shows its differences. */
+    var logMin = Math.log(max > 0 ? min : 1), logSpan = Math.log(max > 0 ? max : 1) - logMin;
+    function shade(v) { return heat(0.12 + 0.88 * (logSpan > 0 ? (Math.log(v) - logMin) / logSpan : 1)); }
     for (var r = 0; r < m; r++) for (var c = 0; c < m; c++) {
       var v = bytes[r * m + c];
-      ctx.fillStyle = v > 0 ? heat(0.12 + 0.88 * Math.log(1 + v) / logMax) : (msgs[r * m + c] > 0 ? heat(0.05) : "#f2f3f5");
+      ctx.fillStyle = v > 0 ? shade(v) : (msgs[r * m + c] > 0 ? heat(0.05) : "#f2f3f5");
       ctx.fillRect(pad + c * cell, pad + r * cell, cell - (cell > 8 ? 1 : 0), cell - (cell > 8 ? 1 : 0));
     }
     ctx.fillStyle = "#5a6270";
@@ -465,7 +469,7 @@
     var bar = el("div", null, "legend-bar");
     bar.style.background = "linear-gradient(to top, " + [0.12, 0.3, 0.5, 0.7, 0.85, 1].map(heat).join(", ") + ")";
     legend.appendChild(bar);
-    legend.appendChild(el("div", max > 0 ? "1 B" : ""));
+    legend.appendChild(el("div", max > 0 ? fmtBytes(min) : ""));
     legend.appendChild(el("div", "from: row; to: column"));
     var hint = "Point at a cell to see its bytes and messages; click it to list its pairs.";
     tip.textContent = hint;
@@ -485,9 +489,15 @@
       var at = cellAt(ev);
       tip.textContent = at ? blockName(at) + (block > 1 ? ", " + fmtCount(B.count[at.r * m + at.c]) + " pairs" : "") : hint;
     };
+    var image = ctx.getImageData(0, 0, canvas.width, canvas.height);   /* the matrix without an outline */
     canvas.onclick = function (ev) {
       var at = cellAt(ev);
-      if (at) drill(at, blockName(at), B.pairsIn(at.r, at.c), B.missing, exact);
+      if (!at) return;
+      ctx.putImageData(image, 0, 0);
+      ctx.strokeStyle = "#e8590c";
+      ctx.lineWidth = 2;
+      ctx.strokeRect(pad + at.c * cell - 2, pad + at.r * cell - 2, cell + 3, cell + 3);
+      drill(at, blockName(at), B.pairsIn(at.r, at.c), B.missing, exact);
     };
   }
 
