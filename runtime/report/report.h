@@ -122,6 +122,7 @@ typedef struct mw_job_summary {
     uint64_t trace_events, trace_dropped, trace_bytes;   /* all ranks */
     mw_fn_summary fn[MW_FN_COUNT];
     char name[512];          /* the reports' file name without extension, once chosen, or "" */
+    int matrix_file;         /* rank 0: NAME.matrix, every pair, was written beside them */
 } mw_job_summary;
 
 /* The world rank of the job's r-th per-rank entry. */

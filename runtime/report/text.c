@@ -302,6 +302,9 @@ static void write_pairs(FILE *out, const mw_job_summary *job)
         fprintf(out, "  %8llu %8llu %14s %12llu\n", (unsigned long long)p->from,
                 (unsigned long long)p->to, bytes, (unsigned long long)p->messages);
     }
+    if (job->matrix_file)   /* the text keeps the busiest; the file has them all */
+        fprintf(out, "  every pair, exactly: %s.matrix (`mpiwatch --matrix-file` prints it, "
+                     "`mpiwatch --report %s.json --html` draws it)\n", job->name, job->name);
     fprintf(out, "\n");
 }
 

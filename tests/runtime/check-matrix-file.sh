@@ -3,8 +3,9 @@
 # an all-to-all program on 64 ranks (each pair its own message count and
 # size, by point-to-point calls) writes beside its report NAME.matrix, whose
 # every one of the 64 x 63 pairs, read back by `mpiwatch --matrix-file`,
-# has the bytes and messages the program counted itself. A program that
-# sends no message writes no matrix file; a damaged file is refused with a
+# has the bytes and messages the program counted itself; the text report
+# names the file under its busiest pairs. A program that sends no message
+# writes no matrix file (and its text names none); a damaged file is refused with a
 # message naming it.
 name=matrix-file
 . "$(dirname "$0")/../lib/harness.sh"
@@ -50,6 +51,13 @@ if [ "$top" -eq $((NP * 16)) ]; then
 else
     fail "the report's top pairs" "expected $((NP * 16)), found $top"
 fi
+# The text report names the file beside its busiest pairs.
+txt="${json%.json}.txt"
+if grep -qF "  every pair, exactly: $matrix (\`mpiwatch --matrix-file\` prints it, \`mpiwatch --report ${json} --html\` draws it)" "$work/a2a/out/$txt"; then
+    pass "the text report names $matrix beside its busiest pairs"
+else
+    fail "the text report" "no line naming $matrix under its busiest pairs" "$work/a2a/out/$txt"
+fi
 
 # No message sent: no matrix file.
 cat >"$work/quiet.c" <<'C'
@@ -66,8 +74,9 @@ build "$work/quiet.c" "$work/quiet" bare
 mkdir -p "$work/quiet-run/out"
 run "$work/quiet-run" 2 preload MPIWATCH_OUTDIR="$work/quiet-run/out" -- "$work/quiet"
 if [ "$(rc_of "$work/quiet-run")" -eq 0 ] && [ -n "$(reports "$work/quiet-run/out" 'mpiwatch-*.json')" ] &&
-   [ -z "$(reports "$work/quiet-run/out" 'mpiwatch-*.matrix')" ]; then
-    pass "a job that sends no message writes its report and no matrix file"
+   [ -z "$(reports "$work/quiet-run/out" 'mpiwatch-*.matrix')" ] &&
+   ! grep -q 'every pair, exactly' "$work/quiet-run/out"/mpiwatch-*.txt; then
+    pass "a job that sends no message writes its report and no matrix file (nor names one)"
 else
     fail "no messages" "expected a report and no .matrix" "$work/quiet-run/stderr"
 fi
