@@ -1,11 +1,19 @@
 /* Binning the exact matrix into blocks for the page (matrix_blocks.h). */
 #include "matrix_blocks.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "view_json.h"
+
+/* Ranks per block: as few as keep the blocks to MWC_MATRIX_BLOCKS a side. */
+static uint64_t block_of(uint64_t ranks)
+{
+    return (ranks + MWC_MATRIX_BLOCKS - 1) / MWC_MATRIX_BLOCKS;
+}
 
 typedef struct {
     uint64_t bytes, messages, pairs;
@@ -23,7 +31,7 @@ static int by_bytes_desc(const void *a, const void *b)
 
 int mwc_matrix_blocks_json(FILE *out, const mwc_matrix_file *m, const char *source)
 {
-    uint64_t block = (m->ranks + MWC_MATRIX_BLOCKS - 1) / MWC_MATRIX_BLOCKS;
+    uint64_t block = block_of(m->ranks);
     uint64_t side = (m->ranks + block - 1) / block, cells = side * side;
     block_sums *sums = calloc(cells, sizeof *sums);
     uint32_t *order = malloc(cells * sizeof *order);
@@ -107,12 +115,11 @@ void mwc_matrix_blocks_add(const char *json_path, char **text, size_t *len, int 
         return;
     memcpy(path, json_path, n - 5);
     strcpy(path + n - 5, ".matrix");
-    FILE *probe = fopen(path, "rb");
-    if (probe == NULL) {    /* no matrix file: the report's top pairs, as the runtime's page */
+    struct stat st;
+    if (stat(path, &st) != 0 && errno == ENOENT) {   /* none: the report's pairs, as the runtime's page */
         free(path);
         return;
     }
-    fclose(probe);
     mwc_matrix_file m;
     char *member = NULL, *joined = NULL;
     size_t member_len = 0;
@@ -146,7 +153,7 @@ void mwc_matrix_blocks_add(const char *json_path, char **text, size_t *len, int 
         free(*text);
         *text = joined;
         if (!quiet) {
-            unsigned long long block = (m.ranks + MWC_MATRIX_BLOCKS - 1) / MWC_MATRIX_BLOCKS;
+            unsigned long long block = block_of(m.ranks);
             fprintf(stderr, "mpiwatch: the page draws %s: %llu pairs of %llu ranks in blocks of "
                             "%llu rank%s\n", base, (unsigned long long)m.pairs,
                     (unsigned long long)m.ranks, block, block == 1 ? "" : "s");
