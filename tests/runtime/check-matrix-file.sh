@@ -4,7 +4,8 @@
 # size, by point-to-point calls) writes beside its report NAME.matrix, whose
 # every one of the 64 x 63 pairs, read back by `mpiwatch --matrix-file`,
 # has the bytes and messages the program counted itself; the text report
-# names the file under its busiest pairs. A program that sends no message
+# names the file under its busiest pairs, and the client's page of the
+# report holds every pair (tests/client/page_matrix_check.py). A program that sends no message
 # writes no matrix file (and its text names none); a damaged file is refused with a
 # message naming it.
 name=matrix-file
@@ -57,6 +58,20 @@ if grep -qF "  every pair, exactly: $matrix (\`mpiwatch --matrix-file\` prints i
     pass "the text report names $matrix beside its busiest pairs"
 else
     fail "the text report" "no line naming $matrix under its busiest pairs" "$work/a2a/out/$txt"
+fi
+
+# The client's page of the report holds the file's every pair (64 ranks: a block each).
+if "$client" -q --report "$work/a2a/out/$json" --html "$work/a2a/page.html" 2>"$work/a2a/page.err"; then
+    if said=$("$PYTHON" "$top_srcdir/tests/client/page_matrix_check.py" "$work/a2a/page.html" \
+              <(tail -n +2 "$work/read") 2>&1); then
+        pass "mpiwatch --report --html: the page holds the matrix: $said"
+    else
+        fail "the page's matrix" "$said"
+    fi
+elif grep -q 'built without Chart.js' "$work/a2a/page.err"; then
+    skip "the page's matrix" "this build has no HTML report (no Chart.js)"
+else
+    fail "the page's matrix" "mpiwatch --report --html failed" "$work/a2a/page.err"
 fi
 
 # No message sent: no matrix file.
