@@ -1,5 +1,5 @@
 /* The exact matrix (matrix_file.h) binned for the HTML report: at most
- * MWC_MATRIX_BLOCKS x MWC_MATRIX_BLOCKS blocks of consecutive ranks, each
+ * MWC_MATRIX_BLOCKS x MWC_MATRIX_BLOCKS blocks (the viewer's own limit) of consecutive ranks, each
  * with the sums of its pairs, and the pairs themselves of the busiest
  * blocks, up to MWC_MATRIX_LISTED pairs, for the page's drill-down. The
  * member's keys: docs/report-format.md, "The HTML report". */
@@ -9,8 +9,9 @@
 #include <stdio.h>
 
 #include "matrix_file.h"
+#include "mpiwatch_viewer.h"
 
-#define MWC_MATRIX_BLOCKS 256    /* rows and columns of blocks at most */
+#define MWC_MATRIX_BLOCKS MW_VIEWER_MATRIX_BLOCKS   /* rows and columns of blocks at most */
 #define MWC_MATRIX_LISTED 65536  /* pairs listed in the page at most: every pair up to 256 ranks */
 
 /* Write `"exact_matrix": {...}` (a JSON object member, no comma around it)

@@ -12,7 +12,9 @@
    * placeholder to the C compiler, which puts MW_REPORT_SCHEMA there. */
   var SCHEMA = "@MW_REPORT_SCHEMA@";
   var MAX_BARS = 64;        /* per-rank chart: more ranks are shown in blocks */
-  var MAX_CELLS = 256;      /* matrix: rows and columns before blocks (client/matrix_blocks.h's too) */
+  /* The matrix's rows and columns before blocks: MW_VIEWER_MATRIX_BLOCKS
+   * (include/mpiwatch_viewer.h), put here as the schema is. */
+  var MAX_CELLS = +"@MW_MATRIX_BLOCKS@";
   var MAX_SERIES = 8;       /* functions named in stacked charts, then "other" */
   var MAX_ROWS = 500;       /* table rows shown */
   var COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
