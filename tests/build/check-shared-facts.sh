@@ -65,6 +65,9 @@ fact "the --stuck default" client/model.h \
 fact "the report schema's name (mpiwatch-report/N)" include/mpiwatch_report.h \
     'mpiwatch-report/[0-9]' \
     'if (R.schema !== "mpiwatch-report/1") fail("not mpiwatch-report/1");'
+fact "the matrix's blocks a side at most (MW_VIEWER_MATRIX_BLOCKS)" include/mpiwatch_viewer.h \
+    '#define [A-Z_]*MATRIX_BLOCKS +[0-9]|MAX_CELLS *= *[0-9]' \
+    'var MAX_CELLS = 256;'
 # The accounting rules (docs/design.md, "The rules exist once"): the notes
 # of point-to-point calls, what makes a message and its size live in
 # traffic/inline.h; the memo caches what they counted, and restates none.
