@@ -25,10 +25,32 @@ typedef struct {
                                 * known */
 } mww_call;
 
+/* A call's previous MPI call on its thread, named (the cause's "after"). */
+typedef struct {
+    const char *function;      /* NULL: none */
+    uint64_t site;
+} mww_prev;
+
 typedef struct {
     const mww_call *calls;     /* in the order each thread made them */
     size_t ncalls;
+    /* NULL: each call's previous call is found among calls. Else calls are
+     * an excerpt of the rank's (what a peer shipped at MPI_Finalize) and
+     * prev[i] names calls[i]'s previous call. */
+    const mww_prev *prev;
 } mww_rank;
+
+/* One collective instance matched already: its ranks' calls (a member
+ * that cannot be late or waited for may be left out). */
+typedef struct {
+    int rank;
+    size_t call;
+} mww_member;
+
+typedef struct {
+    const mww_member *members;
+    size_t n;
+} mww_instance;
 
 enum {
     MWW_LATE_SENDER,
@@ -110,6 +132,16 @@ typedef struct {
     /* Keep each wait state and matched message in the result (the
      * timeline draws them); the totals and causes are the same either way. */
     int details;
+    /* NULL: every rank's wait states. Else only those of this rank as the
+     * one that waited, and its MPI time (the analysis at MPI_Finalize: each
+     * rank its own, with what it needs of its peers); messages and unmatched
+     * ends are then counted at this receiving rank only. */
+    const int *victim;
+    /* NULL: collective calls matched to instances by communicator and
+     * order. Else these instances (matched by reductions at MPI_Finalize),
+     * counted by the caller. */
+    const mww_instance *instances;
+    size_t ninstances;
 } mww_options;
 
 #define MWW_RENDEZVOUS_BYTES_DEFAULT 65536
@@ -119,5 +151,9 @@ typedef struct {
 int mww_analyze(const mww_rank *ranks, int nranks, const mww_options *opt, mww_result *r);
 
 void mww_result_free(mww_result *r);
+
+/* Each call's previous call on the same thread, as index + 1 (0 none):
+ * *prev malloc'd, r->ncalls of them (NULL for none). 0, or -1 out of memory. */
+int mww_previous_calls(const mww_rank *r, size_t **prev);
 
 #endif

@@ -5,6 +5,7 @@
 #include "fortran/bridge.h"
 #include "mw_functions.h"
 #include "report/report.h"
+#include "report/wait_section.h"
 #include "core/state.h"
 #include "mpiwatch_report.h"
 
@@ -142,6 +143,15 @@ static void write_trace(FILE *out, const mw_job_summary *job)
                  "\"bytes\": %llu},\n",
             job->trace_ranks, (unsigned long long)job->trace_events,
             (unsigned long long)job->trace_dropped, (unsigned long long)job->trace_bytes);
+}
+
+static void write_waits(FILE *out, const mw_job_summary *job)
+{
+    if (job->waits == NULL)
+        return;
+    fprintf(out, "  \"waits\": ");
+    mw_wait_report_json(out, job->waits);
+    fprintf(out, ",\n");
 }
 
 static void write_regions(FILE *out, const mw_job_summary *job)
@@ -328,6 +338,7 @@ void mw_report_json(FILE *out, const mw_job_summary *job)
     write_pairs(out, job);
     write_monitor(out, job);
     write_trace(out, job);
+    write_waits(out, job);
     write_regions(out, job);
     fprintf(out, "}\n");
 }

@@ -10,6 +10,8 @@
 #include "core/yielding_collectives.h"
 #include "report/phases.h"
 #include "report/report.h"
+#include "report/wait_merge.h"
+#include "report/wait_section.h"
 #include "report/variation.h"
 #include "core/state.h"
 
@@ -246,6 +248,7 @@ int mw_report_reduce(double app_time, const mw_fn_stats *local, mw_job_summary *
         (rc = gather_ranks(app_time, local, root, comm)) || (rc = gather_pairs(root, comm)) ||
         (rc = mw_report_regions(root, comm)) || (rc = mw_report_monitor(root, comm)) ||
         (rc = mw_report_trace(root, comm)) || (mw_phase_mark("ranks_pairs_regions"), 0) ||
+        (rc = mw_report_waits(root, comm)) || (mw_phase_mark("wait_states"), 0) ||
         (rc = gather_sites(root, comm)) || (rc = mw_report_header(root, comm)) ||
         (mw_phase_mark("header"), 0) || (rc = mw_report_matrix(local, root, comm)) ||
         (rc = mw_report_counters(root, comm)) || (mw_phase_mark("matrix_counters"), 0))
@@ -316,5 +319,8 @@ void mw_report_free(mw_job_summary *job)
     free(job->matrix_fns);
     free(job->pairs);
     free(job->regions);
+    if (job->waits != NULL)
+        mw_wait_report_free(job->waits);
+    free(job->waits);
     memset(job, 0, sizeof *job);
 }

@@ -37,9 +37,9 @@ static mww_result analyze(calls *r, int n)
 {
     mww_rank ranks[8];
     for (int k = 0; k < n; k++)
-        ranks[k] = (mww_rank){r[k].c, r[k].n};
+        ranks[k] = (mww_rank){r[k].c, r[k].n, NULL};
     mww_result res;
-    mww_options opt = {MWW_RENDEZVOUS_BYTES_DEFAULT, 0};
+    mww_options opt = {.rendezvous_bytes = MWW_RENDEZVOUS_BYTES_DEFAULT, .details = 0};
     int rc = mww_analyze(ranks, n, &opt, &res);
     CHECK(rc == 0, "analyze: %d", rc);
     return res;
@@ -248,9 +248,9 @@ static mww_result analyze_details(calls *r, int n)
 {
     mww_rank ranks[8];
     for (int k = 0; k < n; k++)
-        ranks[k] = (mww_rank){r[k].c, r[k].n};
+        ranks[k] = (mww_rank){r[k].c, r[k].n, NULL};
     mww_result res;
-    mww_options opt = {MWW_RENDEZVOUS_BYTES_DEFAULT, 1};
+    mww_options opt = {.rendezvous_bytes = MWW_RENDEZVOUS_BYTES_DEFAULT, .details = 1};
     CHECK(mww_analyze(ranks, n, &opt, &res) == 0, "analyze");
     return res;
 }
@@ -399,9 +399,9 @@ static void test_details(void)
     add(&r[2], "MPI_Send", 2.05, 2.06, 1, 1, 0, 0x40);
     mww_rank ranks[3];
     for (int k = 0; k < 3; k++)
-        ranks[k] = (mww_rank){r[k].c, r[k].n};
+        ranks[k] = (mww_rank){r[k].c, r[k].n, NULL};
     mww_result res;
-    mww_options opt = {MWW_RENDEZVOUS_BYTES_DEFAULT, 1};
+    mww_options opt = {.rendezvous_bytes = MWW_RENDEZVOUS_BYTES_DEFAULT, .details = 1};
     CHECK(mww_analyze(ranks, 3, &opt, &res) == 0, "analyze");
     CHECK(res.nwaits == 3 && res.nmatched == 3 && res.ncauses == 3, "%zu waits, %zu messages, "
           "%zu causes", res.nwaits, res.nmatched, res.ncauses);
