@@ -21,7 +21,12 @@
 #   wait state measured as the whole call would make it about 75%: 3 of 4
 #   ranks); on an oversubscribed machine the ranks do arrive apart;
 # - a position-independent build: the sites stay addresses and "sites" says
-#   why; the largest cause is still the delaying rank's;
+#   why; the largest cause is still the delaying rank's; the report at
+#   MPI_Finalize names it file:line (each rank knows where it loaded what);
+# - at MPI_Finalize (each case above, balanced too): the report's section
+#   "waits" has the same largest cause, and the same totals and causes as
+#   --analyze of the same trace (wait_check.py same); the analysis's time is
+#   printed;
 # - damaged: 150 copies of the late sender's files, one damaged in each
 #   (bytes changed, cut, repeated): exit 0 or 1, never a crash, JSON that
 #   parses;
@@ -77,6 +82,25 @@ analysed() {
     else
         fail "$case" "$(tail -n 1 "$log")" "$log" "$dir/analysis.json"
     fi
+    at_finalize "$case" "$dir" "$key" "$2" "$file" "$4" "$5" "$3" "$6" "$waiters"
+}
+
+# at_finalize CASE DIR PATTERN RANK FILE LINE PREV SLEPT WAITED WAITERS: the
+# report written at MPI_Finalize has the section, with the same largest
+# cause and figures as --analyze of the same trace (DIR/analysis.json).
+at_finalize() {
+    local case=$1 dir=$2 report log
+    shift 2
+    report=$(ls "$dir"/cwd/mpiwatch-*.json 2>/dev/null | grep -v -- '-rank' | head -n 1)
+    log=$(mktemp "$work/log.XXXXXX")
+    if [ -z "$report" ]; then
+        fail "$case at MPI_Finalize" "no JSON report in $dir/cwd" "$dir/stderr"
+    elif "$PYTHON" "$check" cause "$report" "$@" >"$log" 2>&1 &&
+            "$PYTHON" "$check" same "$report" "$dir/analysis.json" >>"$log" 2>&1; then
+        pass "$case at MPI_Finalize: $(tail -n 1 "$log")"
+    else
+        fail "$case at MPI_Finalize" "$(tail -n 1 "$log")" "$log" "$report"
+    fi
 }
 
 for p in late-sender late-sender-irecv late-receiver nxn bcast barrier reduce; do
@@ -104,6 +128,12 @@ if [ "$(rc_of "$dir")" -ne 0 ]; then
 elif "$client" --trace "$dir/cwd" --analyze --json >"$dir/analysis.json" 2>"$log" &&
         "$PYTHON" "$check" share "$dir/analysis.json" 50 >"$log" 2>&1; then
     pass "balanced: $(tail -n 1 "$log")"
+    report=$(ls "$dir"/cwd/mpiwatch-*.json | grep -v -- '-rank' | head -n 1)
+    if "$PYTHON" "$check" same "$report" "$dir/analysis.json" >"$log" 2>&1; then
+        pass "balanced at MPI_Finalize: $(tail -n 1 "$log")"
+    else
+        fail "balanced at MPI_Finalize" "$(tail -n 1 "$log")" "$log"
+    fi
 else
     fail "balanced" "$(tail -n 1 "$log")" "$log"
 fi
@@ -126,6 +156,19 @@ PY
         pass "PIE: rank 2 first, its site an address, and \"sites\" says why"
     else
         fail "PIE" "not rank 2 first with an address and the reason" "$dir/analysis.json"
+    fi
+    # at MPI_Finalize each rank names its sites by module and offset: file:line
+    line=$(awk '/^delay /{print $4}' "$dir/stdout")
+    report=$(ls "$dir"/cwd/mpiwatch-*.json | grep -v -- '-rank' | head -n 1)
+    if "$PYTHON" - "$report" "delays.c:$line" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))["waits"]["causes"][0]
+sys.exit(not (c["rank"] == 2 and c["site"] == sys.argv[2]))
+PY
+    then
+        pass "PIE at MPI_Finalize: rank 2 first, at delays.c:$line"
+    else
+        fail "PIE at MPI_Finalize" "not rank 2 first at delays.c:$line" "$report"
     fi
 else
     skip "PIE" "$MPICC cannot link with -pie"
