@@ -204,7 +204,19 @@ static int gather_sites(mw_job_summary *job, MPI_Comm comm)
     int rc = mw_callsites_gather(comm, &sites, &n, &other);
     mw_phase_mark("sites_gather");
     if (job != NULL && rc == MPI_SUCCESS) {
-        mw_callsites_resolve(sites, n);
+        /* The wait states' sites in the same pass: libdw reads the
+         * process's modules once (0.9 s for LAMMPS's, measured). */
+        int nwait = job->waits != NULL ? job->waits->nsites : 0;
+        mw_site_summary *both = nwait ? realloc(sites, (size_t)(n + nwait) * sizeof *both) : NULL;
+        if (both != NULL) {
+            sites = both;
+            memcpy(sites + n, job->waits->sites, (size_t)nwait * sizeof *sites);
+        }
+        mw_callsites_resolve(sites, both != NULL ? n + nwait : n);
+        if (both != NULL)
+            memcpy(job->waits->sites, sites + n, (size_t)nwait * sizeof *sites);
+        if (job->waits != NULL)
+            job->waits->sites_note = mw_callsites_resolver();
         mw_phase_mark("sites_resolve");
         job->sites = sites;
         job->nsites = n;

@@ -130,9 +130,7 @@ static int build(mw_wait_report *w, cause_row *rows, size_t n, const double *sta
             r->pattern_count[p] += (long)s[ST_PATTERN_COUNT + p];
         }
     }
-    w->nranks = size;
-    mw_callsites_resolve(w->sites, w->nsites);
-    w->sites_note = mw_callsites_resolver();
+    w->nranks = size;   /* its sites are resolved with the report's (report/reduce.c) */
     return 0;
 }
 

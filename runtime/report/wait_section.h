@@ -43,7 +43,7 @@ typedef struct mw_wait_report {
     double seconds;            /* the slowest rank's analysis */
     struct mw_site_summary *sites;
     int nsites;
-    const char *sites_note;    /* how they were resolved */
+    const char *sites_note;    /* how they were resolved (with the report's sites) */
 } mw_wait_report;
 
 MW_HIDDEN void mw_wait_report_text(FILE *out, const mw_wait_report *w);
