@@ -25,8 +25,8 @@
 #   MPI_Finalize names it file:line (each rank knows where it loaded what);
 # - at MPI_Finalize (each case above, balanced too): the report's section
 #   "waits" has the same largest cause, and the same totals and causes as
-#   --analyze of the same trace (wait_check.py same); the analysis's time is
-#   printed;
+#   --analyze of the same trace (wait_check.py same), and the report passes
+#   tests/lib/report_schema.py; the analysis's time is printed;
 # - damaged: 150 copies of the late sender's files, one damaged in each
 #   (bytes changed, cut, repeated): exit 0 or 1, never a crash, JSON that
 #   parses;
@@ -95,7 +95,8 @@ at_finalize() {
     log=$(mktemp "$work/log.XXXXXX")
     if [ -z "$report" ]; then
         fail "$case at MPI_Finalize" "no JSON report in $dir/cwd" "$dir/stderr"
-    elif "$PYTHON" "$check" cause "$report" "$@" >"$log" 2>&1 &&
+    elif "$PYTHON" "$top_srcdir/tests/lib/report_schema.py" "$report" >"$log" 2>&1 &&
+            "$PYTHON" "$check" cause "$report" "$@" >>"$log" 2>&1 &&
             "$PYTHON" "$check" same "$report" "$dir/analysis.json" >>"$log" 2>&1; then
         pass "$case at MPI_Finalize: $(tail -n 1 "$log")"
     else
