@@ -45,7 +45,7 @@ static void print_section(FILE *out, const mwc_wait_input *j, const mww_result *
 {
     char note[1200];
     mwc_site_lines *lines = open_sites(program, note, sizeof note);
-    mw_wait_section s = {r, j->nranks, count_calls(j), name_site, lines, note, -1};
+    mw_wait_section s = {r, j->nranks, count_calls(j), name_site, NULL, lines, note, -1};
     if (json) {
         mw_wait_section_json(out, &s);
         fputc('\n', out);

@@ -11,6 +11,11 @@
  * JSON has them all. */
 enum { TEXT_CAUSES = 20, TEXT_RANKS = 32 };
 
+static unsigned long long address(const mw_wait_section *s, uint64_t site)
+{
+    return (unsigned long long)(s->site_address ? s->site_address(s->ctx, site) : site);
+}
+
 static double share(double part, double whole)
 {
     return whole > 0 ? 100.0 * part / whole : 0;
@@ -38,14 +43,14 @@ void mw_wait_section_json(FILE *out, const mw_wait_section *s)
         mw_json_string(out, c->function);
         fputs(",\"site\":", out);
         mw_json_string(out, site);
-        fprintf(out, ",\"address\":\"0x%llx\",\"after\":", (unsigned long long)c->site);
+        fprintf(out, ",\"address\":\"0x%llx\",\"after\":", address(s, c->site));
         if (c->prev_function != NULL) {
             s->name_site(s->ctx, c->prev_site, site, sizeof site);
             fputs("{\"function\":", out);
             mw_json_string(out, c->prev_function);
             fputs(",\"site\":", out);
             mw_json_string(out, site);
-            fprintf(out, ",\"address\":\"0x%llx\"}", (unsigned long long)c->prev_site);
+            fprintf(out, ",\"address\":\"0x%llx\"}", address(s, c->prev_site));
         } else {
             fputs("null", out);
         }
@@ -140,9 +145,16 @@ static void name_site(void *ctx, uint64_t site, char *out, size_t size)
         snprintf(out, size, "%s+0x%llx", module, (unsigned long long)s->all.offset);
 }
 
+/* A site's offset in its module (0: unknown). */
+static uint64_t site_offset(void *ctx, uint64_t site)
+{
+    const mw_wait_report *w = ctx;
+    return site >= 1 && site <= (uint64_t)w->nsites ? w->sites[site - 1].all.offset : 0;
+}
+
 static mw_wait_section section(const mw_wait_report *w)
 {
-    return (mw_wait_section){&w->result, w->nranks, w->calls, name_site, (void *)w,
+    return (mw_wait_section){&w->result, w->nranks, w->calls, name_site, site_offset, (void *)w,
                              w->sites_note ? w->sites_note : "?", w->seconds};
 }
 

@@ -22,6 +22,9 @@ typedef struct mw_wait_section {
     /* A site (mww_cause.site, prev_site) as the report names it, and how
      * sites were named or why not. */
     void (*name_site)(void *ctx, uint64_t site, char *out, size_t size);
+    /* The "address" the JSON gives a site: NULL, the site itself; else
+     * what this says (the report's: the offset in its module). */
+    uint64_t (*site_address)(void *ctx, uint64_t site);
     void *ctx;
     const char *sites_note;
     /* At MPI_Finalize: the slowest rank's seconds in the analysis; < 0
