@@ -22,7 +22,15 @@ static void add_wait(mww_analysis *a, int pattern, int victim, size_t victim_cal
         a->waits = more;
         a->cap = c;
     }
-    a->waits[a->nwaits++] = (mww_wait){pattern, victim, victim_call, rank, call, seconds, 0};
+    /* the part the late rank's extra work since its previous call explains */
+    mww_prev lp = mww_previous(a, rank, call), vp = mww_previous(a, victim, victim_call);
+    double direct = seconds;
+    if (lp.function != NULL && vp.function != NULL) {
+        double extra = (a->ranks[rank].calls[call].enter - lp.leave) -
+                       (a->ranks[victim].calls[victim_call].enter - vp.leave);
+        direct = extra <= 0 ? 0 : extra < seconds ? extra : seconds;
+    }
+    a->waits[a->nwaits++] = (mww_wait){pattern, victim, victim_call, rank, call, seconds, direct, 0};
 }
 
 /* Whether a message received by rank is counted: every one, or the

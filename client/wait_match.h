@@ -18,6 +18,9 @@ typedef struct {
     int oom;
 } mww_analysis;
 
+/* Call `call` of rank `rank`'s previous MPI call on its thread, named. */
+mww_prev mww_previous(const mww_analysis *a, int rank, size_t call);
+
 /* Late Sender and Late Receiver: the k-th send on a channel (communicator,
  * source, destination, tag) matches the k-th receive on it (a non-blocking
  * receive in order at its post, waiting in the call that completed it). 0, or -1 out

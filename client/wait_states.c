@@ -81,14 +81,20 @@ static const mww_call *late_call(const mww_analysis *a, const mww_wait *w)
     return &a->ranks[w->rank].calls[w->call];
 }
 
-/* The late call's previous call on its thread, named; function NULL: none. */
+mww_prev mww_previous(const mww_analysis *a, int rank, size_t call)
+{
+    const mww_rank *r = &a->ranks[rank];
+    if (r->prev != NULL)
+        return r->prev[call];
+    size_t p = a->prev[rank][call];
+    return p ? (mww_prev){r->calls[p - 1].function, r->calls[p - 1].site, r->calls[p - 1].leave}
+             : (mww_prev){NULL, 0, 0};
+}
+
+/* The late call's previous call on its thread; function NULL: none. */
 static mww_prev previous_call(const mww_analysis *a, const mww_wait *w)
 {
-    const mww_rank *r = &a->ranks[w->rank];
-    if (r->prev != NULL)
-        return r->prev[w->call];
-    size_t p = a->prev[w->rank][w->call];
-    return p ? (mww_prev){r->calls[p - 1].function, r->calls[p - 1].site} : (mww_prev){NULL, 0};
+    return mww_previous(a, w->rank, w->call);
 }
 
 static const mww_analysis *sort_analysis;
@@ -148,7 +154,7 @@ static int gather_causes(mww_analysis *a, mww_result *res)
         const mww_call *late = late_call(a, w);
         mww_prev prev = previous_call(a, w);
         mww_cause c = {w->rank, w->pattern, late->function, late->site,
-                       prev.function, prev.function ? prev.site : 0, 0, 0, 0};
+                       prev.function, prev.function ? prev.site : 0, 0, 0, 0, 0};
         size_t j = i;
         int last_victim = -1;
         while (j < a->nwaits) {
@@ -158,6 +164,7 @@ static int gather_causes(mww_analysis *a, mww_result *res)
             if (by_cause(&probe, x) != 0)
                 break;
             c.waiting += x->seconds;
+            c.direct += x->direct;
             c.instances++;
             c.waiting_ranks += x->victim != last_victim;
             last_victim = x->victim;
@@ -208,6 +215,7 @@ int mww_analyze(const mww_rank *ranks, int nranks, const mww_options *opt, mww_r
     for (size_t i = 0; i < a.nwaits; i++) {
         const mww_wait *w = &a.waits[i];
         res->waiting += w->seconds;
+        res->direct += w->direct;
         res->pattern_time[w->pattern] += w->seconds;
         res->pattern_count[w->pattern]++;
         res->rank_waiting[w->victim] += w->seconds;

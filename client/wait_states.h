@@ -29,6 +29,7 @@ typedef struct {
 typedef struct {
     const char *function;      /* NULL: none */
     uint64_t site;
+    double leave;              /* when it ended: the work since began */
 } mww_prev;
 
 typedef struct {
@@ -77,6 +78,7 @@ typedef struct {
     const char *prev_function; /* its previous MPI call on the same thread; NULL none */
     uint64_t prev_site;
     double waiting;            /* seconds the others waited, all ranks summed */
+    double direct;             /* of which direct (mww_wait.direct) */
     long instances;            /* the wait states it caused */
     long waiting_ranks;        /* distinct ranks that waited for it */
 } mww_cause;
@@ -89,6 +91,12 @@ typedef struct {
     int rank;                  /* the rank that was late */
     size_t call;               /* its late call */
     double seconds;            /* from the waiting call's entry */
+    /* Of seconds, the part the late rank's extra work explains: its time
+     * since its previous MPI call ended, less the waiting rank's since its
+     * own (at most seconds; all of it when either has no previous call).
+     * The rest is propagated: the late rank left its previous MPI call
+     * later (Scalasca's direct and indirect wait states). */
+    double direct;
     size_t cause;              /* its cause, an index into mww_result.causes */
 } mww_wait;
 
@@ -105,6 +113,7 @@ typedef struct {
     double mpi_time;                   /* every call's duration, all ranks summed, but
                                           MPI_Init, MPI_Init_thread and MPI_Finalize's */
     double waiting;                    /* all wait states summed */
+    double direct;                     /* of which direct (mww_wait.direct) */
     double pattern_time[MWW_PATTERNS];
     long pattern_count[MWW_PATTERNS];
     double *rank_waiting;              /* by rank: what it waited */

@@ -484,12 +484,14 @@
     var rows = arr(W.causes).map(function (c) { return obj(c) || {}; });
     $("mw-waits-note").textContent = "Of " + fmtTime(num(W.mpi_time)) + " of MPI time (all ranks), " +
       fmtTime(num(W.waiting)) + " (" + fmtPct(num(W.waiting_share) / 100) + ") was waiting for a rank that " +
-      "arrived late. Each cause: the rank that arrived late, where, and the call before it (the work between " +
+      "arrived late, " + fmtTime(num(W.direct)) + " (" + fmtPct(num(W.direct_share) / 100) + ") of it direct: " +
+      "the late ranks' extra work (the rest propagated: they left their previous MPI call late). Each cause: the rank that arrived late, where, and the call before it (the work between " +
       "the two made it late), with the waiting it caused in all ranks. Analysed at MPI_Finalize in " +
       fmtTime(num(W.analysis_seconds)) + " (the slowest rank); sites: " + str(W.sites) + ".";
     table($("mw-waits"), [
       { title: "caused", num: true, get: function (c) { return num(c.waiting); }, fmt: fmtTime },
       { title: "share of MPI time", num: true, get: function (c) { return num(c.share) / 100; }, fmt: fmtPct },
+      { title: "direct", num: true, get: function (c) { return num(c.direct); }, fmt: fmtTime },
       { title: "rank", num: true, get: function (c) { return int(c.rank); }, fmt: String },
       { title: "pattern", get: function (c) { return str(c.pattern); } },
       { title: "arrived late at", get: function (c) { return str(c.site) + " (" + str(c.function) + ")"; } },

@@ -21,7 +21,7 @@
  * instance: times on rank 0's clock, the function as this build's id, the
  * sites as module and offset (the same in every rank). */
 typedef struct {
-    double enter, leave;
+    double enter, leave, prev_leave;
     uint64_t bytes;
     mw_wait_site site, prev_site;
     int32_t fn, prev_fn;       /* -1: unknown; prev_fn -1: no previous call */
@@ -192,12 +192,13 @@ static wire_call to_wire(const own_trace *o, size_t i)
 {
     const mww_call *c = &o->calls[i];
     size_t p = o->prev != NULL ? o->prev[i] : 0;
-    wire_call w = {c->enter, c->leave, c->bytes, own_site(o, c->site), {0, 0},
+    wire_call w = {c->enter, c->leave, 0, c->bytes, own_site(o, c->site), {0, 0},
                    o->fn[o->trace.calls[i].fn], -1, c->peer, c->tag, c->comm, c->root,
                    c->thread, 0};
     if (p != 0) {
         w.prev_fn = o->fn[o->trace.calls[p - 1].fn];
         w.prev_site = own_site(o, o->calls[p - 1].site);
+        w.prev_leave = o->calls[p - 1].leave;
     }
     return w;
 }
@@ -578,7 +579,7 @@ static size_t ghost_add(ghost_list *g, const wire_call *w, const site_table *t, 
                                 table_index(t, w->site), w->thread,
                                 w->completed_by ? base + (size_t)w->completed_by : 0};
     g->prev[g->n] = (mww_prev){w->prev_fn >= 0 ? mw_fn_names[w->prev_fn] : NULL,
-                               table_index(t, w->prev_site)};
+                               table_index(t, w->prev_site), w->prev_leave};
     return g->n++;
 }
 

@@ -20,12 +20,12 @@
 typedef struct {
     int32_t rank, pattern, fn, prev_fn;   /* prev_fn -1: none */
     mw_wait_site site, prev_site;
-    double waiting;
+    double waiting, direct;
     int64_t instances, waiting_ranks;
 } cause_row;
 
 /* One rank's totals, as gathered (doubles, to be one datatype). */
-enum { ST_MPI, ST_WAITING, ST_SECONDS, ST_MESSAGES, ST_UNMATCHED, ST_UNORDERED, ST_COLLECTIVES,
+enum { ST_MPI, ST_WAITING, ST_DIRECT, ST_SECONDS, ST_MESSAGES, ST_UNMATCHED, ST_UNORDERED, ST_COLLECTIVES,
        ST_INCOMPLETE, ST_CALLS, ST_FAILED, ST_PATTERN_TIME,
        ST_PATTERN_COUNT = ST_PATTERN_TIME + MWW_PATTERNS, ST_COUNT = ST_PATTERN_COUNT + MWW_PATTERNS };
 
@@ -88,6 +88,7 @@ static int build(mw_wait_report *w, cause_row *rows, size_t n, const double *sta
     for (size_t i = 0; i < n; i++) {
         if (kept > 0 && by_key(&rows[kept - 1], &rows[i]) == 0) {
             rows[kept - 1].waiting += rows[i].waiting;
+            rows[kept - 1].direct += rows[i].direct;
             rows[kept - 1].instances += rows[i].instances;
             rows[kept - 1].waiting_ranks += rows[i].waiting_ranks;
         } else {
@@ -107,7 +108,8 @@ static int build(mw_wait_report *w, cause_row *rows, size_t n, const double *sta
         r->causes[i] = (mww_cause){c->rank, c->pattern, c->fn >= 0 ? mw_fn_names[c->fn] : "?",
                                    site_index(w, c->site),
                                    c->prev_fn >= 0 ? mw_fn_names[c->prev_fn] : NULL,
-                                   site_index(w, c->prev_site), c->waiting, (long)c->instances,
+                                   site_index(w, c->prev_site), c->waiting, c->direct,
+                                   (long)c->instances,
                                    (long)c->waiting_ranks};
         if (c->rank >= 0 && c->rank < size)
             r->rank_caused[c->rank] += c->waiting;
@@ -117,6 +119,7 @@ static int build(mw_wait_report *w, cause_row *rows, size_t n, const double *sta
         const double *s = &stats[(size_t)k * ST_COUNT];
         r->mpi_time += s[ST_MPI];
         r->waiting += s[ST_WAITING];
+        r->direct += s[ST_DIRECT];
         r->rank_waiting[k] = s[ST_WAITING];
         r->messages += (long)s[ST_MESSAGES];
         r->unmatched += (long)s[ST_UNMATCHED];
@@ -163,13 +166,14 @@ int mw_report_waits(struct mw_job_summary *job, MPI_Comm comm)
         rows[i] = (cause_row){c->rank, c->pattern, fn_id(c->function),
                               c->prev_function ? fn_id(c->prev_function) : -1,
                               site_of(&l, c->site), site_of(&l, c->prev_site), c->waiting,
-                              c->instances, c->waiting_ranks};
+                              c->direct, c->instances, c->waiting_ranks};
     }
     double mine[ST_COUNT] = {0};
     if (!l.failed) {
         const mww_result *r = &l.result;
         mine[ST_MPI] = r->mpi_time;
         mine[ST_WAITING] = r->waiting;
+        mine[ST_DIRECT] = r->direct;
         mine[ST_MESSAGES] = (double)r->messages;
         mine[ST_UNMATCHED] = (double)r->unmatched;
         mine[ST_UNORDERED] = (double)r->unordered_receivers;

@@ -26,8 +26,9 @@ void mw_wait_section_json(FILE *out, const mw_wait_section *s)
     const mww_result *r = s->result;
     char site[512];
     fprintf(out, "{\"ranks\":%d,\"calls\":%zu,\"mpi_time\":%.9f,\"waiting\":%.9f,"
-                 "\"waiting_share\":%.3f,",
-            s->nranks, s->calls, r->mpi_time, r->waiting, share(r->waiting, r->mpi_time));
+                 "\"waiting_share\":%.3f,\"direct\":%.9f,\"direct_share\":%.3f,",
+            s->nranks, s->calls, r->mpi_time, r->waiting, share(r->waiting, r->mpi_time),
+            r->direct, share(r->direct, r->mpi_time));
     if (s->analysis_seconds >= 0)
         fprintf(out, "\"analysis_seconds\":%.6f,", s->analysis_seconds);
     fputs("\"patterns\":{", out);
@@ -54,8 +55,10 @@ void mw_wait_section_json(FILE *out, const mw_wait_section *s)
         } else {
             fputs("null", out);
         }
-        fprintf(out, ",\"waiting\":%.9f,\"share\":%.3f,\"instances\":%ld,\"waiting_ranks\":%ld}",
-                c->waiting, share(c->waiting, r->mpi_time), c->instances, c->waiting_ranks);
+        fprintf(out, ",\"waiting\":%.9f,\"share\":%.3f,\"direct\":%.9f,\"instances\":%ld,"
+                     "\"waiting_ranks\":%ld}",
+                c->waiting, share(c->waiting, r->mpi_time), c->direct, c->instances,
+                c->waiting_ranks);
     }
     fputs("],\n\"rank_waiting\":[", out);
     for (int k = 0; k < s->nranks; k++)
@@ -78,6 +81,9 @@ void mw_wait_section_text(FILE *out, const mw_wait_section *s)
     fprintf(out, "Waiting, and what caused it\n");
     fprintf(out, "  %d ranks, %zu calls: MPI time %.6f s, of which waiting %.6f s (%.1f%%)\n",
             s->nranks, s->calls, r->mpi_time, r->waiting, share(r->waiting, r->mpi_time));
+    fprintf(out, "  direct %.6f s (%.1f%%): the late ranks' extra work; the rest propagated: "
+                 "they left their previous MPI call late\n",
+            r->direct, share(r->direct, r->mpi_time));
     for (int p = 0; p < MWW_PATTERNS; p++)
         if (r->pattern_count[p] != 0)
             fprintf(out, "  %-16s %12.6f s  %8ld wait states\n", mww_pattern_name(p),
@@ -96,10 +102,11 @@ void mw_wait_section_text(FILE *out, const mw_wait_section *s)
             } else {
                 snprintf(prev, sizeof prev, "the start");
             }
-            fprintf(out, "  %12.6f  %5.1f%%  %4d  %-16s  %-36s  %s; %ld wait states of %ld rank%s\n",
+            fprintf(out, "  %12.6f  %5.1f%%  %4d  %-16s  %-36s  %s; %ld wait states of %ld rank%s, "
+                         "%.6f s direct\n",
                     c->waiting, share(c->waiting, r->mpi_time), c->rank,
                     mww_pattern_name(c->pattern), at, prev, c->instances, c->waiting_ranks,
-                    c->waiting_ranks == 1 ? "" : "s");
+                    c->waiting_ranks == 1 ? "" : "s", c->direct);
         }
         if (r->ncauses > TEXT_CAUSES)
             fprintf(out, "  (%zu more causes: the JSON lists them all)\n",

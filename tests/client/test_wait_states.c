@@ -372,6 +372,33 @@ static void test_unmatched(void)
 }
 
 /* A balanced run: every rank enters together, nothing waits. */
+/* Direct and propagated waiting: in an MPI_Allreduce, rank 1 is 0.5 s late.
+ * Case 0: it left its previous call (site 0x10) 0.5 s after rank 0 left its
+ * own and did the same work since: all propagated. Case 1: both left at
+ * 1.0, rank 1 worked 0.5 s longer: all direct. Case 2: 0.2 s of each. */
+static void test_direct(void)
+{
+    static const double left1[3] = {1.5, 1.0, 1.3}, want[3] = {0, 0.5, 0.2};
+    for (int k = 0; k < 3; k++) {
+        calls r[2] = {0};
+        add(&r[0], "MPI_Bcast", 0.0, 1.0, -1, -1, 0, 0x10);
+        add(&r[0], "MPI_Allreduce", 1.0, 1.6, -1, -1, 0, 0x20);
+        add(&r[1], "MPI_Bcast", 0.0, left1[k], -1, -1, 0, 0x10);
+        add(&r[1], "MPI_Allreduce", 1.5, 1.6, -1, -1, 0, 0x20);
+        r[0].c[0].root = r[1].c[0].root = 0;
+        mww_result res = analyze(r, 2);
+        CHECK(NEAR(res.waiting, 0.5) && NEAR(res.direct, want[k]), "case %d: waiting %g, direct %g",
+              k, res.waiting, res.direct);
+        CHECK(res.ncauses >= 1 && NEAR(res.pattern_time[MWW_WAIT_NXN], 0.5), "case %d: nxn %g", k,
+              res.pattern_time[MWW_WAIT_NXN]);
+        for (size_t i = 0; i < res.ncauses; i++)
+            if (res.causes[i].pattern == MWW_WAIT_NXN)
+                CHECK(NEAR(res.causes[i].direct, want[k]), "case %d: direct %g, not %g", k,
+                      res.causes[i].direct, want[k]);
+        mww_result_free(&res);
+    }
+}
+
 static void test_balanced(void)
 {
     calls r[4] = {0};
@@ -458,6 +485,7 @@ int main(void)
     test_irecv_test();
     test_unmatched();
     test_balanced();
+    test_direct();
     test_details();
     return CHECK_DONE("test_wait_states");
 }

@@ -233,8 +233,9 @@ def _waits(c: _Check, w: dict, world: int) -> None:
     """The wait states at MPI_Finalize (docs/wait-states.md, "JSON")."""
     c.counts(w, ("ranks", "calls", "messages", "unmatched", "unordered_receivers", "collectives",
                  "incomplete_collectives"), "waits")
-    c.seconds(w, ("mpi_time", "waiting", "analysis_seconds"), "waits")
-    c.typed(w, "waiting_share", lambda v: _is_num(v) and 0 <= v <= 100.001, "a percentage", "waits")
+    c.seconds(w, ("mpi_time", "waiting", "direct", "analysis_seconds"), "waits")
+    for k in ("waiting_share", "direct_share"):
+        c.typed(w, k, lambda v: _is_num(v) and 0 <= v <= 100.001, "a percentage", "waits")
     c.typed(w, "sites", lambda v: isinstance(v, str), "a string", "waits")
     if c.typed(w, "patterns", lambda v: isinstance(v, dict) and set(v) == set(WAIT_PATTERNS),
                f"an object of {', '.join(WAIT_PATTERNS)}", "waits"):
@@ -255,7 +256,7 @@ def _waits(c: _Check, w: dict, world: int) -> None:
         c.typed(cause, "after", lambda v: v is None or (isinstance(v, dict) and
                                                         {"function", "site", "address"} <= set(v)),
                 "null or an object with function, site and address", at)
-        c.seconds(cause, ("waiting",), at)
+        c.seconds(cause, ("waiting", "direct"), at)
         c.typed(cause, "share", lambda v: _is_num(v) and v >= 0, "a percentage", at)
         c.counts(cause, ("instances", "waiting_ranks"), at)
 

@@ -227,8 +227,8 @@ elif open_page "report page" "$work/report.html" "$drawn" "$first" &&
 import json, sys
 row = json.load(open(sys.argv[1]))
 print(row)
-sys.exit(not (len(row) == 8 and row[2] == "0" and row[3] == "late_sender"
-              and row[4].startswith(sys.argv[2] + " ")))
+sys.exit(not (len(row) == 9 and row[3] == "0" and row[4] == "late_sender"
+              and row[5].startswith(sys.argv[2] + " ")))
 PY
 then
     pass "report page: its section lists rank 0's late_sender at delays.c:$line first"

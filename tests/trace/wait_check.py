@@ -11,6 +11,10 @@ written at MPI_Finalize may be given instead: its "waits" is checked.
       (the ranks that wait) is printed beside it
   wait_check.py share JSON MAX
       the waiting is less than MAX percent of the MPI time
+  wait_check.py direct JSON MAX
+      the direct waiting (explained by the late ranks' extra work, not
+      propagated from a previous MPI call they left late) is less than MAX
+      percent of the MPI time
   wait_check.py same REPORT ANALYSIS
       the report's section at MPI_Finalize found what --analyze found: the
       same totals, patterns and causes (rank, pattern, function, sites:
@@ -46,13 +50,23 @@ def is_address(site):
     return site.startswith("0x")
 
 
+def direct(path, limit):
+    a = load(path)
+    if a["direct_share"] >= float(limit):
+        return (f"direct waiting {a['direct']:.6f} s is {a['direct_share']:.1f}% of the MPI time "
+                f"{a['mpi_time']:.6f} s, not under {limit}%")
+    print(f"direct waiting {a['direct']:.6f} s of MPI time {a['mpi_time']:.6f} s: "
+          f"{a['direct_share']:.1f}% (all waiting: {a['waiting_share']:.1f}%)")
+    return None
+
+
 def same(report, analysis):
     r, a = load(report), load(analysis)
     for key in ("ranks", "calls", "messages", "collectives", "unmatched",
                 "unordered_receivers", "incomplete_collectives"):
         if r[key] != a[key]:
             return f"{key}: {r[key]} at MPI_Finalize, {a[key]} by --analyze"
-    for key in ("mpi_time", "waiting"):
+    for key in ("mpi_time", "waiting", "direct"):
         if not close(r[key], a[key]):
             return f"{key}: {r[key]:.9f} s at MPI_Finalize, {a[key]:.9f} s by --analyze"
     for k, p in a["patterns"].items():
@@ -143,7 +157,7 @@ def damaged(client, count, *files):
 
 
 def main(argv):
-    checks = {"cause": (cause, 9), "share": (share, 2), "same": (same, 2), "damaged": (damaged, None)}
+    checks = {"cause": (cause, 9), "share": (share, 2), "same": (same, 2), "direct": (direct, 2), "damaged": (damaged, None)}
     if (len(argv) < 2 or argv[1] not in checks or
             (checks[argv[1]][1] is not None and len(argv) - 2 != checks[argv[1]][1]) or
             (checks[argv[1]][1] is None and len(argv) < 5)):
