@@ -9,21 +9,6 @@
 #include "core/state.h"
 #include "mpiwatch_report.h"
 
-void mw_json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
-}
-
 static void write_config(FILE *out)
 {
     const mw_config *c = &mw_state.config;
