@@ -147,10 +147,17 @@ static double seconds_since(const struct timespec *t0)
 int mw_report_waits(struct mw_job_summary *job, MPI_Comm comm)
 {
     mw_trace_totals t;
-    int on = mw_trace_read_totals(&t), any = 0, size = mw_state.world_size;
-    int rc = mw_allreduce(&on, &any, 1, MPI_INT, MPI_MAX, comm);
-    if (rc != MPI_SUCCESS || !any)
+    int on = mw_trace_read_totals(&t), size = mw_state.world_size;
+    int mine_on[2] = {on, -on}, all_on[2] = {0, 0};   /* the most and, negated, the least */
+    int rc = mw_allreduce(mine_on, all_on, 2, MPI_INT, MPI_MAX, comm);
+    if (rc != MPI_SUCCESS || all_on[0] == 0)
         return rc;
+    if (all_on[1] == 0) {   /* some rank did not trace (MPIWATCH_TRACE_RANKS) */
+        if (mw_state.world_rank == 0)
+            mw_warn("no wait-state analysis at MPI_Finalize: not every rank traced "
+                    "(mpiwatch --trace DIR --analyze analyses those that did)");
+        return MPI_SUCCESS;
+    }
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     mw_wait_local l;
