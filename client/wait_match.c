@@ -243,7 +243,8 @@ int mww_match_messages(mww_analysis *a, const mww_options *opt, mww_result *res)
         }
     }
     pair_set_seal(&unordered);
-    res->unordered_receivers = (long)unordered.n;
+    for (size_t i = 0; i < unordered.n; i++)
+        res->unordered_receivers += counted_at(a, unordered.v[i].rank);
     qsort(s, ns, sizeof *s, by_channel);
     qsort(r, nr, sizeof *r, by_channel);
     size_t a_ = 0, b = 0;

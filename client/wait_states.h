@@ -143,8 +143,9 @@ typedef struct {
     int details;
     /* NULL: every rank's wait states. Else only those of this rank as the
      * one that waited, and its MPI time (the analysis at MPI_Finalize: each
-     * rank its own, with what it needs of its peers); messages and unmatched
-     * ends are then counted at this receiving rank only. */
+     * rank its own, with what it needs of its peers); messages, unmatched
+     * ends and unordered receivers are then counted at this receiving rank
+     * only. */
     const int *victim;
     /* NULL: collective calls matched to instances by communicator and
      * order. Else these instances (matched by reductions at MPI_Finalize),

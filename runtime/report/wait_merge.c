@@ -192,7 +192,7 @@ int mw_report_waits(struct mw_job_summary *job, MPI_Comm comm)
             mine[ST_PATTERN_COUNT + p] = (double)r->pattern_count[p];
         }
     }
-    mine[ST_FAILED] = l.failed;
+    mine[ST_FAILED] = l.failed || (rows == NULL && l.result.ncauses != 0);
     mine[ST_SECONDS] = seconds_since(&t0);
     int bytes = (int)(n * sizeof *rows), root = mw_state.world_rank == 0;
     int *counts = root ? calloc((size_t)size, sizeof *counts) : NULL;

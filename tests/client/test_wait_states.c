@@ -5,7 +5,9 @@
  * whose ranks start at different moments (as offsets between the ranks'
  * own clocks leave them once unified): only the times decide; and the
  * unification itself (client/wait_input.c): ranks with other tick rates,
- * origins and wall clocks at their origins. */
+ * origins and wall clocks at their origins. Every analysis is also run rank
+ * by rank, as at MPI_Finalize (mww_options.victim), and must sum to the
+ * whole. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +35,34 @@ static void rooted(calls *r, const char *fn, double enter, double leave, int roo
     r->c[r->n++] = (mww_call){fn, enter, leave, -1, -1, 0, root, 8, site, 0, 0};
 }
 
+/* Each rank's own analysis (mww_options.victim, as at MPI_Finalize) sums
+ * to the whole one: waiting, direct, messages, unmatched ends, unordered
+ * receivers, and each rank's waiting. */
+static void check_victims(const mww_rank *ranks, int n, const mww_result *whole)
+{
+    double waiting = 0, direct = 0;
+    long messages = 0, unmatched = 0, unordered = 0;
+    for (int k = 0; k < n; k++) {
+        mww_result one;
+        mww_options opt = {.rendezvous_bytes = MWW_RENDEZVOUS_BYTES_DEFAULT, .victim = &k};
+        CHECK(mww_analyze(ranks, n, &opt, &one) == 0, "analyze rank %d", k);
+        CHECK(NEAR(one.waiting, whole->rank_waiting[k]), "rank %d alone waited %g, not %g", k,
+              one.waiting, whole->rank_waiting[k]);
+        waiting += one.waiting;
+        direct += one.direct;
+        messages += one.messages;
+        unmatched += one.unmatched;
+        unordered += one.unordered_receivers;
+        mww_result_free(&one);
+    }
+    CHECK(NEAR(waiting, whole->waiting) && NEAR(direct, whole->direct) &&
+              messages == whole->messages && unmatched == whole->unmatched &&
+              unordered == whole->unordered_receivers,
+          "by rank: waiting %g direct %g, %ld messages, %ld unmatched, %ld unordered; whole: "
+          "%g %g, %ld, %ld, %ld", waiting, direct, messages, unmatched, unordered, whole->waiting,
+          whole->direct, whole->messages, whole->unmatched, whole->unordered_receivers);
+}
+
 static mww_result analyze(calls *r, int n)
 {
     mww_rank ranks[8];
@@ -42,6 +72,8 @@ static mww_result analyze(calls *r, int n)
     mww_options opt = {.rendezvous_bytes = MWW_RENDEZVOUS_BYTES_DEFAULT, .details = 0};
     int rc = mww_analyze(ranks, n, &opt, &res);
     CHECK(rc == 0, "analyze: %d", rc);
+    if (rc == 0)
+        check_victims(ranks, n, &res);
     return res;
 }
 
@@ -252,6 +284,7 @@ static mww_result analyze_details(calls *r, int n)
     mww_result res;
     mww_options opt = {.rendezvous_bytes = MWW_RENDEZVOUS_BYTES_DEFAULT, .details = 1};
     CHECK(mww_analyze(ranks, n, &opt, &res) == 0, "analyze");
+    check_victims(ranks, n, &res);
     return res;
 }
 
