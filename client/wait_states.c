@@ -126,12 +126,19 @@ static int by_cause(const void *pa, const void *pb)
 static const mww_cause *sort_causes;
 
 /* Indices into sort_causes, largest waiting first. */
-static int by_waiting(const void *pa, const void *pb)
+int mww_cause_order(const void *pa, const void *pb)
 {
-    const mww_cause *x = &sort_causes[*(const size_t *)pa], *y = &sort_causes[*(const size_t *)pb];
+    const mww_cause *x = pa, *y = pb;
+    if (x->direct != y->direct)
+        return x->direct > y->direct ? -1 : 1;
     if (x->waiting != y->waiting)
         return x->waiting > y->waiting ? -1 : 1;
     return x->rank - y->rank;
+}
+
+static int by_waiting(const void *pa, const void *pb)
+{
+    return mww_cause_order(&sort_causes[*(const size_t *)pa], &sort_causes[*(const size_t *)pb]);
 }
 
 static int gather_causes(mww_analysis *a, mww_result *res)

@@ -83,6 +83,12 @@ typedef struct {
     long waiting_ranks;        /* distinct ranks that waited for it */
 } mww_cause;
 
+/* The order of causes, largest first (qsort on mww_cause): by the direct
+ * waiting they caused (what the late rank's own work made the others wait:
+ * a late arrival that only passes on a lateness from its previous MPI call
+ * is not where to look), then by all their waiting. */
+int mww_cause_order(const void *a, const void *b);
+
 /* One wait state: a call that waited from its entry for a late call. */
 typedef struct {
     int pattern;
@@ -118,7 +124,7 @@ typedef struct {
     long pattern_count[MWW_PATTERNS];
     double *rank_waiting;              /* by rank: what it waited */
     double *rank_caused;               /* by rank: what it made others wait */
-    mww_cause *causes;                 /* largest waiting first */
+    mww_cause *causes;                 /* largest first (mww_cause_order) */
     size_t ncauses;
     long messages;                     /* sends matched to receives */
     long unmatched;                    /* sends or receives left without a partner */

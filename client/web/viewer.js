@@ -501,7 +501,7 @@
         } },
       { title: "wait states", num: true, get: function (c) { return num(c.instances); }, fmt: fmtCount },
       { title: "ranks that waited", num: true, get: function (c) { return num(c.waiting_ranks); }, fmt: fmtCount }
-    ], rows, 0, $("mw-waits-note"));
+    ], rows, 2, $("mw-waits-note"));   /* by direct waiting first, as the report lists them */
   }
 
   function counters(R) {

@@ -57,14 +57,6 @@ static int by_key(const void *a, const void *b)
     return 0;
 }
 
-static int by_waiting(const void *a, const void *b)
-{
-    const cause_row *x = a, *y = b;
-    if (x->waiting != y->waiting)
-        return x->waiting > y->waiting ? -1 : 1;
-    return by_key(a, b);
-}
-
 /* A site of the merged causes: its index + 1 among w->sites, added when new. */
 static uint64_t site_index(mw_wait_report *w, mw_wait_site s)
 {
@@ -95,7 +87,6 @@ static int build(mw_wait_report *w, cause_row *rows, size_t n, const double *sta
             rows[kept++] = rows[i];
         }
     }
-    qsort(rows, kept, sizeof *rows, by_waiting);
     mww_result *r = &w->result;
     r->causes = calloc(kept ? kept : 1, sizeof *r->causes);
     r->rank_waiting = calloc((size_t)size, sizeof *r->rank_waiting);
@@ -115,6 +106,7 @@ static int build(mw_wait_report *w, cause_row *rows, size_t n, const double *sta
             r->rank_caused[c->rank] += c->waiting;
     }
     r->ncauses = kept;
+    qsort(r->causes, kept, sizeof *r->causes, mww_cause_order);   /* the client's order */
     for (int k = 0; k < size; k++) {
         const double *s = &stats[(size_t)k * ST_COUNT];
         r->mpi_time += s[ST_MPI];

@@ -89,8 +89,8 @@ void mw_wait_section_text(FILE *out, const mw_wait_section *s)
             fprintf(out, "  %-16s %12.6f s  %8ld wait states\n", mww_pattern_name(p),
                     r->pattern_time[p], r->pattern_count[p]);
     if (r->ncauses != 0) {
-        fprintf(out, "\n  %12s  %6s  %4s  %-16s  %-36s  %s\n", "caused (s)", "share", "rank",
-                "pattern", "arrived late at", "after the work since");
+        fprintf(out, "\n  %12s  %6s  %10s  %4s  %-16s  %-36s  %s\n", "caused (s)", "share",
+                "direct (s)", "rank", "pattern", "arrived late at", "after the work since");
         for (size_t i = 0; i < r->ncauses && i < TEXT_CAUSES; i++) {
             const mww_cause *c = &r->causes[i];
             char at[800];
@@ -102,11 +102,11 @@ void mw_wait_section_text(FILE *out, const mw_wait_section *s)
             } else {
                 snprintf(prev, sizeof prev, "the start");
             }
-            fprintf(out, "  %12.6f  %5.1f%%  %4d  %-16s  %-36s  %s; %ld wait states of %ld rank%s, "
-                         "%.6f s direct\n",
-                    c->waiting, share(c->waiting, r->mpi_time), c->rank,
+            fprintf(out, "  %12.6f  %5.1f%%  %10.6f  %4d  %-16s  %-36s  %s; %ld wait states of %ld "
+                         "rank%s\n",
+                    c->waiting, share(c->waiting, r->mpi_time), c->direct, c->rank,
                     mww_pattern_name(c->pattern), at, prev, c->instances, c->waiting_ranks,
-                    c->waiting_ranks == 1 ? "" : "s", c->direct);
+                    c->waiting_ranks == 1 ? "" : "s");
         }
         if (r->ncauses > TEXT_CAUSES)
             fprintf(out, "  (%zu more causes: the JSON lists them all)\n",

@@ -116,7 +116,7 @@ done
     2>&1
 line=$(awk '/^delay /{print $4}' "$work/C late-sender/stdout")
 if grep -q '^Waiting, and what caused it$' "$work/text.out" &&
-        grep -Eq "^ +[0-9.]+ +[0-9.]+% +0 +Late Sender +delays\.c:$line \(MPI_Send\)" \
+        grep -Eq "^ +[0-9.]+ +[0-9.]+% +[0-9.]+ +0 +Late Sender +delays\.c:$line \(MPI_Send\)" \
             "$work/text.out"; then
     pass "text: the section, rank 0's delays.c:$line first"
 else
