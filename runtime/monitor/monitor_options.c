@@ -101,9 +101,29 @@ static double number(const char *var, double lo, double hi, double fallback, con
     return x;
 }
 
+/* MPIWATCH_NODE_SIZE: node leaders (docs/protocol.md), off unless asked. */
+static void node_size_var(void)
+{
+    const char *v = getenv("MPIWATCH_NODE_SIZE");
+    char *end = NULL;
+    if (v == NULL || *v == '\0')
+        return;
+    if (strcmp(v, "host") == 0) {
+        mw_monitor_opts.node_size = MW_NODE_HOST;
+        return;
+    }
+    long k = strtol(v, &end, 10);
+    if (*end != '\0' || k < 0 || k > 1000000)
+        problem("MPIWATCH_NODE_SIZE='%s' is not host or a number of ranks from 0 to 1000000; "
+                "every rank serves its own client", v);
+    else
+        mw_monitor_opts.node_size = (int)k;
+}
+
 static void load_variables(void)
 {
     monitor_var();
+    node_size_var();
     transport_var();
     bind_var();
     mw_monitor_opts.wait = number("MPIWATCH_WAIT", 0, 86400, 0,
@@ -226,6 +246,7 @@ void mw_monitor_print_help(void)
             "Variables: MPIWATCH_MONITOR=off|stdout|stderr|file:PATH, MPIWATCH_TRANSPORT=tcp|mpi,\n"
             "  MPIWATCH_BIND=ADDRESS, MPIWATCH_WAIT=SECONDS, MPIWATCH_MONITOR_BUFFER=EVENTS,\n"
             "  MPIWATCH_MONITOR_INTERVAL=SECONDS, MPIWATCH_MONITOR_NICE=0..19, MPIWATCH_OUTDIR,\n"
+            "  MPIWATCH_NODE_SIZE=host|RANKS (node leaders serve their node's ranks),\n"
             "  MPIWATCH_LEVEL, MPIWATCH_TIMER, MPIWATCH_FORMATS (see mpiwatch's README and\n"
             "  docs/protocol.md)\n");
     fflush(stdout);

@@ -405,7 +405,7 @@ static void step(void)
  * priority would take time slices from them, and the job would slow down
  * by what the monitor costs. Linux applies a nice value to the one thread
  * named by its id. */
-static void lower_priority(void)
+void mw_monitor_lower_priority(void)
 {
 #ifdef SYS_gettid
     if (mw_monitor_opts.nice == 0)
@@ -425,7 +425,7 @@ static void *sender_main(void *arg)
 {
     (void)arg;
     mw_guard_hold();   /* nothing this thread does is the application's MPI */
-    lower_priority();
+    mw_monitor_lower_priority();
     while (!__atomic_load_n(&sender.stop_flag, __ATOMIC_ACQUIRE)) {
         step();
         sender.transport->wait(MW_TICK_MS, sender.attached && mw_buf_pending(&sender.out) > 0);
@@ -518,11 +518,13 @@ void mw_monitor_start(void)
         mw_monitor_print_help();
     if (mw_monitor_opts.publish == MW_PUBLISH_OFF)
         return;
-    if (mw_monitor_token(token) != 0) {
+    int have_token = mw_monitor_token(token) == 0;
+    const mw_transport *node = mw_node_open(have_token ? token : NULL);   /* collective */
+    if (!have_token) {
         mw_warn("no random bytes for the monitor's token; the monitor is off on this rank");
     } else {
         mw_events_set_capacity(mw_monitor_opts.buffer);
-        sender.transport = open_transport(token);
+        sender.transport = node ? node : open_transport(token);
     }
     if (sender.transport != NULL) {
         mw_timebase_init(&sender.tb);
