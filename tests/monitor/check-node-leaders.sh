@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# Node leaders (MPIWATCH_NODE_SIZE, docs/protocol.md): the ranks of a
+# (pretend) node hand their streams to one leader, which the client watches
+# over one connection per node.
+#
+# - ring: ring.c on 8 ranks in pretend nodes of 4, watched with
+#   `mpiwatch --json --port-file`: the port file has 2 node endpoints and 6
+#   via lines, the output is the bare run's, and the client's totals equal
+#   the job's JSON report, every rank finished;
+# - late: the same, the client attaching while the job runs (the ranks
+#   start their streams when the leader's client comes): totals equal;
+# - stuck: hang.c (rank 1 in MPI_Recv from 3, the others in a barrier) on 8
+#   ranks in nodes of 4: the client names rank 1 stuck and the cycle [1,3],
+#   shows every rank's call in progress, and holds 2 sockets (one per node);
+# - bad: MPIWATCH_NODE_SIZE=abc: one warning naming it, and every rank
+#   publishes its own tcp endpoint and is watched as without leaders.
+name=node-leaders
+. "$(dirname "$0")/../lib/harness.sh"
+
+NP=8
+K=4
+mon_dir="$top_srcdir/tests/monitor"
+need_client
+build "$mon_dir/ring.c" "$work/ring-bare" plain
+build "$mon_dir/ring.c" "$work/ring" linked
+build "$mon_dir/hang.c" "$work/hang" linked
+
+dir="$work/bare"
+MW_TIMEOUT=300 run "$dir" "$NP" bare -- "$work/ring-bare" 2000 1000
+if [ "$(rc_of "$dir")" -ne 0 ]; then
+    fail "bare ring" "the program fails without mpiwatch: $(describe_rc "$(rc_of "$dir")")" \
+        "$dir/stdout" "$dir/stderr"
+    finish
+fi
+
+# watch DIR [CLIENT OPTIONS]: start the client in the background on DIR/cwd/ports.
+watch() {
+    local dir=$1
+    shift
+    mkdir -p "$dir/cwd"
+    ("$client" --json --no-events --quiet --wait 120 --port-file "$dir/cwd/ports" "$@" \
+         >"$dir/client.jsonl" 2>"$dir/client.err"; echo $? >"$dir/client.rc") 2>/dev/null &
+    cpid=$!
+}
+
+# totals CASE DIR [compare_totals options]: the client's totals against the report.
+totals() {
+    local case=$1 dir=$2 report
+    shift 2
+    report=$(reports "$dir/cwd" 'mpiwatch-*.json')
+    if [ "$(cat "$dir/client.rc")" != 0 ]; then
+        fail "$case: client" "the client ended with status $(cat "$dir/client.rc")" "$dir/client.err"
+    elif "$PYTHON" "$mon_dir/compare_totals.py" "$dir/client.jsonl" "$dir/cwd/$report" \
+            --ranks "$NP" "$@" >"$dir/compare.log" 2>&1; then
+        pass "$case: the client's totals equal the report, all $NP ranks finished"
+    else
+        fail "$case: totals" "the client's totals and the report differ" "$dir/compare.log"
+    fi
+}
+
+# endpoints CASE FILE NODE VIA TCP: the port file's lines by transport.
+endpoints() {
+    local n v t
+    n=$(grep -c '^mpiwatch-endpoint 1 [0-9]* [0-9]* node ' "$2")
+    v=$(grep -c '^mpiwatch-endpoint 1 [0-9]* [0-9]* via ' "$2")
+    t=$(grep -c '^mpiwatch-endpoint 1 [0-9]* [0-9]* tcp ' "$2")
+    if [ "$n $v $t" = "$3 $4 $5" ]; then
+        pass "$1: the port file has $3 node, $4 via and $5 tcp endpoints"
+    else
+        fail "$1: endpoints" "node, via, tcp lines: $n $v $t, not $3 $4 $5" "$2"
+    fi
+}
+
+# ---------------------------------------------------------------- ring
+dir="$work/watched"
+watch "$dir"
+keep_copy "$dir/cwd/ports" "$dir/ports.seen"
+MW_TIMEOUT=300 run "$dir" "$NP" linked MPIWATCH_NODE_SIZE=$K MPIWATCH_WAIT=60 -- \
+    "$work/ring" 2000 1000 --port-in-file "$dir/cwd/ports"
+wait "$cpid" "$keep_pid"
+if same_output ring "$dir" "$work/bare"; then
+    endpoints ring "$dir/ports.seen" $((NP / K)) $((NP - NP / K)) 0
+    if [ "$(awk -v k=$K '$5 == "via" && $6 == $3 - $3 % k' "$dir/ports.seen" | wc -l)" -eq \
+            $((NP - NP / K)) ]; then
+        pass "ring: each via line names the first rank of its pretend node"
+    else
+        fail "ring: via" "the via lines do not name rank 0 and rank 4" "$dir/ports.seen"
+    fi
+    totals ring "$dir"
+fi
+
+# ---------------------------------------------------------------- late
+dir="$work/late"
+mkdir -p "$dir/cwd"
+(sleep 2; "$client" --json --no-events --quiet --wait 60 --port-file "$dir/cwd/ports" \
+     >"$dir/client.jsonl" 2>"$dir/client.err"; echo $? >"$dir/client.rc") &
+cpid=$!
+MW_TIMEOUT=300 run "$dir" "$NP" linked MPIWATCH_NODE_SIZE=$K -- \
+    "$work/ring" 2000 1000 --port-in-file "$dir/cwd/ports"
+wait "$cpid"
+if same_output late "$dir" "$work/bare"; then
+    totals late "$dir" --late
+fi
+
+# ---------------------------------------------------------------- stuck
+dir="$work/stuck"
+mkdir -p "$dir/cwd"
+(cd "$dir/cwd" && MW_TIMEOUT=180 mw_launch "$NP" MPIWATCH_NODE_SIZE=$K -- "$work/hang" recv \
+    --port-in-file "$dir/cwd/ports" >"$dir/stdout" 2>"$dir/stderr" </dev/null) &
+job=$!
+for _ in $(seq 1200); do
+    [ "$(grep -c 'hangs$' "$dir/stdout" 2>/dev/null)" -eq "$NP" ] && [ -s "$dir/cwd/ports" ] && break
+    sleep 0.1
+done
+"$client" -f "$dir/cwd/ports" --json --no-events --stuck 2 >"$dir/client.out" 2>"$dir/client.err" &
+cl=$!
+if out=$("$PYTHON" "$mon_dir/await_stuck.py" "$dir/client.out" 60 "
+        len(inflight) == $NP
+        inflight[1]['function'] == 'MPI_Recv' and inflight[1]['peer'] == 3 and inflight[1]['stuck']
+        [1, 3] in s['cycles']" 2>&1); then
+    pass "stuck: rank 1 named stuck in the cycle [1,3], every rank's call shown, after $out s"
+    sockets=$(find "/proc/$cl/fd" -lname 'socket:*' 2>/dev/null | wc -l)
+    if [ "$sockets" -eq $((NP / K)) ]; then
+        pass "stuck: the client holds $sockets sockets for $NP ranks (one per node)"
+    else
+        fail "stuck: connections" "the client holds $sockets sockets, not $((NP / K))" "$dir/client.err"
+    fi
+else
+    fail "stuck" "$out" "$dir/client.err" "$dir/stderr"
+fi
+kill "$cl" 2>/dev/null
+wait "$cl" 2>/dev/null
+pkill -TERM -P "$job" 2>/dev/null
+wait "$job" 2>/dev/null
+
+# ---------------------------------------------------------------- bad
+dir="$work/bad"
+watch "$dir"
+keep_copy "$dir/cwd/ports" "$dir/ports.seen"
+MW_TIMEOUT=300 run "$dir" "$NP" linked MPIWATCH_NODE_SIZE=abc MPIWATCH_WAIT=60 -- \
+    "$work/ring" 2000 1000 --port-in-file "$dir/cwd/ports"
+wait "$cpid" "$keep_pid"
+if same_output bad "$dir" "$work/bare"; then
+    if [ "$(grep -c "MPIWATCH_NODE_SIZE='abc' is not host or a number" "$dir/stderr")" -eq 1 ]; then
+        pass "bad: one warning names MPIWATCH_NODE_SIZE='abc'"
+    else
+        fail "bad: warning" "not one warning naming MPIWATCH_NODE_SIZE='abc'" "$dir/stderr"
+    fi
+    endpoints bad "$dir/ports.seen" 0 0 "$NP"
+    totals bad "$dir"
+fi
+
+finish
