@@ -3,10 +3,15 @@
  * MPI) sees them, and --help, which is left for the program. A bad value gets one warning naming the
  * variable (or flag) and the value, then the default; warnings are kept
  * until the rank is known, so that only rank 0 prints them. */
+#define _DEFAULT_SOURCE   /* syscall(SYS_gettid) */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "monitor/monitor.h"
 #include "core/state.h"
@@ -250,6 +255,29 @@ void mw_monitor_print_help(void)
             "  MPIWATCH_LEVEL, MPIWATCH_TIMER, MPIWATCH_FORMATS (see mpiwatch's README and\n"
             "  docs/protocol.md)\n");
     fflush(stdout);
+}
+
+/* MPIWATCH_MONITOR_NICE, applied by each monitor thread to itself (the
+ * sender, a node leader's relay). The threads yield the CPU to the
+ * application: on a node whose cores the
+ * ranks keep busy (MPI progress engines spin), a sender at the ranks'
+ * priority would take time slices from them, and the job would slow down
+ * by what the monitor costs. Linux applies a nice value to the one thread
+ * named by its id. */
+void mw_monitor_lower_priority(void)
+{
+#ifdef SYS_gettid
+    if (mw_monitor_opts.nice == 0)
+        return;
+    errno = 0;
+    int now = getpriority(PRIO_PROCESS, 0);
+    if (now == -1 && errno != 0)
+        now = 0;
+    int want = now + mw_monitor_opts.nice > 19 ? 19 : now + mw_monitor_opts.nice;
+    if (setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), want) != 0)
+        mw_warn("cannot lower the monitor thread's priority (MPIWATCH_MONITOR_NICE=%d): %s; "
+                "it runs at the ranks' priority", mw_monitor_opts.nice, strerror(errno));
+#endif
 }
 
 /* ------------------------------------------------------------ MPI_Init */

@@ -169,14 +169,24 @@ static void accept_members(void)
     }
 }
 
-/* A rank's bytes, as they come, into one FORWARD frame. */
+/* A rank's bytes, as they come, each read into one FORWARD frame; a few
+ * reads a tick, so that a rank's flood of events is not held to one read
+ * per tick, nor can it starve the others. */
+#define MW_RELAY_READS 4
+
 static void forward(member *x)
 {
-    ssize_t n = recv(x->fd, relay.rbuf, sizeof relay.rbuf, MSG_DONTWAIT);
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
-        return;
-    if (n <= 0 || mw_frame_forward(&relay.out, x->rank, relay.rbuf, (size_t)n) != 0)
-        close_member(x);   /* its stream ended (or memory ran out: it would be cut) */
+    for (int k = 0; k < MW_RELAY_READS && mw_buf_pending(&relay.out) < MW_RELAY_OUT_CAP; k++) {
+        ssize_t n = recv(x->fd, relay.rbuf, sizeof relay.rbuf, MSG_DONTWAIT);
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+            return;
+        if (n <= 0 || mw_frame_forward(&relay.out, x->rank, relay.rbuf, (size_t)n) != 0) {
+            close_member(x);   /* its stream ended (or memory ran out: it would be cut) */
+            return;
+        }
+        if ((size_t)n < sizeof relay.rbuf)
+            return;
+    }
 }
 
 /* A member not started sends nothing; bytes are discarded, end of file closes. */

@@ -22,15 +22,12 @@
  * request and the level queue (atomics or the lock below); the statistics,
  * which the sender reads with relaxed atomic loads (the writers are the
  * per-thread tables of core/thread_stats.h; a snapshot may be a few calls behind). */
-#define _DEFAULT_SOURCE   /* syscall(SYS_gettid) */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -398,27 +395,6 @@ static void step(void)
     } else {
         __atomic_store_n(&sender.snapshot_request, 0, __ATOMIC_RELAXED);
     }
-}
-
-/* The sender yields the CPU to the application: on a node whose cores the
- * ranks keep busy (MPI progress engines spin), a sender at the ranks'
- * priority would take time slices from them, and the job would slow down
- * by what the monitor costs. Linux applies a nice value to the one thread
- * named by its id. */
-void mw_monitor_lower_priority(void)
-{
-#ifdef SYS_gettid
-    if (mw_monitor_opts.nice == 0)
-        return;
-    errno = 0;
-    int now = getpriority(PRIO_PROCESS, 0);
-    if (now == -1 && errno != 0)
-        now = 0;
-    int want = now + mw_monitor_opts.nice > 19 ? 19 : now + mw_monitor_opts.nice;
-    if (setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), want) != 0)
-        mw_warn("cannot lower the monitor thread's priority (MPIWATCH_MONITOR_NICE=%d): %s; "
-                "it runs at the ranks' priority", mw_monitor_opts.nice, strerror(errno));
-#endif
 }
 
 static void *sender_main(void *arg)

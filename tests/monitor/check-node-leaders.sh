@@ -12,6 +12,8 @@
 # - stuck: hang.c (rank 1 in MPI_Recv from 3, the others in a barrier) on 8
 #   ranks in nodes of 4: the client names rank 1 stuck and the cycle [1,3],
 #   shows every rank's call in progress, and holds 2 sockets (one per node);
+# - many: ring.c on 32 ranks (MW_NODE_MANY) in pretend nodes of 16: 2 node
+#   endpoints, the client's totals equal the report's, every rank finished;
 # - bad: MPIWATCH_NODE_SIZE=abc: one warning naming it, and every rank
 #   publishes its own tcp endpoint and is watched as without leaders.
 name=node-leaders
@@ -132,6 +134,23 @@ kill "$cl" 2>/dev/null
 wait "$cl" 2>/dev/null
 pkill -TERM -P "$job" 2>/dev/null
 wait "$job" 2>/dev/null
+
+# ---------------------------------------------------------------- many
+MANY=${MW_NODE_MANY:-32}
+MANY_K=16
+dir="$work/many-bare"
+MW_TIMEOUT=300 run "$dir" "$MANY" bare -- "$work/ring-bare" 200 0
+dir="$work/many"
+watch "$dir"
+keep_copy "$dir/cwd/ports" "$dir/ports.seen"
+MW_TIMEOUT=300 run "$dir" "$MANY" linked MPIWATCH_NODE_SIZE=$MANY_K MPIWATCH_WAIT=120 -- \
+    "$work/ring" 200 0 --port-in-file "$dir/cwd/ports"
+wait "$cpid" "$keep_pid"
+if same_output "many ($MANY ranks)" "$dir" "$work/many-bare"; then
+    endpoints "many ($MANY ranks)" "$dir/ports.seen" $(((MANY + MANY_K - 1) / MANY_K)) \
+        $((MANY - (MANY + MANY_K - 1) / MANY_K)) 0
+    NP=$MANY totals "many ($MANY ranks)" "$dir"
+fi
 
 # ---------------------------------------------------------------- bad
 dir="$work/bad"
