@@ -12,10 +12,14 @@
 # - stuck: hang.c (rank 1 in MPI_Recv from 3, the others in a barrier) on 8
 #   ranks in nodes of 4: the client names rank 1 stuck and the cycle [1,3],
 #   shows every rank's call in progress, and holds 2 sockets (one per node);
+#   meanwhile a stranger connects to rank 0's local socket with a wrong
+#   secret: it is closed at once, rank 0 warns, and the watch goes on;
 # - many: ring.c on 32 ranks (MW_NODE_MANY) in pretend nodes of 16: 2 node
 #   endpoints, the client's totals equal the report's, every rank finished;
 # - bad: MPIWATCH_NODE_SIZE=abc: one warning naming it, and every rank
-#   publishes its own tcp endpoint and is watched as without leaders.
+#   publishes its own tcp endpoint and is watched as without leaders;
+# - no-bind: MPIWATCH_BIND names an address of no interface here: the
+#   leaders cannot listen, say so, and the job runs as without a monitor.
 name=node-leaders
 . "$(dirname "$0")/../lib/harness.sh"
 
@@ -32,7 +36,22 @@ MW_TIMEOUT=300 run "$dir" "$NP" bare -- "$work/ring-bare" 2000 1000
 if [ "$(rc_of "$dir")" -ne 0 ]; then
     fail "bare ring" "the program fails without mpiwatch: $(describe_rc "$(rc_of "$dir")")" \
         "$dir/stdout" "$dir/stderr"
-    finish
+    # ---------------------------------------------------------------- no-bind
+dir="$work/no-bind"
+keep_copy "$dir/cwd/ports" "$dir/ports.seen"
+MW_TIMEOUT=300 run "$dir" "$NP" linked MPIWATCH_NODE_SIZE=$K MPIWATCH_BIND=192.0.2.1 -- \
+    "$work/ring" 2000 1000 --port-in-file "$dir/cwd/ports"
+wait "$keep_pid"
+if same_output no-bind "$dir" "$work/bare"; then
+    if [ "$(grep -c 'cannot lead its node' "$dir/stderr")" -eq $((NP / K)) ] &&
+        [ "$(grep -c '^mpiwatch-endpoint 1 [0-9]* [0-9]* none *$' "$dir/ports.seen")" -eq "$NP" ]; then
+        pass "no-bind: each leader said it cannot lead its node; every rank published none"
+    else
+        fail "no-bind" "not $((NP / K)) warnings, or not $NP none lines" "$dir/stderr" "$dir/ports.seen"
+    fi
+fi
+
+finish
 fi
 
 # watch DIR [CLIENT OPTIONS]: start the client in the background on DIR/cwd/ports.
@@ -121,6 +140,26 @@ if out=$("$PYTHON" "$mon_dir/await_stuck.py" "$dir/client.out" 60 "
         inflight[1]['function'] == 'MPI_Recv' and inflight[1]['peer'] == 3 and inflight[1]['stuck']
         [1, 3] in s['cycles']" 2>&1); then
     pass "stuck: rank 1 named stuck in the cycle [1,3], every rank's call shown, after $out s"
+    # Rank 0's local socket is named after its pid: try each rank's pid.
+    pids=$(for p in $(pgrep -f "$work/hang"); do
+               [ "$(readlink "/proc/$p/exe")" = "$work/hang" ] && echo "$p"
+           done)
+    if "$PYTHON" -c 'import socket, sys
+for pid in sys.argv[1:]:
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(10)
+    try:
+        s.connect("\0mpiwatch-node-%s-0" % pid)
+    except OSError:
+        continue
+    s.sendall(b"MPIWATCH-LOCAL 1 " + b"0" * 32 + b" 2\n")
+    sys.exit(0 if s.recv(1) == b"" else 1)
+sys.exit("no local socket of rank 0 among pids " + " ".join(sys.argv[1:]))' $pids \
+            2>"$dir/stranger.err"; then
+        pass "stuck: a wrong secret on rank 0's local socket is closed at once"
+    else
+        fail "stuck: stranger" "rank 0 did not close a wrong secret's connection" "$dir/stranger.err"
+    fi
     sockets=$(find "/proc/$cl/fd" -lname 'socket:*' 2>/dev/null | wc -l)
     if [ "$sockets" -eq $((NP / K)) ]; then
         pass "stuck: the client holds $sockets sockets for $NP ranks (one per node)"
@@ -134,6 +173,11 @@ kill "$cl" 2>/dev/null
 wait "$cl" 2>/dev/null
 pkill -TERM -P "$job" 2>/dev/null
 wait "$job" 2>/dev/null
+if grep -q 'the node leader refused a local connection: a wrong first line' "$dir/stderr"; then
+    pass "stuck: rank 0 warned of the refused local connection"
+else
+    fail "stuck: warning" "no warning of the refused local connection" "$dir/stderr"
+fi
 
 # ---------------------------------------------------------------- many
 MANY=${MW_NODE_MANY:-32}
@@ -167,6 +211,21 @@ if same_output bad "$dir" "$work/bare"; then
     fi
     endpoints bad "$dir/ports.seen" 0 0 "$NP"
     totals bad "$dir"
+fi
+
+# ---------------------------------------------------------------- no-bind
+dir="$work/no-bind"
+keep_copy "$dir/cwd/ports" "$dir/ports.seen"
+MW_TIMEOUT=300 run "$dir" "$NP" linked MPIWATCH_NODE_SIZE=$K MPIWATCH_BIND=192.0.2.1 -- \
+    "$work/ring" 2000 1000 --port-in-file "$dir/cwd/ports"
+wait "$keep_pid"
+if same_output no-bind "$dir" "$work/bare"; then
+    if [ "$(grep -c 'cannot lead its node' "$dir/stderr")" -eq $((NP / K)) ] &&
+        [ "$(grep -c '^mpiwatch-endpoint 1 [0-9]* [0-9]* none *$' "$dir/ports.seen")" -eq "$NP" ]; then
+        pass "no-bind: each leader said it cannot lead its node; every rank published none"
+    else
+        fail "no-bind" "not $((NP / K)) warnings, or not $NP none lines" "$dir/stderr" "$dir/ports.seen"
+    fi
 fi
 
 finish
