@@ -14,6 +14,8 @@
 #   shows every rank's call in progress, and holds 2 sockets (one per node);
 #   meanwhile a stranger connects to rank 0's local socket with a wrong
 #   secret: it is closed at once, rank 0 warns, and the watch goes on;
+# - host: MPIWATCH_NODE_SIZE=host, the real node (MPI_COMM_TYPE_SHARED): one
+#   node endpoint for the 8 ranks of this machine, totals equal;
 # - many: ring.c on 32 ranks (MW_NODE_MANY) in pretend nodes of 16: 2 node
 #   endpoints, the client's totals equal the report's, every rank finished;
 # - bad: MPIWATCH_NODE_SIZE=abc: one warning naming it, and every rank
@@ -177,6 +179,18 @@ if grep -q 'the node leader refused a local connection: a wrong first line' "$di
     pass "stuck: rank 0 warned of the refused local connection"
 else
     fail "stuck: warning" "no warning of the refused local connection" "$dir/stderr"
+fi
+
+# ---------------------------------------------------------------- host
+dir="$work/host"
+watch "$dir"
+keep_copy "$dir/cwd/ports" "$dir/ports.seen"
+MW_TIMEOUT=300 run "$dir" "$NP" linked MPIWATCH_NODE_SIZE=host MPIWATCH_WAIT=60 -- \
+    "$work/ring" 2000 1000 --port-in-file "$dir/cwd/ports"
+wait "$cpid" "$keep_pid"
+if same_output host "$dir" "$work/bare"; then
+    endpoints host "$dir/ports.seen" 1 $((NP - 1)) 0
+    totals host "$dir"
 fi
 
 # ---------------------------------------------------------------- many
