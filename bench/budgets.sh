@@ -59,3 +59,6 @@ fortran_budget_of() {
     done
     echo "$_bud_sum"
 }
+# What tracing (MPIWATCH_TRACE=1) may add to a call over profiling alone, on
+# every loop of bench/overhead.c (issue 29: 40; bench/run-trace-cost.sh).
+BUDGET_TRACE=40
