@@ -7,7 +7,8 @@
 void mw_call_event(int id, const mw_call *call, int traffic, const mw_fn_stats *s)
 {
     int bits = __atomic_load_n(&mw_call_events, __ATOMIC_RELAXED);
-    if (bits & MW_CALL_EVENTS_MONITOR)
+    /* The trace alone is a tail call: no registers saved across the monitor's. */
+    if (MW_UNLIKELY(bits & MW_CALL_EVENTS_MONITOR))
         mw_monitor_event(id, call, traffic);
     if (bits & MW_CALL_EVENTS_TRACE)
         mw_trace_record(id, call, traffic, s);

@@ -12,12 +12,8 @@
 #include "trace/notes.h"
 #include "trace/pending.h"
 
-static _Thread_local mw_trace_pending pending MW_TLS_MODEL;
-
-mw_trace_pending *mw_trace_pending_self(void)
-{
-    return &pending;
-}
+_Thread_local mw_trace_pending mw_trace_pending_tls MW_TLS_MODEL;
+#define pending mw_trace_pending_tls
 
 static uint64_t handle_bits(MPI_Request request)
 {
