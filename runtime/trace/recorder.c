@@ -148,9 +148,10 @@ static MW_ALWAYS_INLINE unsigned char *put_traffic(unsigned char *p, const mw_ca
     return put_varint(p, (uint64_t)(call->recv > 0 ? call->recv : 0));
 }
 
-/* The request the call started and the root it named, if noted. */
-static MW_ALWAYS_INLINE unsigned char *put_start_root(unsigned char *p,
-                                                      const mw_trace_pending *pend)
+/* The request the call started, the root it named, if noted, and the
+ * first ndone requests it completed. */
+static MW_ALWAYS_INLINE unsigned char *put_notes(unsigned char *p, const mw_trace_pending *pend,
+                                                 int ndone)
 {
     if (pend->request != 0) {
         *p++ = MWT_REQUEST;
@@ -159,6 +160,14 @@ static MW_ALWAYS_INLINE unsigned char *put_start_root(unsigned char *p,
     if (pend->has_root) {
         *p++ = MWT_ROOT;
         p = put_signed(p, pend->root);
+    }
+    for (int i = 0; i < ndone; i++) {
+        const mw_trace_done *d = &pend->done[i];
+        *p++ = MWT_DONE;
+        p = put_varint(p, d->request);
+        p = put_signed(p, d->source);
+        p = put_signed(p, d->tag);
+        p = put_varint(p, d->bytes);
     }
     return p;
 }
@@ -200,25 +209,18 @@ static MW_NOINLINE void record_general(int id, const mw_call *call, int traffic,
                                 call->t_out);
     if (traffic)
         p = put_traffic(p, call);
-    p = put_start_root(p, pend);
-    for (int i = 0; i < ndone; i++) {
-        const mw_trace_done *d = &pend->done[i];
-        *p++ = MWT_DONE;
-        p = put_varint(p, d->request);
-        p = put_signed(p, d->source);
-        p = put_signed(p, d->tag);
-        p = put_varint(p, d->bytes);
-    }
+    p = put_notes(p, pend, ndone);
     mw_trace_pending_clear(pend);
     wrote(r, p, 1);
 }
 
 /* The bytes of a chunk past which a call goes the general way for room. */
-#define ROOM_FOR_ONE (MW_TRACE_CHUNK_BYTES - 2 * MWT_RECORD_MAX)
+#define FAST_DONE 4
+#define ROOM_FOR_ONE (MW_TRACE_CHUNK_BYTES - 2 * MWT_RECORD_MAX - FAST_DONE * MWT_DONE_MAX)
 
 /* The call path: a call with nothing unusual about it (no limit in force, no
- * poll to fold or completion to write, no drop to say, room in a chunk that
- * already has a record, recording on) is encoded here inline; anything else
+ * poll to fold, at most FAST_DONE completions, no drop to say, room in a
+ * chunk that already has a record, recording on) is encoded here inline; anything else
  * goes to record_general, which writes the same bytes. traffic is a
  * constant in each caller, so that a call that moved nothing saves no
  * register (only a transfer calls out, for its communicator's id). */
@@ -232,7 +234,7 @@ static MW_ALWAYS_INLINE void record(int id, const mw_call *call, const int traff
     if (MW_UNLIKELY(r == NULL || (c = r->chunk) == NULL ||
                     (uint32_t)(c->used - 1) >= ROOM_FOR_ONE - 1 ||
                     (r->fold.count | r->dropped_unsaid) != 0 ||
-                    (pend->poll_failed | pend->ndone | mw_trace_limited) != 0 ||
+                    (pend->poll_failed | mw_trace_limited) != 0 || pend->ndone > FAST_DONE ||
                     !__atomic_load_n(&mw_trace_recording, __ATOMIC_RELAXED))) {
         record_general(id, call, traffic, s);
         return;
@@ -247,13 +249,14 @@ static MW_ALWAYS_INLINE void record(int id, const mw_call *call, const int traff
     p = put_varint(p, call->t_out > t_in ? call->t_out - t_in : 0);
     if (traffic)
         p = put_traffic(p, call);
-    p = put_start_root(p, pend);
+    p = put_notes(p, pend, pend->ndone);
     c->last_t = t_in;
     c->last_site = site;
     c->used = (uint32_t)(p - c->data);
     pend->request = 0;
     pend->has_root = 0;
     pend->completing = 0;
+    pend->ndone = 0;
     __atomic_store_n(&r->events, r->events + 1, __ATOMIC_RELAXED);
 }
 
