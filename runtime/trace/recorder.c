@@ -221,11 +221,13 @@ static MW_NOINLINE void record_general(int id, const mw_call *call, int traffic,
 /* The call path: a call with nothing unusual about it (no limit in force, no
  * poll to fold, at most FAST_DONE completions, no drop to say, room in a
  * chunk that already has a record, recording on) is encoded here inline; anything else
- * goes to record_general, which writes the same bytes. traffic is a
- * constant in each caller, so that a call that moved nothing saves no
- * register (only a transfer calls out, for its communicator's id). */
+ * goes to record_general, which writes the same bytes. traffic and
+ * completes are constants in each caller, so that a call that moved nothing
+ * and completed nothing saves no register; the others have twins of their
+ * own (a transfer calls out for its communicator's id). With completes 0
+ * the thread's notes hold no completion. */
 static MW_ALWAYS_INLINE void record(int id, const mw_call *call, const int traffic,
-                                    const mw_fn_stats *s)
+                                    const int completes, const mw_fn_stats *s)
 {
     recorder *r = self;
     mw_trace_pending *pend = &mw_trace_pending_tls;
@@ -234,7 +236,8 @@ static MW_ALWAYS_INLINE void record(int id, const mw_call *call, const int traff
     if (MW_UNLIKELY(r == NULL || (c = r->chunk) == NULL ||
                     (uint32_t)(c->used - 1) >= ROOM_FOR_ONE - 1 ||
                     (r->fold.count | r->dropped_unsaid) != 0 ||
-                    (pend->poll_failed | mw_trace_limited) != 0 || pend->ndone > FAST_DONE ||
+                    (pend->poll_failed | mw_trace_limited) != 0 ||
+                    (completes && pend->ndone > FAST_DONE) ||
                     !__atomic_load_n(&mw_trace_recording, __ATOMIC_RELAXED))) {
         record_general(id, call, traffic, s);
         return;
@@ -249,7 +252,7 @@ static MW_ALWAYS_INLINE void record(int id, const mw_call *call, const int traff
     p = put_varint(p, call->t_out > t_in ? call->t_out - t_in : 0);
     if (traffic)
         p = put_traffic(p, call);
-    p = put_notes(p, pend, pend->ndone);
+    p = put_notes(p, pend, completes ? pend->ndone : 0);
     c->last_t = t_in;
     c->last_site = site;
     c->used = (uint32_t)(p - c->data);
@@ -262,15 +265,28 @@ static MW_ALWAYS_INLINE void record(int id, const mw_call *call, const int traff
 
 static MW_NOINLINE void record_transfer(int id, const mw_call *call, const mw_fn_stats *s)
 {
-    record(id, call, 1, s);
+    record(id, call, 1, 1, s);
 }
 
+static MW_NOINLINE void record_completion(int id, const mw_call *call, const mw_fn_stats *s)
+{
+    record(id, call, 0, 1, s);
+}
+
+static MW_NOINLINE void record_plain(int id, const mw_call *call, const mw_fn_stats *s)
+{
+    record(id, call, 0, 0, s);
+}
+
+/* Each way a jump, so that none pays for another's registers. */
 void mw_trace_record(int id, const mw_call *call, int traffic, const mw_fn_stats *s)
 {
     if (traffic)
         record_transfer(id, call, s);
+    else if (mw_trace_pending_tls.ndone != 0)
+        record_completion(id, call, s);
     else
-        record(id, call, 0, s);
+        record_plain(id, call, s);
 }
 
 /* The calls a thread dropped since its last record, said at the end of its
