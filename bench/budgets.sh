@@ -64,16 +64,16 @@ fortran_budget_of() {
 BUDGET_TRACE=40
 # The guard's budgets for it (tests/runtime/check-cost.sh), at what tracing
 # adds today on Open MPI, with margin (docs/trace.md, "Cost"): MPI_Comm_rank
-# and MPI_Iprobe 155-165; MPI_Test 274 (its completion notes); MPI_Send,
-# MPI_Recv, MPI_Sendrecv and MPI_Allreduce 315-345 (a transfer's fields, a
-# root); MPI_Isend and MPI_Irecv 420-435 (the request table); MPI_Waitall of
-# two requests 650-660. Times are varints: a slower run under valgrind may
+# and MPI_Iprobe 150-155; MPI_Test 261-265 (its completion notes); MPI_Send,
+# MPI_Recv, MPI_Sendrecv and MPI_Allreduce 300-331 (a transfer's fields, a
+# root); MPI_Isend and MPI_Irecv 406-423 (the request table); MPI_Waitall of
+# two requests 654-666. Times are varints: a slower run under valgrind may
 # add a few instructions.
-BUDGET_TRACE_CHEAP=190
-BUDGET_TRACE_TEST=310
-BUDGET_TRACE_BLOCKING=380
-BUDGET_TRACE_START=480
-BUDGET_TRACE_WAITALL=720
+BUDGET_TRACE_CHEAP=180
+BUDGET_TRACE_TEST=300
+BUDGET_TRACE_BLOCKING=370
+BUDGET_TRACE_START=460
+BUDGET_TRACE_WAITALL=710
 
 # trace_budget_of CALL: the guard's budget for what tracing adds to CALL
 # over profiling; status 1 for an unknown name.
