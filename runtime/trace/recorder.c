@@ -218,14 +218,14 @@ static MW_NOINLINE void record_general(int id, const mw_call *call, int traffic,
 #define FAST_DONE 4
 #define ROOM_FOR_ONE (MW_TRACE_CHUNK_BYTES - 2 * MWT_RECORD_MAX - FAST_DONE * MWT_DONE_MAX)
 
-/* The call path: a call with nothing unusual about it (no limit in force, no
- * poll to fold, at most FAST_DONE completions, no drop to say, room in a
- * chunk that already has a record, recording on) is encoded here inline; anything else
- * goes to record_general, which writes the same bytes. traffic and
- * completes are constants in each caller, so that a call that moved nothing
- * and completed nothing saves no register; the others have twins of their
- * own (a transfer calls out for its communicator's id). With completes 0
- * the thread's notes hold no completion. */
+/* The call path: a call with nothing unusual about it (no limit in force,
+ * no poll to fold, at most FAST_DONE completions, no drop to say, room in a
+ * chunk that already has a record, recording on) is encoded here inline;
+ * anything else goes to record_general, which writes the same bytes.
+ * traffic and completes are constants in each caller, so that a call that
+ * moved and completed nothing saves almost no register; the others have
+ * twins of their own (a transfer calls out for its communicator's id).
+ * With completes 0 the thread's notes hold no completion. */
 static MW_ALWAYS_INLINE void record(int id, const mw_call *call, const int traffic,
                                     const int completes, const mw_fn_stats *s)
 {
