@@ -59,3 +59,32 @@ fortran_budget_of() {
     done
     echo "$_bud_sum"
 }
+# What tracing (MPIWATCH_TRACE=1) may add to a call over profiling alone:
+# issue 29's target, judged by bench/run-trace-cost.sh (not reached yet).
+BUDGET_TRACE=40
+# The guard's budgets for it (tests/runtime/check-cost.sh), at what tracing
+# adds today on Open MPI, with margin (docs/trace.md, "Cost"): MPI_Comm_rank
+# and MPI_Iprobe 150-155; MPI_Test 261-265 (its completion notes); MPI_Send,
+# MPI_Recv, MPI_Sendrecv and MPI_Allreduce 300-331 (a transfer's fields, a
+# root); MPI_Isend and MPI_Irecv 406-423 (the request table); MPI_Waitall of
+# two requests 654-666. MPICH 4.0: the same but 2 to 20 more (MPI_Waitall
+# 688-694). Times are varints: a slower run under valgrind may add a few
+# instructions.
+BUDGET_TRACE_CHEAP=180
+BUDGET_TRACE_TEST=300
+BUDGET_TRACE_BLOCKING=370
+BUDGET_TRACE_START=460
+BUDGET_TRACE_WAITALL=740
+
+# trace_budget_of CALL: the guard's budget for what tracing adds to CALL
+# over profiling; status 1 for an unknown name.
+trace_budget_of() {
+    case $1 in
+        comm_rank | iprobe) echo "$BUDGET_TRACE_CHEAP" ;;
+        test_null) echo "$BUDGET_TRACE_TEST" ;;
+        send | recv | sendrecv_self | allreduce) echo "$BUDGET_TRACE_BLOCKING" ;;
+        isend | irecv) echo "$BUDGET_TRACE_START" ;;
+        waitall) echo "$BUDGET_TRACE_WAITALL" ;;
+        *) return 1 ;;
+    esac
+}

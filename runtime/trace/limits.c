@@ -136,7 +136,13 @@ void mw_trace_limits_begin(uint64_t origin, double ticks_per_second)
     lim.from_tick = lim.from > 0 ? origin + (uint64_t)(lim.from * ticks_per_second) : 0;
     lim.until_tick = lim.until < 0 ? UINT64_MAX
                                    : origin + (uint64_t)(lim.until * ticks_per_second);
+    int any = lim.from_tick != 0 || lim.until_tick != UINT64_MAX;
+    for (int i = 0; i < MW_FN_COUNT; i++)
+        any |= lim.skip[i];
+    mw_trace_limited = any;
 }
+
+int mw_trace_limited;
 
 int mw_trace_limits_skip(int id, uint64_t t_in)
 {

@@ -17,6 +17,10 @@ MW_HIDDEN void mw_trace_limits_load(int loud);
 /* At the trace's start: the window in ticks from the clock origin. */
 MW_HIDDEN void mw_trace_limits_begin(uint64_t origin, double ticks_per_second);
 
+/* Is any limit in force (set by mw_trace_limits_begin)? The recorder asks
+ * mw_trace_limits_skip only then. */
+extern MW_HIDDEN int mw_trace_limited;
+
 /* Does a call of function id entered at tick t_in lie outside the limits? */
 MW_HIDDEN int mw_trace_limits_skip(int id, uint64_t t_in);
 

@@ -2,7 +2,7 @@
  * rank's outstanding requests, so that a completion names the request its
  * start recorded and a receive's status source becomes a world rank. Runs
  * only while the trace records: its cost is the trace's. */
-#include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,12 +12,8 @@
 #include "trace/notes.h"
 #include "trace/pending.h"
 
-static _Thread_local mw_trace_pending pending MW_TLS_MODEL;
-
-mw_trace_pending *mw_trace_pending_self(void)
-{
-    return &pending;
-}
+_Thread_local mw_trace_pending mw_trace_pending_tls MW_TLS_MODEL;
+#define pending mw_trace_pending_tls
 
 static uint64_t handle_bits(MPI_Request request)
 {
@@ -35,7 +31,21 @@ typedef struct {
     int receives;
 } slot;
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static int lock;
+
+/* A test-and-set lock: held for a few loads and stores (a calloc when the
+ * table grows), so two atomics instead of a mutex's call pair on every
+ * start and completion; a waiter yields rather than spin on a busy node. */
+static inline void table_lock(void)
+{
+    while (__atomic_exchange_n(&lock, 1, __ATOMIC_ACQUIRE))
+        sched_yield();
+}
+
+static inline void table_unlock(void)
+{
+    __atomic_store_n(&lock, 0, __ATOMIC_RELEASE);
+}
 static slot *slots;
 static size_t nslots, used;   /* used: live and removed slots */
 static uint64_t last_id;
@@ -92,7 +102,7 @@ void mw_trace_note_request(int ret, MPI_Request request, MPI_Comm comm, int rece
     if (ret != MPI_SUCCESS || request == MPI_REQUEST_NULL)
         return;
     uint64_t handle = handle_bits(request);
-    pthread_mutex_lock(&lock);
+    table_lock();
     if (2 * (used + 1) <= nslots || grow() == 0) {
         size_t j = hash(handle) & (nslots - 1);
         while (slots[j].handle != 0 && slots[j].id != 0)
@@ -102,7 +112,7 @@ void mw_trace_note_request(int ret, MPI_Request request, MPI_Comm comm, int rece
         slots[j] = (slot){handle, ++last_id, comm, receives};
         pending.request = last_id;
     }
-    pthread_mutex_unlock(&lock);
+    table_unlock();
 }
 
 void mw_trace_note_completing(int count, const MPI_Request *requests)
@@ -130,7 +140,7 @@ static void completed(int i, const MPI_Status *status)
     mw_trace_done done = {0, -1, -1, 0};
     MPI_Comm comm = MPI_COMM_NULL;
     int receives = 0;
-    pthread_mutex_lock(&lock);
+    table_lock();
     slot *s = find(pending.handles[i]);
     if (s != NULL) {
         done.request = s->id;
@@ -138,7 +148,7 @@ static void completed(int i, const MPI_Status *status)
         receives = s->receives;
         s->id = 0;   /* removed; a persistent request's next start numbers it again */
     }
-    pthread_mutex_unlock(&lock);
+    table_unlock();
     if (done.request == 0)
         return;   /* started before the trace, or not by a call the trace notes */
     if (receives && status != NULL && status->MPI_SOURCE >= 0) {

@@ -29,8 +29,15 @@ typedef struct mw_trace_pending {
     mw_trace_done *done;      /* what completed */
 } mw_trace_pending;
 
-/* The calling thread's (never NULL). */
-MW_HIDDEN mw_trace_pending *mw_trace_pending_self(void);
+/* The calling thread's, read inline by the recorder on every call. */
+extern MW_HIDDEN _Thread_local mw_trace_pending mw_trace_pending_tls MW_TLS_MODEL;
+
+/* Did the notes leave anything for the call (a record beyond kind 1 or 2,
+ * or a poll to fold)? */
+static inline int mw_trace_pending_any(const mw_trace_pending *p)
+{
+    return (p->request != 0) | p->has_root | p->poll_failed | p->completing | p->ndone;
+}
 
 /* Forget the call's notes (its record has been written). */
 static inline void mw_trace_pending_clear(mw_trace_pending *p)

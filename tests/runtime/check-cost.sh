@@ -12,10 +12,14 @@
 # (I(2N) - I(N)) / N per loop and per MPI call (bench_call_X, callees
 # included), as bench/run-overhead.sh does with two processes per figure. One
 # valgrind run per variant and language: bare, preloaded with profiling on,
-# preloaded with MPIWATCH_LEVEL=0. Cases:
+# preloaded with MPIWATCH_LEVEL=0, and (C) with profiling and MPIWATCH_TRACE=1.
+# Cases:
 #   C LOOP or LOOP:CALL   added over bare <= the call's budget + tolerance,
 #                         profiling on; each is also printed as a figure
 #   C ... off             the same with profiling off, against BUDGET_OFF
+#   C ... traced          tracing on, over profiling on, against
+#                         trace_budget_of (issue 29's target, BUDGET_TRACE,
+#                         is bench/run-trace-cost.sh's verdict)
 #   C send_recv_dup:CALL minus send_recv:CALL
 #                         a duplicated communicator over MPI_COMM_WORLD,
 #                         against BUDGET_DUP_EXTRA
@@ -64,6 +68,7 @@ measure() {
     case $variant in
         on) envs=(LD_PRELOAD="$preload") ;;
         off) envs=(LD_PRELOAD="$preload" MPIWATCH_LEVEL=0) ;;
+        trace) envs=(LD_PRELOAD="$preload" MPIWATCH_TRACE=1 MPIWATCH_TRACE_DIR="$dir") ;;
     esac
     if ! (cd "$dir" && env ${envs[@]+"${envs[@]}"} MPIWATCH_OUTDIR="$work/reports" \
               timeout "$MW_TIMEOUT" valgrind --tool=callgrind --collect-atstart=no \
@@ -113,21 +118,37 @@ check() {
     judge "$lang $what off" "$a" "$((BUDGET_OFF * calls))" "$unit"
 }
 
+# traced NAME CALL: what tracing adds to the C figure NAME (of call CALL)
+# over profiling alone, against trace_budget_of CALL.
+traced() {
+    local on tr a budget
+    budget=$(trace_budget_of "$2") || { fail "C $1 traced" "bench/budgets.sh has no trace budget for $2"; return; }
+    if ! on=$(added C on "$1") || ! tr=$(added C trace "$1"); then
+        fail "C $1 traced" "no figure (see $work/C.trace.costs)"
+        return
+    fi
+    a=$(awk -v t="$tr" -v o="$on" 'BEGIN {printf "%.2f", t - o}')
+    figure "cost C $1 traced over profiled" "+$a" "instructions per call" "<= $budget"
+    judge "C $1 traced" "$a" "$budget" "instructions per call"
+}
+
 started=$(date +%s)
 
 # C: bench/overhead.c, built as bench/run-overhead.sh builds it.
 if $MPICC -std=c11 -O2 -o "$work/overhead" "$top_srcdir/bench/overhead.c" >"$work/overhead.log" 2>&1; then
     ok=yes
-    for v in bare on off; do measure C "$v" "$work/overhead" || ok=no; done
+    for v in bare on off trace; do measure C "$v" "$work/overhead" || ok=no; done
     if [ "$ok" = yes ]; then
         for loop in $(awk '$1 !~ /:/ {print $1}' "$work/C.bare.costs"); do
             calls=$(calls_per_iteration "$loop") || { fail "C $loop" "bench/budgets.sh has no budget for it"; continue; }
             if [ "$calls" = "$loop" ]; then
                 check C "$loop" "$(budget_of "$loop")" 1 "instructions per call"
+                traced "$loop" "$loop"
             else
                 # A loop of several calls: each call on its own (bench_call_X).
                 for c in $calls; do
                     check C "$loop:$c" "$(budget_of "$c")" 1 "instructions per call"
+                    traced "$loop:$c" "$c"
                 done
             fi
         done

@@ -11,6 +11,9 @@ output. Subcommands (each prints what it found and exits 1 on a mismatch):
   written REPORT.json FILE...   the calls in the files equal the report's
                                 trace.events, the drops they say its
                                 trace.dropped, and the two its total calls
+  sizes FILE...                 bytes per call of the files, with and
+                                without their headers (magic to function
+                                table)
   mutate CLIENT FILE N          N damaged copies of FILE (bytes changed,
                                 cut, repeated; seeded, so the same each run),
                                 each converted by CLIENT alone: it never
@@ -63,9 +66,8 @@ def signed(buf, pos):
 
 ROOTED = {"MPI_Bcast", "MPI_Reduce", "MPI_Gather", "MPI_Gatherv", "MPI_Scatter",
           "MPI_Scatterv", "MPI_Ibcast", "MPI_Ireduce"}
-
-
 HEADERS = {}  # path: (ticks per second, origin, the limits' text)
+HEADER_BYTES = {}  # path: the bytes of its header, magic to function table
 
 
 def records(path):
@@ -88,6 +90,7 @@ def records(path):
         length, pos = varint(buf, pos)
         names.append(buf[pos:pos + length].decode())
         pos += length
+    HEADER_BYTES[path] = pos
     calls, dropped, limits = [], 0, ""
     while pos < len(buf):
         if buf[pos] == 0xC9:  # the user's limits: a length and "VAR=value" lines
@@ -146,6 +149,21 @@ def records(path):
             raise ValueError(f"{path}: a chunk's records overrun its length")
     HEADERS[path] = (per_second, origin, limits)
     return rank, calls, dropped
+
+
+def sizes(files):
+    """Bytes per call of the files: in all, and without their headers."""
+    calls = size = header = 0
+    for path in files:
+        calls += sum(c["count"] for c in records(path)[1])
+        size += os.path.getsize(path)
+        header += HEADER_BYTES[path]
+    if calls == 0:
+        print(f"no call in {len(files)} files")
+        return 1
+    print(f"{calls} calls, {size} bytes ({header} of headers): {size / calls:.1f} bytes a call, "
+          f"{(size - header) / calls:.1f} without the headers")
+    return 0
 
 
 def decode(path):
@@ -405,6 +423,8 @@ def main(argv):
     if len(argv) >= 3 and argv[0] in ("counts", "written"):
         report = json.load(open(argv[1], encoding="utf-8"))
         return (counts if argv[0] == "counts" else written)(report, argv[2:])
+    if len(argv) >= 2 and argv[0] == "sizes":
+        return sizes(argv[1:])
     if len(argv) >= 2 and argv[0] == "requests":
         return requests(argv[1:])
     if len(argv) >= 4 and argv[0] == "polls":
