@@ -13,6 +13,8 @@
 #include "trace_job.h"
 #include "trace_read.h"
 
+const int mwc_trace_otf2_built = 1;
+
 /* The string ids: 0 "", then the function names, then the other names. */
 enum { S_EMPTY, S_WORLD, S_RANKS, S_LOCATIONS, S_MACHINE, S_NODE, S_CALLS, S_CALLS_DESC,
        S_FIRST_NAME };
@@ -434,6 +436,8 @@ int mwc_trace_otf2(const char *spec, const char *out, int quiet)
 }
 
 #else
+
+const int mwc_trace_otf2_built = 0;
 
 int mwc_trace_otf2(const char *spec, const char *out, int quiet)
 {

@@ -10,4 +10,7 @@
  * not be written, or this mpiwatch was built without OTF2. */
 int mwc_trace_otf2(const char *spec, const char *out, int quiet);
 
+/* 1 when this build has OTF2 (mwc_trace_otf2 writes archives), else 0. */
+extern const int mwc_trace_otf2_built;
+
 #endif

@@ -284,6 +284,7 @@ void mw_config_load(mw_config *config, int report_problems)
     config->trace_buffer = byte_size("MPIWATCH_TRACE_BUFFER");
     label(config->label, sizeof config->label, "MPIWATCH_LABEL");
     config->trace_rank = rank_listed("MPIWATCH_TRACE_RANKS", mw_state.world_rank);
+    config->trace_otf2 = level("MPIWATCH_TRACE_OTF2", 1);
     if (loud) {
         check_names();
         if (config->formats != 0)

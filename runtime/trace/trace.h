@@ -21,6 +21,11 @@ MW_HIDDEN void mw_trace_start(void);
  * every chunk left and closes the file. */
 MW_HIDDEN void mw_trace_finish(void);
 
+/* The path of the run's files up to ".trace." ("<folder>/<name>", the
+ * same on every rank), once the name was agreed on at MPI_Init; NULL when
+ * the trace never started. */
+MW_HIDDEN const char *mw_trace_run(void);
+
 /* Record one call (trace/call_event.h has the arguments). */
 MW_HIDDEN void mw_trace_record(int id, const mw_call *call, int traffic, const mw_fn_stats *s);
 

@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
-# The OTF2 archive (docs/trace.md, "OTF2"): `mpiwatch --trace DIR --otf2 OUT`
-# on traced runs of 4 ranks, preloaded: examples/ring.c,
-# tests/trace/nonblocking.c (requests, wildcard receives, roots, a polling
-# loop), tests/runtime/threads.c (4 threads a rank, MPI_THREAD_MULTIPLE) and
-# examples/halo.f90 (Fortran). For each: the conversion exits 0, otf2-print
-# reads the archive (exit 0), and tests/trace/otf2_check.py, reading it with
-# Debian's python3-otf2, finds per function as many calls as the JSON
-# report, the report's matrix of messages and bytes, every receive matched
-# to one send in non-overtaking order (and every send to one receive), every
-# matched send entered before its receive left on the one clock, times that
-# never decrease per location, every non-blocking request completed. A
-# second conversion into the same folder is refused (exit 1), naming it.
+# The OTF2 archive (docs/trace.md, "OTF2"): the archive written at
+# MPI_Finalize and `mpiwatch --trace DIR --otf2 OUT`, on traced runs of 4
+# ranks, preloaded: examples/ring.c, tests/trace/nonblocking.c (requests,
+# wildcard receives, roots, a polling loop), tests/runtime/threads.c (4
+# threads a rank, MPI_THREAD_MULTIPLE) and examples/halo.f90 (Fortran). For
+# each: an archive was written at MPI_Finalize without a warning, the
+# conversion exits 0, and for both archives otf2-print reads it (exit 0) and
+# tests/trace/otf2_check.py, reading it with Debian's python3-otf2, finds
+# per function as many calls as the JSON report, the report's matrix of
+# messages and bytes, every receive matched to one send in non-overtaking
+# order (and every send to one receive), every matched send entered before
+# its receive left on the one clock, times that never decrease per
+# location, every non-blocking request completed. A second conversion into
+# the same folder is refused (exit 1), naming it. MPIWATCH_TRACE_OTF2=0
+# writes no archive, a bad value is warned about once. A job SIGKILLed
+# (tests/runtime/forever.c) leaves files that convert into an archive
+# otf2-print reads, with exactly the calls of the files' whole chunks.
 # SKIP without OTF2 in this build, otf2-print, or python3-otf2; the threads
 # case under MPICH (its communicators are not identified across ranks yet).
 name=trace-otf2
@@ -33,12 +38,39 @@ if [ -z "$otf2_python" ]; then
     skip_all "$name: no Python with the otf2 module (Debian: python3-otf2)"
 fi
 
-# archive CASE DIR: the traced run in DIR (status 0) converts, reads and checks.
+# readable CASE ANCHOR REPORT DIR: otf2-print reads the archive ANCHOR and
+# the checker finds in it what the JSON REPORT says (their output in DIR).
+readable() {
+    local case=$1 anchor=$2 report=$3 dir=$4 log
+    if otf2-print "$anchor" >"$dir/print.out" 2>"$dir/print.err"; then
+        pass "$case: otf2-print reads it ($(grep -c . "$dir/print.out") lines)"
+    else
+        fail "$case: otf2-print" "exit status $?" "$dir/print.err"
+    fi
+    log="$dir/check.log"
+    if "$otf2_python" "$check" "$anchor" "$report" >"$log" 2>&1; then
+        pass "$case: as the report: $(tail -n 1 "$log")"
+    else
+        fail "$case: as the report" "$(head -n 5 "$log")" "$log"
+    fi
+}
+
+# archive CASE DIR: the traced run in DIR (status 0) wrote an archive at
+# MPI_Finalize, and its files convert; both read and check as the report.
 archive() {
-    local case=$1 dir=$2 log
+    local case=$1 dir=$2 log anchor report
     if [ "$(rc_of "$dir")" -ne 0 ]; then
         fail "$case: run" "$(describe_rc "$(rc_of "$dir")")" "$dir/stdout" "$dir/stderr"
         return
+    fi
+    report="$dir/cwd/$(reports "$dir/cwd" 'mpiwatch-*.json' | head -n 1)"
+    anchor=$(ls -d "$dir"/cwd/mpiwatch-*.otf2/traces.otf2 2>/dev/null)
+    if [ -f "$anchor" ] && ! grep -q warning "$dir/stderr"; then
+        pass "$case: the archive written at MPI_Finalize, no warning"
+        mkdir -p "$dir/at-finalize"
+        readable "$case, at MPI_Finalize" "$anchor" "$report" "$dir/at-finalize"
+    else
+        fail "$case: the archive written at MPI_Finalize" "none (or a warning)" "$dir/stderr"
     fi
     log="$dir/convert.log"
     if "$client" --trace "$dir/cwd" --otf2 "$dir/otf2" >"$log" 2>&1; then
@@ -47,18 +79,7 @@ archive() {
         fail "$case: converted" "$(head -n 3 "$log")" "$log"
         return
     fi
-    if otf2-print "$dir/otf2/traces.otf2" >"$dir/print.out" 2>"$dir/print.err"; then
-        pass "$case: otf2-print reads it ($(grep -c . "$dir/print.out") lines)"
-    else
-        fail "$case: otf2-print" "exit status $?" "$dir/print.err"
-    fi
-    log="$dir/check.log"
-    if "$otf2_python" "$check" "$dir/otf2/traces.otf2" \
-            "$dir/cwd/$(reports "$dir/cwd" 'mpiwatch-*.json' | head -n 1)" >"$log" 2>&1; then
-        pass "$case: as the report: $(tail -n 1 "$log")"
-    else
-        fail "$case: as the report" "$(head -n 5 "$log")" "$log"
-    fi
+    readable "$case, converted" "$dir/otf2/traces.otf2" "$report" "$dir"
 }
 
 build "$top_srcdir/examples/ring.c" "$work/ring" plain
@@ -70,6 +91,69 @@ elif grep -q "already holds an archive" "$work/again.log"; then
     pass "ring: a second archive into the same folder is refused, naming it"
 else
     fail "ring: converted again" "$(head -n 2 "$work/again.log")" "$work/again.log"
+fi
+
+# MPIWATCH_TRACE_OTF2=0: the per-rank files and no archive; a bad value: one
+# warning naming it, and the default (an archive).
+run "$work/otf2-off" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_TRACE_OTF2=0 MPIWATCH_FORMATS=json \
+    -- "$work/ring"
+if [ "$(rc_of "$work/otf2-off")" -eq 0 ] && [ -f "$(ls "$work/otf2-off/cwd"/*.trace.0)" ] &&
+        ! ls -d "$work/otf2-off/cwd"/*.otf2 >/dev/null 2>&1; then
+    pass "MPIWATCH_TRACE_OTF2=0: the per-rank files, no archive"
+else
+    fail "MPIWATCH_TRACE_OTF2=0" "$(describe_rc "$(rc_of "$work/otf2-off")"), or an archive" \
+        "$work/otf2-off/stderr"
+fi
+run "$work/otf2-bad" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_TRACE_OTF2=yes \
+    MPIWATCH_FORMATS=json -- "$work/ring"
+if [ "$(grep -c "MPIWATCH_TRACE_OTF2='yes' is not 0 (off) or 1 (on)" \
+        "$work/otf2-bad/stderr")" -eq 1 ] &&
+        [ -f "$(ls -d "$work/otf2-bad/cwd"/*.otf2)/traces.otf2" ]; then
+    pass "MPIWATCH_TRACE_OTF2=yes: one warning naming it, and the archive (the default)"
+else
+    fail "MPIWATCH_TRACE_OTF2=yes" "not one warning, or no archive" "$work/otf2-bad/stderr"
+fi
+
+# A job killed with SIGKILL (every rank) 3 s after its start, once rank 0 has
+# made 30,000 calls (a few chunks a rank; at most 30 s on a loaded machine):
+# its files convert, otf2-print reads the archive, and the archive holds,
+# per function, exactly the calls of the files' whole chunks (counted by
+# trace_check.py's decoder).
+build "$top_srcdir/tests/runtime/forever.c" "$work/forever" plain
+dir=$work/killed
+MW_TIMEOUT=90 run "$dir" "$NP" preload MPIWATCH_TRACE=1 -- "$work/forever" &
+job=$!
+sleep 3
+waited=3
+while [ "$(last_count "$dir/stdout")" -lt 30000 ] && [ "$waited" -lt 30 ]; do
+    sleep 1
+    waited=$((waited + 1))
+done
+pids=$(ranks_of "$job" forever)
+kill -KILL $pids 2>/dev/null
+wait "$job"
+note "killed: $(echo $pids | wc -w) ranks SIGKILLed after ${waited} s, rank 0 at $(last_count "$dir/stdout") calls"
+files=$(ls "$dir/cwd"/*.trace.* 2>/dev/null)
+if [ "$(echo $pids | wc -w)" -ne "$NP" ] || [ "$(echo $files | wc -w)" -ne "$NP" ]; then
+    fail "killed: every rank SIGKILLed, a file each" "$(echo $pids | wc -w) ranks, files: $files" \
+        "$dir/stderr"
+elif ! "$client" --trace "$dir/cwd" --otf2 "$dir/otf2" >"$dir/convert.log" 2>&1; then
+    fail "killed: converted" "$(head -n 3 "$dir/convert.log")" "$dir/convert.log"
+elif ! otf2-print "$dir/otf2/traces.otf2" >"$dir/print.out" 2>"$dir/print.err"; then
+    fail "killed: otf2-print reads the archive" "exit status $?" "$dir/print.err"
+else
+    pass "killed: converted ($(tail -n 1 "$dir/convert.log")), otf2-print reads it"
+    "$PYTHON" "$top_srcdir/tests/trace/trace_check.py" calls $files | LC_ALL=C sort \
+        >"$dir/files.calls"
+    awk '$1 == "ENTER" { match($0, /Region: "[^"]*"/); n[substr($0, RSTART + 9, RLENGTH - 10)]++ }
+         END { for (r in n) print r, n[r] }' "$dir/print.out" | LC_ALL=C sort >"$dir/archive.calls"
+    if [ -s "$dir/files.calls" ] && grep -q '^MPI_Allreduce ' "$dir/files.calls" &&
+            cmp -s "$dir/files.calls" "$dir/archive.calls"; then
+        pass "killed: the archive holds the files' calls: $(paste -sd' ' "$dir/files.calls")"
+    else
+        fail "killed: the archive holds the files' calls" \
+            "files: $(paste -sd' ' "$dir/files.calls"); archive: $(paste -sd' ' "$dir/archive.calls")"
+    fi
 fi
 
 build "$top_srcdir/tests/trace/nonblocking.c" "$work/nonblocking" plain
