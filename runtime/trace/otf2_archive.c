@@ -19,7 +19,7 @@ void mw_trace_otf2_archive(void)
         return;
     char out[4700];
     snprintf(out, sizeof out, "%s.otf2", run);
-    if (mwc_trace_otf2(run, out, 1) != 0)
+    if (mwc_trace_otf2(run, out, NULL, 1) != 0)
         mw_warn("the trace's OTF2 archive %s/traces.otf2 was not written whole (why is said "
                 "above); the per-rank files are kept: `mpiwatch --trace %s --otf2 DIR` converts "
                 "them again", out, run);

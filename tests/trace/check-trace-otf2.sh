@@ -13,7 +13,9 @@
 # its receive left on the one clock, times that never decrease per
 # location, every non-blocking request completed. A second conversion into
 # the same folder is refused (exit 1), naming it. MPIWATCH_TRACE_OTF2=0
-# writes no archive, a bad value is warned about once. A job SIGKILLed
+# writes no archive, a bad value is warned about once. With --exe PROGRAM
+# (ring.c without PIE) every send's and receive's Enter names its line of
+# ring.c (mpiwatch::site); a PIE program is said. A job SIGKILLed
 # (tests/runtime/forever.c) leaves files that convert into an archive
 # otf2-print reads, with exactly the calls of the files' whole chunks.
 # SKIP without OTF2 in this build, otf2-print, or python3-otf2; the threads
@@ -91,6 +93,50 @@ elif grep -q "already holds an archive" "$work/again.log"; then
     pass "ring: a second archive into the same folder is refused, naming it"
 else
     fail "ring: converted again" "$(head -n 2 "$work/again.log")" "$work/again.log"
+fi
+
+# --exe PROGRAM: the call sites as source code locations. examples/ring.c
+# built with -g and without PIE: every Enter of MPI_Send and MPI_Recv has
+# the attribute mpiwatch::site naming ring.c and a line where the function
+# is called. A position-independent program: said, and converted without.
+src="$top_srcdir/examples/ring.c"
+dir=$work/sites
+if ! $MPICC -g -no-pie -o "$work/ring-nopie" "$src" >"$work/ring-nopie.log" 2>&1; then
+    fail "--exe: build" "$MPICC -g -no-pie could not build examples/ring.c" "$work/ring-nopie.log"
+else
+    run "$dir" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_TRACE_OTF2=0 MPIWATCH_FORMATS=json \
+        -- "$work/ring-nopie"
+    if ! "$client" --trace "$dir/cwd" --otf2 "$dir/otf2" --exe "$work/ring-nopie" \
+            >"$dir/convert.log" 2>&1 || ! otf2-print "$dir/otf2/traces.otf2" >"$dir/print.out"; then
+        fail "--exe: converted, otf2-print reads it" "$(head -n 3 "$dir/convert.log")" \
+            "$dir/convert.log"
+    else
+        for fn in MPI_Send MPI_Recv; do
+            grep -n "$fn(" "$src" | sed "s/:.*//; s/^/$fn ring.c:/"
+        done >"$dir/expected"
+        awk '/^ENTER/ && /Region: "MPI_(Send|Recv)"/ {
+                 if (fn != "") print fn, "none"
+                 match($0, /"MPI_[A-Za-z]*"/); fn = substr($0, RSTART + 1, RLENGTH - 2); next }
+             fn != "" {
+                 site = "none"
+                 if (match($0, /"mpiwatch::site" <[0-9]*>; SOURCE_CODE_LOCATION; "[^"]*"/)) {
+                     site = substr($0, RSTART, RLENGTH); sub(/.*; "/, "", site); sub(/"$/, "", site)
+                 }
+                 print fn, site; fn = "" }' "$dir/print.out" >"$dir/sites"
+        wrong=$(grep -vxFf "$dir/expected" "$dir/sites" | sort | uniq -c | head -n 3)
+        if [ -s "$dir/sites" ] && [ -z "$wrong" ]; then
+            pass "--exe: $(wc -l <"$dir/sites") sends and receives at their lines ($(sort -u "$dir/sites" | paste -sd, -)); $(tail -n 1 "$dir/convert.log" | sed 's/.*ranks, //')"
+        else
+            fail "--exe: sends and receives at their lines" "not at a line of ring.c calling them: ${wrong:-no Enter found}" "$dir/sites"
+        fi
+    fi
+fi
+if "$client" --trace "$work/ring-run/cwd" --otf2 "$work/ring-run/otf2-pie" --exe "$work/ring" \
+        >"$work/pie.log" 2>&1 && grep -q "position-independent.*call sites are not in the archive" \
+        "$work/pie.log"; then
+    pass "--exe with a position-independent program: said, and converted without sites"
+else
+    fail "--exe with a position-independent program" "$(head -n 3 "$work/pie.log")" "$work/pie.log"
 fi
 
 # MPIWATCH_TRACE_OTF2=0: the per-rank files and no archive; a bad value: one
