@@ -55,13 +55,19 @@ run() {   # run MODE: prints the slowest rank's finalize time in ms (and keeps
     for e in "${env[@]}"; do
         if [ "$mpi" = openmpi ]; then args+=(-x "$e"); else args+=(-genv "${e%%=*}" "${e#*=}"); fi
     done
+    local status=0
     if [ "$mpi" = openmpi ]; then
         out=$(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 900 \
               mpirun.openmpi --oversubscribe -np "$np" "${args[@]}" "$work/finalize" \
-              "${program_args[@]}" 2>"$work/stderr")
+              "${program_args[@]}" 2>"$work/stderr") || status=$?
     else
         out=$(timeout 900 mpirun.mpich -n "$np" "${args[@]}" "$work/finalize" \
-              "${program_args[@]}" 2>"$work/stderr")
+              "${program_args[@]}" 2>"$work/stderr") || status=$?
+    fi
+    if [ "$status" -ne 0 ]; then
+        echo "run-finalize.sh: the $1 run on $np ranks failed (status $status); its stderr ends:" >&2
+        tail -n 20 "$work/stderr" >&2
+        exit 1
     fi
     local ms
     ms=$(sed -n 's/.*finalize_ms=//p' <<<"$out" | sort -g | tail -n 1)

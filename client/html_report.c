@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "json_check.h"
+#include "matrix_blocks.h"
 #include "mpiwatch_report.h"
 #include "mpiwatch_viewer.h"
 
@@ -94,6 +95,7 @@ int mwc_html_report(const char *json_path, const char *out_path, int quiet)
         free(text);
         return 1;
     }
+    mwc_matrix_blocks_add(json_path, &text, &len, quiet);
     int rc = mwc_html_write_file(out_path, text, len, quiet);
     free(text);
     return rc;

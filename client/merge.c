@@ -106,8 +106,7 @@ static void write_group(const char *dir, group *g, int quiet)
     if (!quiet) {
         fprintf(stderr, "mpiwatch: %s, %d of %d ranks%s", first->program, g->n,
                 first->world_size, m.facts.nmissing ? " (missing:" : "");
-        for (int i = 0; i < m.facts.nmissing; i++)
-            fprintf(stderr, " %d", m.missing[i]);
+        mw_report_rank_ranges(stderr, m.missing, m.facts.nmissing);
         fprintf(stderr, "%s; job %s\n", m.facts.nmissing ? ")" : "",
                 first->job[0] ? first->job : "(no job id: grouped by start time)");
     }

@@ -10,6 +10,15 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The matrix's blocks a side at most, its one definition: the viewer draws
+ * the report's pairs in as many (client/web/viewer.js, given it by the C
+ * strings client/web/embed.py writes), and the client bins the matrix file
+ * into as many (client/matrix_blocks.c). */
+#define MW_VIEWER_MATRIX_BLOCKS 256
+#define MW_VIEWER_TEXT_(x) #x
+#define MW_VIEWER_TEXT(x) MW_VIEWER_TEXT_(x)
+#define MW_VIEWER_MATRIX_BLOCKS_TEXT MW_VIEWER_TEXT(MW_VIEWER_MATRIX_BLOCKS)
+
 extern const char mw_viewer_head[];
 extern const char mw_viewer_tail[];
 /* "" when the page is built in; else why not and what to install. */

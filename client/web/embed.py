@@ -11,7 +11,9 @@ both strings are empty and mw_viewer_unavailable says what to install.
 viewer.js names the report's schema as @MW_REPORT_SCHEMA@: in the C strings
 that becomes the macro MW_REPORT_SCHEMA (include/mpiwatch_report.h) between
 two literals, so the page gets the name from its one definition, by the C
-compiler, and no second copy of it exists.
+compiler, and no second copy of it exists. So does @MW_MATRIX_BLOCKS@, the
+matrix's blocks a side at most, MW_VIEWER_MATRIX_BLOCKS_TEXT
+(include/mpiwatch_viewer.h).
 
 With --timeline-out, the timeline page (mpiwatch --trace DIR --html) is
 written too: timeline.html with @MW_CSS@ (the same viewer.css) and @MW_JS@
@@ -26,6 +28,9 @@ import sys
 from pathlib import Path
 
 SCHEMA_PLACEHOLDER = "@MW_REPORT_SCHEMA@"
+# Each placeholder of viewer.js and the C macro (a string literal) it becomes.
+MACROS = {SCHEMA_PLACEHOLDER: "MW_REPORT_SCHEMA",
+          "@MW_MATRIX_BLOCKS@": "MW_VIEWER_MATRIX_BLOCKS_TEXT"}
 MISSING = ("this mpiwatch was built without Chart.js, which the HTML page needs: install it "
            "(Debian: apt-get install libjs-chart.js), then run configure and make again")
 
@@ -53,8 +58,9 @@ def c_string(text: str) -> str:
 
 
 def c_page(text: str) -> str:
-    """c_string(text), with each schema placeholder as the macro MW_REPORT_SCHEMA."""
-    return "\nMW_REPORT_SCHEMA\n".join(c_string(part) for part in text.split(SCHEMA_PLACEHOLDER))
+    """c_string(text), with each placeholder of MACROS as its macro."""
+    parts = re.split("(" + "|".join(map(re.escape, MACROS)) + ")", text)
+    return "\n".join(MACROS[part] if part in MACROS else c_string(part) for part in parts)
 
 
 def inline(html: Path, sources: dict[str, Path]) -> tuple[str, str]:
@@ -78,8 +84,10 @@ def assemble(web: Path, chartjs: Path) -> tuple[str, str]:
     """The page before and after @MW_DATA@."""
     if "Chart" not in chartjs.read_text(encoding="utf-8")[:2000]:
         raise ValueError(f"{chartjs}: does not look like Chart.js's UMD build (chart.min.js)")
-    if (web / "viewer.js").read_text(encoding="utf-8").count(SCHEMA_PLACEHOLDER) != 1:
-        raise ValueError(f"{web / 'viewer.js'}: {SCHEMA_PLACEHOLDER} must appear exactly once")
+    script = (web / "viewer.js").read_text(encoding="utf-8")
+    for placeholder in MACROS:
+        if script.count(placeholder) != 1:
+            raise ValueError(f"{web / 'viewer.js'}: {placeholder} must appear exactly once")
     return inline(web / "viewer.html", {"@MW_CSS@": web / "viewer.css", "@MW_CHARTJS@": chartjs,
                                         "@MW_JS@": web / "viewer.js"})
 

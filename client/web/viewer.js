@@ -12,7 +12,9 @@
    * placeholder to the C compiler, which puts MW_REPORT_SCHEMA there. */
   var SCHEMA = "@MW_REPORT_SCHEMA@";
   var MAX_BARS = 64;        /* per-rank chart: more ranks are shown in blocks */
-  var MAX_CELLS = 64;       /* matrix: rows and columns before blocks */
+  /* The matrix's rows and columns before blocks: MW_VIEWER_MATRIX_BLOCKS
+   * (include/mpiwatch_viewer.h), put here as the schema is. */
+  var MAX_CELLS = +"@MW_MATRIX_BLOCKS@";
   var MAX_SERIES = 8;       /* functions named in stacked charts, then "other" */
   var MAX_ROWS = 500;       /* table rows shown */
   var COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
@@ -185,8 +187,11 @@
       datasets.push({ label: "other (" + other.length + " functions)", data: series(rest),
                       backgroundColor: COLORS[COLORS.length - 1] });
     }
+    if (block > 1) datasets = datasets.concat(blockExtremes(perFn, n, block, bars));
     note.textContent = (block > 1 ? "The " + n + " ranks are shown in " + bars + " blocks of " + block +
-                        " consecutive ranks (the last may be smaller); each bar is the mean of its block's ranks. " : "") +
+                        " consecutive ranks (the last may be smaller); each bar is the mean of its block's ranks, " +
+                        "and the two lines are the most and the least MPI time of any one rank in the block, " +
+                        "so that no outlier hides in a mean. " : "") +
                        (rf ? "MPI_Init and MPI_Finalize are not MPI time (see the header)." :
                         "The report has no rank x function matrix: MPI time per rank only.");
     section.setAttribute("data-mw-ranks", String(n));
@@ -199,11 +204,42 @@
         scales: { x: { stacked: true, title: { display: true, text: block > 1 ? "ranks (blocks)" : "rank" } },
                   y: { stacked: true, ticks: { callback: function (v) { return fmtTime(v); } },
                        title: { display: true, text: "time in MPI" + (block > 1 ? " (mean per rank)" : "") } } },
-        plugins: { tooltip: { callbacks: { label: function (c) { return c.dataset.label + ": " + fmtTime(c.raw); } } } }
+        plugins: { tooltip: { callbacks: { label: function (c) {
+          return c.dataset.label + ": " + fmtTime(c.raw) + (c.dataset.ranks ? " (rank " + c.dataset.ranks[c.dataIndex] + ")" : "");
+        } } } }
       }
     });
     section.setAttribute("data-mw-bars", String(chart.data.labels.length));
     section.setAttribute("data-mw-series", String(chart.data.datasets.length));
+    var most = chart.data.datasets.filter(function (d) { return d.stack === "most"; })[0];
+    if (most) {
+      var top = most.data.indexOf(Math.max.apply(null, most.data));
+      section.setAttribute("data-mw-most", most.ranks[top] + " " + most.data[top]);
+    }
+  }
+
+  /* Lines over the blocks' bars: the most and the least MPI time of one rank
+   * in each block, with the rank (in the tooltip). Each its own stack, so
+   * neither is stacked on the bars. */
+  function blockExtremes(perFn, n, block, bars) {
+    var mpi = new Float64Array(n);
+    Object.keys(perFn).forEach(function (k) { for (var r = 0; r < n; r++) mpi[r] += perFn[k][r]; });
+    var most = [], least = [], mostRank = [], leastRank = [];
+    for (var b = 0; b < bars; b++) {
+      var lo = b * block, hi = Math.min(n, lo + block), at = lo, low = lo;
+      for (var r = lo; r < hi; r++) {
+        if (mpi[r] > mpi[at]) at = r;
+        if (mpi[r] < mpi[low]) low = r;
+      }
+      most.push(mpi[at]); mostRank.push(at);
+      least.push(mpi[low]); leastRank.push(low);
+    }
+    function line(label, data, ranks, stack, color) {
+      return { type: "line", label: label, data: data, ranks: ranks, stack: stack, borderColor: color,
+               backgroundColor: color, borderWidth: 1.5, pointRadius: 2, fill: false };
+    }
+    return [line("most MPI time of a rank", most, mostRank, "most", "#d62728"),
+            line("least MPI time of a rank", least, leastRank, "least", "#111111")];
   }
 
   /* ---------------------------------------------------------------- tables */
@@ -301,12 +337,54 @@
            Math.round(a[2] + (b[2] - a[2]) * f) + ")";
   }
 
-  function matrix(R) {
-    var n = worldRanks(R), section = $("mw-matrix-section"), note = $("mw-matrix-note");
-    var canvas = $("mw-matrix"), tip = $("mw-matrix-tip");
-    if (n <= 0) { note.textContent = "The report has no ranks."; canvas.hidden = true; return; }
+  /* The matrix in at most MAX_CELLS x MAX_CELLS blocks of consecutive ranks:
+   * from the exact matrix the mpiwatch client binned from the matrix file
+   * (R.exact_matrix, docs/report-format.md "The HTML report"), else from the
+   * report's pairs (each rank's 16 busiest destinations). pairsIn(r, c) is
+   * the block's pairs as [from, to, bytes, messages], or null when the page
+   * does not hold them. */
+  function exactBlocks(R, n) {
+    var X = obj(R.exact_matrix);
+    if (!X) return null;
+    var block = int(X.block), m = int(X.side), cells = arr(X.cells), listed = arr(X.pairs_listed);
+    if (int(X.ranks) !== n || block < 1 || m < 1 || m !== Math.ceil(n / block) || m > MAX_CELLS)
+      return { error: "The matrix file " + str(X.source) + " does not fit the report's " + n + " ranks (it has " +
+                      int(X.ranks) + " ranks in " + m + " blocks of " + block + "): the report's pairs are drawn instead. " };
+    var bytes = new Float64Array(m * m), msgs = new Float64Array(m * m);
+    var count = new Float64Array(m * m), hasPairs = new Uint8Array(m * m);
+    for (var i = 0; i + 5 < cells.length; i += 6) {
+      var r = int(cells[i]), c = int(cells[i + 1]);
+      if (r < 0 || r >= m || c < 0 || c >= m) continue;
+      var k = r * m + c;
+      bytes[k] += num(cells[i + 2]);
+      msgs[k] += num(cells[i + 3]);
+      count[k] += num(cells[i + 4]);
+      hasPairs[k] = cells[i + 5] === 1 ? 1 : 0;
+    }
+    return {
+      block: block, m: m, bytes: bytes, msgs: msgs, count: count, npairs: num(X.pairs),
+      note: "Bytes sent from each rank (row) to each rank (column) by point-to-point and one-sided calls, " +
+            "every pair of ranks, from the job's matrix file " + str(X.source) + " (" + fmtCount(X.pairs) +
+            " pairs). ",
+      pairsIn: function (r, c) {
+        if (!hasPairs[r * m + c]) return null;
+        var out = [], rlo = r * block, rhi = rlo + block, clo = c * block, chi = clo + block;
+        for (var i = 0; i + 3 < listed.length; i += 4) {
+          var from = listed[i], to = listed[i + 1];
+          if (from >= rlo && from < rhi && to >= clo && to < chi) out.push(listed.slice(i, i + 4));
+        }
+        return out;
+      },
+      missing: "The page holds the pairs of the busiest blocks, " + fmtCount(X.listed) + " of " + fmtCount(X.pairs) +
+               " pairs (at most " + fmtCount(X.listed_limit) + "); mpiwatch --matrix-file " + str(X.source) +
+               " prints them all."
+    };
+  }
+
+  function reportBlocks(R, n) {
     var block = Math.ceil(n / MAX_CELLS), m = Math.ceil(n / block);
-    var bytes = new Float64Array(m * m), msgs = new Float64Array(m * m), ignored = 0, npairs = 0;
+    var bytes = new Float64Array(m * m), msgs = new Float64Array(m * m), count = new Float64Array(m * m);
+    var pairs = [], ignored = 0;
     arr(R.pairs).forEach(function (p) {
       p = obj(p);
       if (!p) return;
@@ -315,35 +393,66 @@
       var k = Math.floor(from / block) * m + Math.floor(to / block);
       bytes[k] += num(p.bytes);
       msgs[k] += num(p.messages);
-      npairs++;
+      count[k]++;
+      pairs.push([from, to, num(p.bytes), num(p.messages)]);
     });
-    var max = 0, nonzero = [];
+    return {
+      block: block, m: m, bytes: bytes, msgs: msgs, count: count, npairs: pairs.length,
+      note: "Bytes sent from each rank (row) to each rank (column) by point-to-point and one-sided calls. " +
+            "Each rank reports its 16 busiest destinations (mpiwatch --report R.json --html draws every pair " +
+            "from the matrix file beside the report). " +
+            (ignored ? ignored + " pairs with ranks outside the job were left out. " : ""),
+      pairsIn: function (r, c) {
+        return pairs.filter(function (p) {
+          return Math.floor(p[0] / block) === r && Math.floor(p[1] / block) === c;
+        });
+      },
+      missing: ""
+    };
+  }
+
+  function matrix(R) {
+    var n = worldRanks(R), section = $("mw-matrix-section"), note = $("mw-matrix-note");
+    var canvas = $("mw-matrix"), tip = $("mw-matrix-tip");
+    $("mw-matrix-drill").hidden = true;
+    if (n <= 0) { note.textContent = "The report has no ranks."; canvas.hidden = true; return; }
+    var B = exactBlocks(R, n), problem = "";
+    if (B && B.error) { problem = B.error; B = null; }
+    var exact = !!B;
+    if (!B) B = reportBlocks(R, n);
+    var block = B.block, m = B.m, bytes = B.bytes, msgs = B.msgs;
+    var max = 0, min = Infinity, nonzero = [];
     for (var k = 0; k < m * m; k++) if (bytes[k] > 0 || msgs[k] > 0) {
       max = Math.max(max, bytes[k]);
+      if (bytes[k] > 0) min = Math.min(min, bytes[k]);
       nonzero.push(Math.floor(k / m) + " " + (k % m) + " " + bytes[k] + " " + msgs[k]);
     }
-    note.textContent = "Bytes sent from each rank (row) to each rank (column) by point-to-point and one-sided " +
-      "calls; darker is more, on a logarithmic scale. Each rank reports its 16 busiest destinations. " +
+    note.textContent = problem + B.note + "Darker is more, on a logarithmic scale from the least cell to the most. " +
       (block > 1 ? "The " + n + " ranks are shown in " + m + " blocks of " + block +
-                   " consecutive ranks; a cell sums the bytes between two blocks. " : "") +
-      (ignored ? ignored + " pairs with ranks outside the job were left out. " : "") +
-      (npairs === 0 ? "No rank sent a point-to-point or one-sided message." : "");
+                   " consecutive ranks; a cell sums the bytes and messages between two blocks. " : "") +
+      (B.npairs === 0 ? "No rank sent a point-to-point or one-sided message." : "");
     section.setAttribute("data-mw-matrix", m + "x" + m);
     section.setAttribute("data-mw-block", String(block));
     section.setAttribute("data-mw-nonzero", String(nonzero.length));
+    section.setAttribute("data-mw-matrix-source", exact ? "exact" : "report");
     $("mw-matrix-cells").textContent = nonzero.join("\n");
 
-    var cell = Math.max(6, Math.min(48, Math.floor(640 / m))), pad = m <= 32 ? 28 : 36;
+    var cell = Math.max(3, Math.min(48, Math.floor(768 / m))), pad = m <= 32 ? 28 : 36;
     var size = m * cell;
     canvas.width = size + pad;
     canvas.height = size + pad;
+    canvas.setAttribute("data-mw-cell", String(cell));    /* where a test clicks a block */
+    canvas.setAttribute("data-mw-pad", String(pad));
     var ctx = canvas.getContext("2d");
     ctx.fillStyle = "#ffffff";
     ctx.fillRect(0, 0, canvas.width, canvas.height);
-    var logMax = Math.log(1 + max);
+    /* Logarithmic from the least cell to the most, so that a dense matrix
+     * of similar cells still shows its differences. */
+    var logMin = Math.log(max > 0 ? min : 1), logSpan = Math.log(max > 0 ? max : 1) - logMin;
+    function shade(v) { return heat(0.12 + 0.88 * (logSpan > 0 ? (Math.log(v) - logMin) / logSpan : 1)); }
     for (var r = 0; r < m; r++) for (var c = 0; c < m; c++) {
       var v = bytes[r * m + c];
-      ctx.fillStyle = v > 0 ? heat(0.12 + 0.88 * Math.log(1 + v) / logMax) : (msgs[r * m + c] > 0 ? heat(0.05) : "#f2f3f5");
+      ctx.fillStyle = v > 0 ? shade(v) : (msgs[r * m + c] > 0 ? heat(0.05) : "#f2f3f5");
       ctx.fillRect(pad + c * cell, pad + r * cell, cell - (cell > 8 ? 1 : 0), cell - (cell > 8 ? 1 : 0));
     }
     ctx.fillStyle = "#5a6270";
@@ -362,19 +471,57 @@
     var bar = el("div", null, "legend-bar");
     bar.style.background = "linear-gradient(to top, " + [0.12, 0.3, 0.5, 0.7, 0.85, 1].map(heat).join(", ") + ")";
     legend.appendChild(bar);
-    legend.appendChild(el("div", max > 0 ? "1 B" : ""));
+    legend.appendChild(el("div", max > 0 ? fmtBytes(min) : ""));
     legend.appendChild(el("div", "from: row; to: column"));
-    canvas.onmousemove = function (ev) {
+    var hint = "Point at a cell to see its bytes and messages; click it to list its pairs.";
+    tip.textContent = hint;
+    function cellAt(ev) {
       var rect = canvas.getBoundingClientRect();
       var x = (ev.clientX - rect.left) * canvas.width / rect.width - pad;
       var y = (ev.clientY - rect.top) * canvas.height / rect.height - pad;
       var c = Math.floor(x / cell), r = Math.floor(y / cell);
-      if (x < 0 || y < 0 || c >= m || r >= m) { tip.textContent = "Point at a cell to see its bytes and messages."; return; }
-      var k = r * m + c;
-      tip.textContent = "from rank " + rankRange(r * block, Math.min(n, (r + 1) * block) - 1) + " to rank " +
-        rankRange(c * block, Math.min(n, (c + 1) * block) - 1) + ": " + fmtBytes(bytes[k]) + " in " +
-        fmtCount(msgs[k]) + " messages";
+      return x < 0 || y < 0 || c >= m || r >= m ? null : { r: r, c: c };
+    }
+    function blockName(at) {
+      return "from rank " + rankRange(at.r * block, Math.min(n, (at.r + 1) * block) - 1) + " to rank " +
+        rankRange(at.c * block, Math.min(n, (at.c + 1) * block) - 1) + ": " + fmtBytes(bytes[at.r * m + at.c]) +
+        " in " + fmtCount(msgs[at.r * m + at.c]) + " messages";
+    }
+    canvas.onmousemove = function (ev) {
+      var at = cellAt(ev);
+      tip.textContent = at ? blockName(at) + (block > 1 ? ", " + fmtCount(B.count[at.r * m + at.c]) + " pairs" : "") : hint;
     };
+    var image = ctx.getImageData(0, 0, canvas.width, canvas.height);   /* the matrix without an outline */
+    canvas.onclick = function (ev) {
+      var at = cellAt(ev);
+      if (!at) return;
+      ctx.putImageData(image, 0, 0);
+      ctx.strokeStyle = "#e8590c";
+      ctx.lineWidth = 2;
+      ctx.strokeRect(pad + at.c * cell - 2, pad + at.r * cell - 2, cell + 3, cell + 3);
+      drill(at, blockName(at), B.pairsIn(at.r, at.c), B.missing, exact);
+    };
+  }
+
+  /* A block's pairs below the matrix (a click on it). */
+  function drill(at, name, pairs, missing, exact) {
+    var box = $("mw-matrix-drill"), t = $("mw-matrix-drill-pairs"), note = $("mw-matrix-drill-note");
+    box.hidden = false;
+    box.setAttribute("data-mw-drill", at.r + " " + at.c);
+    box.setAttribute("data-mw-drill-pairs", pairs ? String(pairs.length) : "none");
+    note.textContent = "The block " + name + ". " +
+      (pairs === null ? "Its pairs are not in this page. " + missing :
+       pairs.length === 0 ? "No pair of its ranks exchanged messages." :
+       exact ? "Its " + pairs.length + " pairs:" : "The report's pairs in it (each rank's 16 busiest destinations):");
+    t.hidden = !pairs || pairs.length === 0;
+    $("mw-matrix-drill-cells").textContent = (pairs || []).map(function (p) { return p.join(" "); }).join("\n");
+    if (t.hidden) { clear(t); return; }
+    table(t, [
+      { title: "from", num: true, get: function (p) { return p[0]; } },
+      { title: "to", num: true, get: function (p) { return p[1]; } },
+      { title: "bytes", num: true, get: function (p) { return num(p[2]); }, fmt: fmtBytes },
+      { title: "messages", num: true, get: function (p) { return num(p[3]); }, fmt: fmtCount }
+    ], pairs, 2, note);
   }
 
   /* ---------------------------------------------------------------- message sizes */

@@ -130,5 +130,6 @@ void mw_report_matrix_file(mw_job_summary *job, MPI_Comm comm)
         mw_report_name(job->name, sizeof job->name, job->program, (long long)time(NULL));
         snprintf(path, sizeof path, "%.4096s/%.500s.matrix", mw_state.config.outdir, job->name);
     }
-    mw_matrix_file_write(path, mw_state.world_rank == 0 && job->npairs > 0, comm);
+    int any = mw_state.world_rank == 0 && job->npairs > 0;
+    job->matrix_file = mw_matrix_file_write(path, any, comm) == MPI_SUCCESS && any;
 }

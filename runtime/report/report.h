@@ -122,6 +122,7 @@ typedef struct mw_job_summary {
     uint64_t trace_events, trace_dropped, trace_bytes;   /* all ranks */
     mw_fn_summary fn[MW_FN_COUNT];
     char name[512];          /* the reports' file name without extension, once chosen, or "" */
+    int matrix_file;         /* rank 0: NAME.matrix, every pair, was written beside them */
 } mw_job_summary;
 
 /* The world rank of the job's r-th per-rank entry. */
@@ -182,6 +183,10 @@ MW_HIDDEN void mw_report_matrix_file(mw_job_summary *job, MPI_Comm comm);
 /* The writers behind mw_report_write. */
 MW_HIDDEN void mw_report_json(FILE *out, const mw_job_summary *job);
 MW_HIDDEN void mw_report_text(FILE *out, const mw_job_summary *job);
+/* Ascending ranks as ranges (" 3-7, 9"), at most 16 of them, then how many
+ * were left out: bounded at any job size (the text report's missing ranks,
+ * and mpiwatch --merge's). No newline. */
+MW_HIDDEN void mw_report_rank_ranges(FILE *out, const int *ranks, int n);
 /* The viewer page with the JSON report in it (report/html.c); available
  * when the build found Chart.js, else mw_report_html_missing() says what to
  * install. */

@@ -57,6 +57,23 @@ static void write_taken(FILE *out, const mw_merged_rank *p)
             p->pid, p->reason);
 }
 
+void mw_report_rank_ranges(FILE *out, const int *ranks, int n)
+{
+    int ranges = 0, i = 0;
+    for (; i < n && ranges < MW_TEXT_RANKS; ranges++) {
+        int j = i;
+        while (j + 1 < n && ranks[j + 1] == ranks[j] + 1)
+            j++;
+        if (j > i)
+            fprintf(out, "%s %d-%d", ranges ? "," : "", ranks[i], ranks[j]);
+        else
+            fprintf(out, "%s %d", ranges ? "," : "", ranks[i]);
+        i = j + 1;
+    }
+    if (i < n)
+        fprintf(out, ", and %d more rank%s (all in the JSON report)", n - i, n - i == 1 ? "" : "s");
+}
+
 /* A merged report's lines on its partial profiles: the ranks missing, and
  * when and why each rank's data was taken. */
 static void write_merged(FILE *out, const mw_job_summary *job)
@@ -65,10 +82,11 @@ static void write_merged(FILE *out, const mw_job_summary *job)
     fprintf(out, "MERGED from the partial profiles of %d of %d ranks", job->ranks, m->world_size);
     if (m->nmissing == 0)
         fprintf(out, " (none missing)\n");
-    else
+    else {
         fprintf(out, "; missing (no partial profile):");
-    for (int i = 0; i < m->nmissing; i++)
-        fprintf(out, "%s %d%s", i ? "," : "", m->missing[i], i + 1 == m->nmissing ? "\n" : "");
+        mw_report_rank_ranges(out, m->missing, m->nmissing);
+        fprintf(out, "\n");
+    }
     if (job->ranks > MW_TEXT_RANKS) {   /* the first and the last taken; all in the JSON */
         int first = 0, last = 0;
         for (int r = 0; r < job->ranks; r++) {
@@ -284,6 +302,9 @@ static void write_pairs(FILE *out, const mw_job_summary *job)
         fprintf(out, "  %8llu %8llu %14s %12llu\n", (unsigned long long)p->from,
                 (unsigned long long)p->to, bytes, (unsigned long long)p->messages);
     }
+    if (job->matrix_file)   /* the text keeps the busiest; the file has them all */
+        fprintf(out, "  every pair, exactly: %s.matrix (`mpiwatch --matrix-file` prints it, "
+                     "`mpiwatch --report %s.json --html` draws it)\n", job->name, job->name);
     fprintf(out, "\n");
 }
 

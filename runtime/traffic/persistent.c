@@ -120,8 +120,9 @@ void mw_note_startall(mw_call *c, int count, const MPI_Request *requests)
     mw_note_nothing(c);
     for (int i = 0; i < count; i++) {
         mw_note_start(&one, requests[i]);
-        /* Nothing moved (a send to MPI_PROC_NULL names no communicator). */
-        if (!one.sent && !one.recv && (!one.messages || one.comm == MPI_COMM_NULL))
+        /* No message (traffic/inline.h); a 0-byte receive from a real peer
+         * still joins the call's peer, tag and communicator. */
+        if (MW_CALL_NO_MESSAGE(&one))
             continue;
         /* Peers may differ: count each send's destination here. */
         if (one.messages && one.peer >= 0)

@@ -65,6 +65,9 @@ fact "the --stuck default" client/model.h \
 fact "the report schema's name (mpiwatch-report/N)" include/mpiwatch_report.h \
     'mpiwatch-report/[0-9]' \
     'if (R.schema !== "mpiwatch-report/1") fail("not mpiwatch-report/1");'
+fact "the matrix's blocks a side at most (MW_VIEWER_MATRIX_BLOCKS)" include/mpiwatch_viewer.h \
+    '#define [A-Z_]*MATRIX_BLOCKS +[0-9]|MAX_CELLS *= *[0-9]' \
+    'var MAX_CELLS = 256;'
 # The accounting rules (docs/design.md, "The rules exist once"): the notes
 # of point-to-point calls, what makes a message and its size live in
 # traffic/inline.h; the memo caches what they counted, and restates none.
@@ -72,8 +75,8 @@ fact "the point-to-point MPI_PROC_NULL rule (no message, nothing moved)" runtime
     '(dest|source|peer2?|MPI_SOURCE) *[!=]= *MPI_PROC_NULL' \
     'if ((unsigned)peer >= m->peers || mw_tls.xfer.peer2 == MPI_PROC_NULL) return 0;'
 fact "what makes a message (MW_CALL_NO_MESSAGE)" runtime/traffic/inline.h \
-    'sent *\| *\(?[a-z]*\)?->recv\)? *== *0|#define MW_CALL_NO_MESSAGE' \
-    'if (c->peer < 0 && (c->sent | c->recv) == 0 && !c->messages) return;'
+    'sent *\| *\(?[a-z]*\)?->recv\)? *== *0|!\(?[a-z]+(\.|->)sent *&& *!\(?[a-z]+(\.|->)recv|#define MW_CALL_NO_MESSAGE' \
+    'if (!one.sent && !one.recv && (!one.messages || one.comm == MPI_COMM_NULL)) continue;'
 fact "a message's size (MW_CALL_MESSAGE_SIZE: a send-receive that sends nothing counts its receive)" \
     runtime/traffic/inline.h \
     '\? *\(?[a-z]*\)?->sent *: *\(?[a-z]*\)?->recv|#define MW_CALL_MESSAGE_SIZE' \

@@ -6,11 +6,20 @@ histograms, a rank x function matrix, call sites, regions, and for every rank
 its 16 busiest destinations in pairs (a halo exchange with near neighbours,
 plus a few far ones), so the viewer sees the sizes a real job of that many
 ranks gives. Deterministic: the same N gives the same file.
+
+  synth-report.py [N] [--matrix FILE]
+
+With --matrix, the job is an all-to-all: FILE gets its exact matrix (every
+pair of distinct ranks, in the matrix file's format: docs/report-format.md,
+"The matrix file"), and the report's pairs are each rank's 16 busiest of it,
+as the runtime keeps them.
 """
 from __future__ import annotations
 
+import argparse
 import json
 import random
+import struct
 import sys
 
 FUNCS = [("MPI_Send", "send"), ("MPI_Recv", "recv"), ("MPI_Isend", "send"), ("MPI_Irecv", "recv"),
@@ -28,7 +37,32 @@ def stat(values: list[float]) -> dict:
             "cv": round((var ** 0.5) / mean, 6) if mean else 0}
 
 
-def report(n: int) -> dict:
+def all_to_all(n: int) -> list[list[tuple[int, int, int]]]:
+    """Each rank's row of an all-to-all: (to, bytes, messages), by receiver."""
+    return [[(d, 4096 * (1 + (r * 7 + d * 13) % 61), 1 + (r + d) % 50) for d in range(n) if d != r]
+            for r in range(n)]
+
+
+def write_matrix(path: str, rows: list[list[tuple[int, int, int]]]) -> None:
+    """rows as a matrix file: magic, rank count, the rows' offsets, the pairs."""
+    starts = [0]
+    for row in rows:
+        starts.append(starts[-1] + len(row))
+    with open(path, "wb") as f:
+        f.write(b"MWMATRX1" + struct.pack("<Q", len(rows)))
+        f.write(struct.pack("<%dQ" % len(starts), *starts))
+        entry = struct.Struct("<IQQ")
+        for row in rows:
+            f.write(b"".join(entry.pack(*e) for e in row))
+
+
+def top_pairs(rows: list[list[tuple[int, int, int]]]) -> list[dict]:
+    """Each rank's 16 busiest destinations, as the report's pairs."""
+    return [{"from": r, "to": d, "bytes": b, "messages": m}
+            for r, row in enumerate(rows) for d, b, m in sorted(row, key=lambda e: (-e[1], e[0]))[:16]]
+
+
+def report(n: int, rows: list[list[tuple[int, int, int]]] | None = None) -> dict:
     rnd = random.Random(n)
     names = [f for f, _ in FUNCS]
     matrix = []
@@ -49,8 +83,8 @@ def report(n: int) -> dict:
             "bytes_recv": sum(m["bytes_recv"][k] for m in matrix),
             "sizes": [[1 << b, 1 << (b + 1), rnd.randint(1, 10 ** 6)]
                       for b in range(3, 3 + k % 12)] if cat in ("send", "recv", "collective", "sendrecv") else []}
-    pairs = []
-    for r in range(n):
+    pairs = top_pairs(rows) if rows is not None else []
+    for r in range(n if rows is None else 0):
         peers = sorted({(r + d) % n for d in (1, -1, 2, -2, 3, -3, 8, -8, 32, -32, 64, -64,
                                               n // 2, n // 3, n // 5, n // 7)} - {r})[:16]
         for p in peers:
@@ -82,11 +116,18 @@ def report(n: int) -> dict:
 
 
 def main(argv: list[str]) -> int:
-    n = int(argv[0]) if argv else 1024
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("ranks", nargs="?", type=int, default=1024)
+    ap.add_argument("--matrix", help="make the job an all-to-all and write its matrix file here")
+    args = ap.parse_args(argv)
+    n = args.ranks
     if n < 1:
         print("synth-report.py: the rank count must be at least 1", file=sys.stderr)
         return 2
-    json.dump(report(n), sys.stdout, separators=(", ", ": "))
+    rows = all_to_all(n) if args.matrix else None
+    if rows is not None:
+        write_matrix(args.matrix, rows)
+    json.dump(report(n, rows), sys.stdout, separators=(", ", ": "))
     sys.stdout.write("\n")
     return 0
 

@@ -3,8 +3,10 @@
 # an all-to-all program on 64 ranks (each pair its own message count and
 # size, by point-to-point calls) writes beside its report NAME.matrix, whose
 # every one of the 64 x 63 pairs, read back by `mpiwatch --matrix-file`,
-# has the bytes and messages the program counted itself. A program that
-# sends no message writes no matrix file; a damaged file is refused with a
+# has the bytes and messages the program counted itself; the text report
+# names the file under its busiest pairs, and the client's page of the
+# report holds every pair (tests/client/page_matrix_check.py). A program that sends no message
+# writes no matrix file (and its text names none); a damaged file is refused with a
 # message naming it.
 name=matrix-file
 . "$(dirname "$0")/../lib/harness.sh"
@@ -50,6 +52,27 @@ if [ "$top" -eq $((NP * 16)) ]; then
 else
     fail "the report's top pairs" "expected $((NP * 16)), found $top"
 fi
+# The text report names the file beside its busiest pairs.
+txt="${json%.json}.txt"
+if grep -qF "  every pair, exactly: $matrix (\`mpiwatch --matrix-file\` prints it, \`mpiwatch --report ${json} --html\` draws it)" "$work/a2a/out/$txt"; then
+    pass "the text report names $matrix beside its busiest pairs"
+else
+    fail "the text report" "no line naming $matrix under its busiest pairs" "$work/a2a/out/$txt"
+fi
+
+# The client's page of the report holds the file's every pair (64 ranks: a block each).
+if "$client" -q --report "$work/a2a/out/$json" --html "$work/a2a/page.html" 2>"$work/a2a/page.err"; then
+    if said=$("$PYTHON" "$top_srcdir/tests/client/page_matrix_check.py" "$work/a2a/page.html" \
+              <(tail -n +2 "$work/read") 2>&1); then
+        pass "mpiwatch --report --html: the page holds the matrix: $said"
+    else
+        fail "the page's matrix" "$said"
+    fi
+elif grep -q 'built without Chart.js' "$work/a2a/page.err"; then
+    skip "the page's matrix" "this build has no HTML report (no Chart.js)"
+else
+    fail "the page's matrix" "mpiwatch --report --html failed" "$work/a2a/page.err"
+fi
 
 # No message sent: no matrix file.
 cat >"$work/quiet.c" <<'C'
@@ -66,8 +89,9 @@ build "$work/quiet.c" "$work/quiet" bare
 mkdir -p "$work/quiet-run/out"
 run "$work/quiet-run" 2 preload MPIWATCH_OUTDIR="$work/quiet-run/out" -- "$work/quiet"
 if [ "$(rc_of "$work/quiet-run")" -eq 0 ] && [ -n "$(reports "$work/quiet-run/out" 'mpiwatch-*.json')" ] &&
-   [ -z "$(reports "$work/quiet-run/out" 'mpiwatch-*.matrix')" ]; then
-    pass "a job that sends no message writes its report and no matrix file"
+   [ -z "$(reports "$work/quiet-run/out" 'mpiwatch-*.matrix')" ] &&
+   ! grep -q 'every pair, exactly' "$work/quiet-run/out"/mpiwatch-*.txt; then
+    pass "a job that sends no message writes its report and no matrix file (nor names one)"
 else
     fail "no messages" "expected a report and no .matrix" "$work/quiet-run/stderr"
 fi
