@@ -418,15 +418,16 @@ int mwc_trace_otf2(const char *spec, const char *out, const char *program, int q
     uint64_t last_ns = 0, calls = 0;
     int status = problems != 0 || locs == NULL || nlocs == NULL;
     for (int k = 0; k < j.nranks && locs != NULL && nlocs != NULL; k++) {
-        if (j.ranks[k].path == NULL) {   /* not traced: its location's files, empty */
+        if (j.ranks[k].path != NULL &&
+            write_rank(archive, &j, k, &g, &locs[k], &nlocs[k], &last_ns) != 0)
+            status = 1;
+        for (size_t i = 0; j.ranks[k].path != NULL && i < j.ranks[k].ncalls; i++)
+            calls += j.ranks[k].calls[i].count;
+        /* Not traced, or no call in its file (a job killed before a chunk was
+         * written): its one location's event file, empty, which readers open. */
+        if (nlocs[k] == 0)
             OTF2_Archive_CloseEvtWriter(archive,
                                         OTF2_Archive_GetEvtWriter(archive, LOCATION(k, 0)));
-            continue;
-        }
-        if (write_rank(archive, &j, k, &g, &locs[k], &nlocs[k], &last_ns) != 0)
-            status = 1;
-        for (size_t i = 0; i < j.ranks[k].ncalls; i++)
-            calls += j.ranks[k].calls[i].count;
     }
     OTF2_Archive_CloseEvtFiles(archive);
     OTF2_Archive_OpenDefFiles(archive);
