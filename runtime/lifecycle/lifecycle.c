@@ -192,7 +192,7 @@ void mw_on_finalize(void)
     } else if (mw_state.world_rank == 0) {
         mw_report_write(&job, mw_state.config.outdir);
         mw_phase_mark("write");
-        mw_trace_otf2_archive();   /* after the reduction: every rank's file is closed */
+        mw_trace_otf2_archive(job.trace_ranks);   /* after the reduction: every file is closed */
         mw_phase_mark("trace_otf2");
     }
     if (rc == MPI_SUCCESS)
