@@ -57,6 +57,19 @@ always full: every event dropped and counted).
 
 The client runs as a user would start it, so at its default --nice 19, and
 each rank's monitor thread at MPIWATCH_MONITOR_NICE's default 19.
+
+Fan-in (--fan-in RANKS): instead of the above, what watching RANKS ranks costs
+the client. bench/spin.c (each rank computes and joins an MPI_Allreduce in a
+loop) runs for --seconds S on RANKS ranks, watched by '--json --no-events'
+from the first call, twice per round: every rank serving its own client
+connection (per-rank), and node leaders with MPIWATCH_NODE_SIZE=K (leaders,
+one connection per K ranks). Printed per run: the client's connections, its
+CPU time (user + system) per second of watching, and the events it received.
+
+  --fan-in RANKS         ranks of the fan-in runs (e.g. 32 or 64)
+  --node-size K          MPIWATCH_NODE_SIZE of the leaders variant (default 16)
+  --seconds S            how long each run computes (default 15)
+  --fan-in-rounds R      rounds of the two variants, interleaved (default 2)
 EOF
 }
 
@@ -65,6 +78,7 @@ need_value() { [[ $# -ge 2 && -n "$2" ]] || die "$1 needs a value"; }
 is_count() { [[ "$1" =~ ^[1-9][0-9]*$ ]]; }
 
 MPI= LIB= CLIENT= ROUND_TRIPS=2000 REPETITIONS=21 ROUNDS=31 KEEP=0 DO_CALLGRIND=1 CG_ITERATIONS=10000
+FAN_IN= NODE_SIZE=16 SECONDS_F=15 FAN_IN_ROUNDS=2
 while [[ $# -gt 0 ]]; do
     case "$1" in
         -h|--help) usage; exit 0 ;;
@@ -76,6 +90,10 @@ while [[ $# -gt 0 ]]; do
         --rounds) need_value "$@"; is_count "$2" || die "--rounds wants a positive integer, got '$2'"; ROUNDS=$2; shift 2 ;;
         --callgrind-iterations) need_value "$@"; is_count "$2" || die "--callgrind-iterations wants a positive integer, got '$2'"; CG_ITERATIONS=$2; shift 2 ;;
         --no-callgrind) DO_CALLGRIND=0; shift ;;
+        --fan-in) need_value "$@"; is_count "$2" || die "--fan-in wants a positive number of ranks, got '$2'"; FAN_IN=$2; shift 2 ;;
+        --node-size) need_value "$@"; is_count "$2" || die "--node-size wants a positive integer, got '$2'"; NODE_SIZE=$2; shift 2 ;;
+        --seconds) need_value "$@"; is_count "$2" || die "--seconds wants a positive integer, got '$2'"; SECONDS_F=$2; shift 2 ;;
+        --fan-in-rounds) need_value "$@"; is_count "$2" || die "--fan-in-rounds wants a positive integer, got '$2'"; FAN_IN_ROUNDS=$2; shift 2 ;;
         --keep) KEEP=1; shift ;;
         *) die "unknown argument '$1' (see --help)" ;;
     esac
@@ -102,19 +120,22 @@ BIN=$TMP/overhead
 "$MPICC" -std=c11 -O2 -Wall -Wextra -o "$BIN" "$SRC" >"$TMP/build.log" 2>&1 ||
     { cat "$TMP/build.log" >&2; die "building $SRC with $MPICC failed"; }
 
-# launch OUT ENV... : run the ping-pong on 2 ranks with the given variables.
+# launch OUT ENV... : run PROGRAM on NP ranks with the given variables (by
+# default the ping-pong on 2 ranks).
+NP=2
+PROGRAM=("$BIN" --loops pingpong --pingpong-iterations "$ROUND_TRIPS" --repetitions "$REPETITIONS")
 launch() {
     local out=$1
     shift
     local -a cmd
     if [[ $MPI == openmpi ]]; then
-        cmd=("$MPIRUN" --oversubscribe -np 2 -x MPIWATCH_OUTDIR)
+        cmd=("$MPIRUN" --oversubscribe -np "$NP" -x MPIWATCH_OUTDIR)
         for e in "$@"; do cmd+=(-x "$e"); done
     else
-        cmd=("$MPIRUN" -n 2 -genv MPIWATCH_OUTDIR "$MPIWATCH_OUTDIR")
+        cmd=("$MPIRUN" -n "$NP" -genv MPIWATCH_OUTDIR "$MPIWATCH_OUTDIR")
         for e in "$@"; do cmd+=(-genv "${e%%=*}" "${e#*=}"); done
     fi
-    cmd+=("$BIN" --loops pingpong --pingpong-iterations "$ROUND_TRIPS" --repetitions "$REPETITIONS")
+    cmd+=("${PROGRAM[@]}")
     "${cmd[@]}" >"$out" 2>"$out.err" ||
         { tail -n 20 "$out" "$out.err" >&2; die "run failed: ${cmd[*]}"; }
 }
@@ -138,6 +159,59 @@ run_variant() { # variant round -> ns per round trip
     sed -n 's/^loop=pingpong .*ns_per_iter=\([0-9.]*\).*/\1/p' "$out" | head -n1 | grep . ||
         die "the $v run printed no ping-pong figure"
 }
+
+# ---------------------------------------------------------------- fan-in
+# fan_in_run VARIANT ROUND: one watched spin run; prints the client's
+# connections, CPU seconds per second of watching, and events received.
+fan_in_run() {
+    local v=$1 r=$2 ports=$TMP/fanin.$1.$2.ports out=$TMP/fanin.$1.$2
+    local -a envs=(LD_PRELOAD="$PRELOAD" MPIWATCH_MONITOR="file:$ports" MPIWATCH_WAIT=120)
+    [[ $v == leaders ]] && envs+=(MPIWATCH_NODE_SIZE="$NODE_SIZE")
+    python3 -c 'import resource, subprocess, sys, time
+t = time.monotonic()
+rc = subprocess.run(sys.argv[2:], stdout=open(sys.argv[1] + ".jsonl", "w"),
+                    stderr=open(sys.argv[1] + ".err", "w")).returncode
+u = resource.getrusage(resource.RUSAGE_CHILDREN)
+open(sys.argv[1] + ".cpu", "w").write("%d %.3f %.3f\n" % (rc, u.ru_utime + u.ru_stime, time.monotonic() - t))' \
+        "$out.client" "$CLIENT" --json --no-events --port-file "$ports" --wait 120 &
+    local client=$!
+    (for _ in $(seq 1200); do [[ -s $ports ]] && cp "$ports" "$out.seen" && exit 0; sleep 0.1; done) &
+    local copier=$!
+    launch "$out" "${envs[@]}"
+    wait "$client" "$copier" || true
+    local rc cpu wall
+    read -r rc cpu wall <"$out.client.cpu"
+    [[ $rc == 0 ]] || { cat "$out.client.err" >&2; die "the client failed ($v, round $r)"; }
+    local conns events
+    conns=$(grep -c '^mpiwatch-endpoint [0-9]* [0-9]* [0-9]* \(tcp\|node\) ' "$out.seen")
+    events=$(python3 -c 'import json, sys
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    if o.get("type") == "totals":
+        print(o["events"]["received"])' "$out.client.jsonl")
+    awk -v v="$v" -v r="$r" -v c="$conns" -v cpu="$cpu" -v wall="$wall" -v e="$events" 'BEGIN {
+        printf "%-9s %5d %11d %9.3f %9.2f %14.4f %12d\n", v, r, c, cpu, wall, cpu / wall, e }'
+}
+
+if [[ -n $FAN_IN ]]; then
+    SPIN=$TMP/spin
+    "$MPICC" -std=c11 -O2 -o "$SPIN" "$HERE/spin.c" >"$TMP/build-spin.log" 2>&1 ||
+        { cat "$TMP/build-spin.log" >&2; die "building spin.c with $MPICC failed"; }
+    NP=$FAN_IN
+    PROGRAM=("$SPIN" "$TMP/no-such-file" "$SECONDS_F")
+    echo "# mpiwatch monitor fan-in: spin.c on $FAN_IN ranks for $SECONDS_F s, watched by the client"
+    echo "# mpi:    $MPI; library: $LIB; client: $CLIENT; leaders: MPIWATCH_NODE_SIZE=$NODE_SIZE"
+    echo "# date:   $(date -u +%Y-%m-%dT%H:%M:%SZ); $(nproc) cores"
+    printf '%-9s %5s %11s %9s %9s %14s %12s\n' variant round connections "cpu s" "wall s" \
+        "cpu s per s" events
+    for ((r = 1; r <= FAN_IN_ROUNDS; r++)); do
+        for v in per-rank leaders; do
+            echo "# fan-in round $r/$FAN_IN_ROUNDS: $v" >&2
+            fan_in_run "$v" "$r"
+        done
+    done
+    exit 0
+fi
 
 echo "# mpiwatch monitor benchmark: 0-byte ping-pong, 2 ranks"
 echo "# mpi:    $MPI; library: $LIB; client: $CLIENT"

@@ -34,6 +34,21 @@ struct mwc_tcp_peer {
     int refused;           /* the last attempt was refused */
 };
 
+/* A rank watched through its node leader: the leader's connection brings
+ * its stream. A leader that published no node endpoint never will. */
+static void watch_via(mwc_tcp *t, const mwc_endpoints *l, size_t i)
+{
+    for (size_t j = 0; j < l->n; j++)
+        if (l->v[j].rank == l->v[i].via && l->v[j].transport == MWC_TCP && l->v[j].node) {
+            mwc_session_set_via(t->s, i, j);
+            return;
+        }
+    char why[160];
+    snprintf(why, sizeof why, "its node leader, rank %d, published no %s endpoint", l->v[i].via,
+             MWP_ENDPOINT_NODE);
+    mwc_session_closed(t->s, i, why);
+}
+
 void mwc_tcp_init(mwc_tcp *t, mwc_session *s, const mwc_endpoints *l, double wait_s,
                   double stall_s)
 {
@@ -48,8 +63,12 @@ void mwc_tcp_init(mwc_tcp *t, mwc_session *s, const mwc_endpoints *l, double wai
     for (size_t i = 0; i < l->n; i++) {
         mwc_tcp_peer *p = &t->p[i];
         p->fd = -1;
+        if (l->v[i].transport == MWC_VIA)
+            watch_via(t, l, i);
         if (l->v[i].transport != MWC_TCP)
             continue;
+        if (l->v[i].node)
+            mwc_session_set_node(s, i);
         p->ep = &l->v[i];
         p->state = T_IDLE;
         p->len = (size_t)snprintf(p->line, sizeof p->line, MWP_HANDSHAKE_FORMAT, MWP_VERSION,
@@ -90,6 +109,8 @@ static void finish(mwc_tcp *t, size_t i, const char *reason)
     t->p[i].state = T_DONE;
     if (reason)
         mwc_session_closed(t->s, i, reason);
+    else if (mwc_session_conn_active(t->s, i))   /* a node leader's: the ranks behind it end */
+        mwc_session_closed(t->s, i, "the connection was closed");
 }
 
 /* Start connecting to the current address; on immediate failure move on. */
@@ -157,18 +178,20 @@ static void on_readable(mwc_tcp *t, size_t i, double now)
     for (int rounds = 0; rounds < 16; rounds++) { /* bounded: others get their turn */
         ssize_t k = recv(p->fd, t->rbuf, RBUF, 0);
         if (k > 0) {
-            uint64_t frames = t->s->dec[i].frames;
-            if (mwc_session_data(t->s, i, t->rbuf, (size_t)k) != 0) {
+            const mwc_decoder *d = mwc_session_conn_decoder(t->s, i);
+            uint64_t frames = d->frames;
+            if ((p->ep->node ? mwc_session_relay_data(t->s, i, t->rbuf, (size_t)k)
+                             : mwc_session_data(t->s, i, t->rbuf, (size_t)k)) != 0) {
                 finish(t, i, NULL); /* GOODBYE, or lost for a protocol error */
                 return;
             }
             /* The stall deadlines count from the last whole frame, and from
              * the start of an unfinished one. */
-            if (t->s->dec[i].frames != frames)
+            if (d->frames != frames)
                 p->since = now;
-            if (mwc_decoder_idle(&t->s->dec[i]))
+            if (mwc_decoder_idle(d))
                 p->partial_since = 0;
-            else if (p->partial_since == 0 || t->s->dec[i].frames != frames)
+            else if (p->partial_since == 0 || d->frames != frames)
                 p->partial_since = now;
             continue;
         }
@@ -264,7 +287,7 @@ void mwc_tcp_step(mwc_tcp *t, int timeout_ms, int extra_fd, int *extra_ready)
         mwc_tcp_peer *p = &t->p[i];
         if (p->state == T_NONE || p->state == T_DONE)
             continue;
-        if (!mwc_session_active(t->s, i)) {
+        if (!mwc_session_conn_active(t->s, i)) {
             finish(t, i, NULL);
             continue;
         }

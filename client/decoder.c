@@ -17,6 +17,12 @@ void mwc_decoder_init(mwc_decoder *d)
     d->phase = P_START;
 }
 
+void mwc_decoder_init_relay(mwc_decoder *d)
+{
+    mwc_decoder_init(d);
+    d->relay = 1;
+}
+
 void mwc_decoder_free(mwc_decoder *d)
 {
     free(d->buf);
@@ -135,6 +141,7 @@ static const char *type_name(int type)
     case MWP_GOODBYE: return "GOODBYE";
     case MWP_INFLIGHT: return "INFLIGHT";
     case MWP_PAIRS: return "PAIRS";
+    case MWP_FORWARD: return "FORWARD";
     default: return "LEVEL";
     }
 }
@@ -281,6 +288,19 @@ static int frame(mwc_decoder *d, int type, const unsigned char *body, size_t n,
     mwc_frame f;
     memset(&f, 0, sizeof f);
     f.type = type;
+    if (d->relay != (type == MWP_FORWARD))
+        return fail(d, d->relay ? "a node leader sent a %s frame, not FORWARD"
+                                : "a %s frame from a rank whose endpoint is not a node leader's",
+                    type_name(type));
+    if (type == MWP_FORWARD) {
+        f.u.forward.rank = get32(&c);
+        if (c.bad || c.left == 0)
+            return fail(d, "FORWARD frame without bytes to forward");
+        f.u.forward.data = c.p;
+        f.u.forward.len = c.left;
+        d->frames++;
+        return fn(ctx, &f) ? 1 : 0;
+    }
     if (d->phase == P_START && type != MWP_HELLO)
         return fail(d, "the stream starts with a %s frame, not HELLO", type_name(type));
     if (d->phase == P_STREAM && type == MWP_HELLO)
@@ -351,7 +371,10 @@ int mwc_decoder_feed(mwc_decoder *d, const void *data, size_t n, mwc_frame_fn fn
             if (d->hlen < 5)
                 continue;
             int type = d->hdr[4];
-            if (type < MWP_HELLO || type > MWP_PAIRS) {
+            if (type < MWP_HELLO || type > MWP_FORWARD) {
+                if (d->relay)
+                    return fail(d, "a node leader sent a frame of unknown type %d, not FORWARD",
+                                type);
                 if (d->phase == P_START)
                     return fail(d, "the stream starts with a frame of unknown type %d, not HELLO",
                                 type);

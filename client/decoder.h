@@ -69,6 +69,7 @@ typedef struct {
         struct { uint64_t t; int32_t level; } level;
         struct { uint64_t t; uint32_t count; const unsigned char *records; } inflight;
         struct { uint64_t t; uint32_t count; const unsigned char *records; } pairs;
+        struct { uint32_t rank; const unsigned char *data; size_t len; } forward;
     } u;
 } mwc_frame;
 
@@ -95,10 +96,14 @@ typedef struct {
     uint64_t frames;         /* frames decoded, for messages */
     uint64_t offset;         /* stream offset of the current frame */
     uint64_t consumed;       /* bytes fed so far */
+    int relay;               /* a node leader's stream: FORWARD frames only, no HELLO */
     char error[200];
 } mwc_decoder;
 
 void mwc_decoder_init(mwc_decoder *d);
+/* A decoder for a node leader's connection: it accepts FORWARD frames only
+ * (whose bytes are ranks' streams, for their own decoders). */
+void mwc_decoder_init_relay(mwc_decoder *d);
 void mwc_decoder_free(mwc_decoder *d);
 
 /* 0: all bytes consumed; 1: the callback asked to stop; -1: malformed

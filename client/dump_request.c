@@ -86,6 +86,11 @@ static int answer(int fd, double deadline, char *line, size_t size, char *why, s
 static int ask(const mwc_endpoint *ep, double timeout_s, char *path, size_t size, char *why,
                size_t wsize)
 {
+    if (ep->transport == MWC_VIA) {
+        snprintf(why, wsize, "it is watched through its node leader (rank %d); --dump reaches "
+                 "ranks with endpoints of their own (a job without MPIWATCH_NODE_SIZE)", ep->via);
+        return -1;
+    }
     if (ep->transport != MWC_TCP) {
         snprintf(why, wsize, "its monitor has an MPI port; --dump asks over TCP only "
                  "(MPIWATCH_TRANSPORT=tcp)");

@@ -79,8 +79,10 @@ static void describe(mwc_endpoint *ep)
     size_t n = (ep->host ? strlen(ep->host) : 0) + (ep->port_name ? strlen(ep->port_name) : 0) + 32;
     ep->desc = mwc_malloc(n);
     if (ep->transport == MWC_TCP)
-        snprintf(ep->desc, n, strchr(ep->host, ':') ? "tcp://[%s]:%s" : "tcp://%s:%s",
-                 ep->host, ep->port);
+        snprintf(ep->desc, n, strchr(ep->host, ':') ? "%stcp://[%s]:%s" : "%stcp://%s:%s",
+                 ep->node ? MWP_ENDPOINT_NODE " " : "", ep->host, ep->port);
+    else if (ep->transport == MWC_VIA)
+        snprintf(ep->desc, n, MWP_ENDPOINT_VIA " rank %d", ep->via);
     else
         snprintf(ep->desc, n, "mpi:%s", ep->port_name);
 }
@@ -120,9 +122,12 @@ int mwc_endpoint_parse_line(const char *line, mwc_endpoint *ep, char *err, size_
         return failf(err, errlen, "RANK \"%.*s\" is not a rank below SIZE %ld", (int)fl[1], f[1], size);
     ep->rank = (int)rank;
     ep->size = (int)size;
-    if (fl[3] == 3 && memcmp(f[3], "tcp", 3) == 0) {
+    int node = fl[3] == strlen(MWP_ENDPOINT_NODE) && memcmp(f[3], MWP_ENDPOINT_NODE, fl[3]) == 0;
+    long via;
+    if ((fl[3] == 3 && memcmp(f[3], "tcp", 3) == 0) || node) {
         if (nf != 7)
-            return failf(err, errlen, "a tcp endpoint needs HOST PORT TOKEN after \"tcp\"");
+            return failf(err, errlen, "a %s endpoint needs HOST PORT TOKEN after it",
+                         node ? MWP_ENDPOINT_NODE : "tcp");
         if (fl[4] == 0 || fl[4] > 255)
             return failf(err, errlen, "empty or overlong HOST");
         if (number(f[5], fl[5], 1, 65535, &port) != 0)
@@ -131,6 +136,7 @@ int mwc_endpoint_parse_line(const char *line, mwc_endpoint *ep, char *err, size_
             return failf(err, errlen, "TOKEN \"%.*s\" is not 32 lowercase hexadecimal digits",
                          (int)fl[6], f[6]);
         ep->transport = MWC_TCP;
+        ep->node = node;
         ep->host = mwc_strndup(f[4], fl[4]);
         snprintf(ep->port, sizeof ep->port, "%ld", port);
         memcpy(ep->token, f[6], MWP_TOKEN_HEX);
@@ -143,8 +149,15 @@ int mwc_endpoint_parse_line(const char *line, mwc_endpoint *ep, char *err, size_
         ep->transport = MWC_MPI;
         memcpy(ep->token, f[4], MWP_TOKEN_HEX);
         ep->port_name = mwc_strndup(f[5], fl[5]);
+    } else if (fl[3] == strlen(MWP_ENDPOINT_VIA) && memcmp(f[3], MWP_ENDPOINT_VIA, fl[3]) == 0) {
+        if (nf != 5 || number(f[4], fl[4], 0, size - 1, &via) != 0 || via == rank)
+            return failf(err, errlen, "a via endpoint needs its leader's RANK, another rank below "
+                         "SIZE %ld", size);
+        ep->transport = MWC_VIA;
+        ep->via = (int)via;
     } else {
-        return failf(err, errlen, "unknown transport \"%.*s\" (tcp or mpi)", (int)fl[3], f[3]);
+        return failf(err, errlen, "unknown transport \"%.*s\" (tcp, mpi, node or via)",
+                     (int)fl[3], f[3]);
     }
     describe(ep);
     return 0;

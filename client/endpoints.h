@@ -6,7 +6,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-enum { MWC_TCP, MWC_MPI };
+/* MWC_VIA: a rank watched through its node leader's connection (no endpoint of its own). */
+enum { MWC_TCP, MWC_MPI, MWC_VIA };
 
 typedef struct {
     int rank, size;      /* -1 for a tcp:// URL, which does not say */
@@ -15,7 +16,10 @@ typedef struct {
     char port[6];        /* tcp, as text for getaddrinfo */
     char token[33];
     char *port_name;     /* mpi: the rest of the line */
-    char *desc;          /* "tcp://HOST:PORT" or "mpi:PORT_NAME", for messages */
+    int node;            /* tcp: a node leader, whose stream is its node's ranks' in FORWARD frames */
+    int via;             /* MWC_VIA: the leader's rank */
+    char *desc;          /* "tcp://HOST:PORT", "mpi:PORT_NAME", "node tcp://HOST:PORT" or
+                            "via rank L", for messages */
 } mwc_endpoint;
 
 typedef struct {

@@ -100,6 +100,39 @@ static void completed_receive(mww_call *c, size_t completer, const mwc_trace_don
     }
 }
 
+int mwc_wait_rank_calls(const mwc_trace_job *job, const mwc_trace_rank *r, mww_call **out)
+{
+    *out = NULL;
+    if (r->ncalls == 0)
+        return 0;
+    size_t *completer = NULL, *done_of = NULL;
+    mww_call *calls = malloc(r->ncalls * sizeof *calls);
+    if (calls == NULL || mwc_trace_completions(r, &completer, &done_of) != 0) {
+        free(calls);
+        return -1;
+    }
+    for (size_t i = 0; i < r->ncalls; i++) {
+        const mwc_trace_call *t = &r->calls[i];
+        calls[i] = (mww_call){r->names[t->fn],
+                              mwc_trace_job_ns(job, r, t->t_in) / 1e9,
+                              mwc_trace_job_ns(job, r, t->t_out) / 1e9,
+                              t->traffic ? t->peer : -1,
+                              t->traffic ? t->tag : -1,
+                              t->traffic ? t->comm : -1,
+                              root_of(t),
+                              t->sent,
+                              t->site,
+                              t->thread,
+                              0};
+        if (completer[i] != SIZE_MAX && mww_fn_nonblocking_receive(r->names[t->fn]))
+            completed_receive(&calls[i], completer[i], &r->done[done_of[i]]);
+    }
+    free(completer);
+    free(done_of);
+    *out = calls;
+    return 0;
+}
+
 int mwc_wait_input_load(const char *spec, mwc_wait_input *j, int quiet)
 {
     memset(j, 0, sizeof *j);
@@ -114,32 +147,9 @@ int mwc_wait_input_load(const char *spec, mwc_wait_input *j, int quiet)
     if (j->calls == NULL || j->view == NULL)
         return -1;
     for (int k = 0; k < j->nranks; k++) {
-        const mwc_trace_rank *r = &j->ranks[k];
-        if (r->ncalls == 0)
-            continue;
-        size_t *completer = NULL, *done_of = NULL;
-        if ((j->calls[k] = malloc(r->ncalls * sizeof *j->calls[k])) == NULL ||
-            mwc_trace_completions(r, &completer, &done_of) != 0)
+        if (mwc_wait_rank_calls(&j->job, &j->ranks[k], &j->calls[k]) != 0)
             return -1;
-        for (size_t i = 0; i < r->ncalls; i++) {
-            const mwc_trace_call *t = &r->calls[i];
-            j->calls[k][i] = (mww_call){r->names[t->fn],
-                                        mwc_trace_job_ns(&j->job, r, t->t_in) / 1e9,
-                                        mwc_trace_job_ns(&j->job, r, t->t_out) / 1e9,
-                                        t->traffic ? t->peer : -1,
-                                        t->traffic ? t->tag : -1,
-                                        t->traffic ? t->comm : -1,
-                                        root_of(t),
-                                        t->sent,
-                                        t->site,
-                                        t->thread,
-                                        0};
-            if (completer[i] != SIZE_MAX && mww_fn_nonblocking_receive(r->names[t->fn]))
-                completed_receive(&j->calls[k][i], completer[i], &r->done[done_of[i]]);
-        }
-        free(completer);
-        free(done_of);
-        j->view[k] = (mww_rank){j->calls[k], r->ncalls};
+        j->view[k] = (mww_rank){j->calls[k], j->ranks[k].ncalls, NULL};
     }
     return infer_roots(j);
 }
@@ -180,7 +190,7 @@ int mwc_wait_load_analyze(const char *spec, int details, mwc_wait_input *j, mww_
         mwc_wait_input_free(j);
         return 1;
     }
-    mww_options opt = {MWW_RENDEZVOUS_BYTES_DEFAULT, details};
+    mww_options opt = {.rendezvous_bytes = MWW_RENDEZVOUS_BYTES_DEFAULT, .details = details};
     if (mww_analyze(j->view, j->nranks, &opt, r) != 0) {
         fprintf(stderr, "mpiwatch: out of memory analysing the trace\n");
         mwc_wait_input_free(j);

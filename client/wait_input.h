@@ -28,6 +28,11 @@ int mwc_wait_input_load(const char *spec, mwc_wait_input *j, int quiet);
 
 void mwc_wait_input_free(mwc_wait_input *j);
 
+/* One rank's calls for the analysis (*out malloc'd, r->ncalls of them, NULL
+ * for none), on job's clock, each MPI_Irecv with its completion. Roots are
+ * the trace's. 0, or -1 out of memory. */
+int mwc_wait_rank_calls(const mwc_trace_job *job, const mwc_trace_rank *r, mww_call **out);
+
 /* Load the run (as mwc_wait_input_load) and analyse it into *r, with each
  * wait state's details when asked (the timeline). 0, or 1 with the reason on
  * stderr and *j freed. Free r with mww_result_free, then j. */

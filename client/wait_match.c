@@ -10,7 +10,7 @@
 static void add_wait(mww_analysis *a, int pattern, int victim, size_t victim_call, int rank,
                      size_t call, double seconds)
 {
-    if (!(seconds > 0))
+    if (!(seconds > 0) || (a->victim != NULL && victim != *a->victim))
         return;
     if (a->nwaits == a->cap) {
         size_t c = a->cap ? a->cap * 2 : 256;
@@ -22,7 +22,22 @@ static void add_wait(mww_analysis *a, int pattern, int victim, size_t victim_cal
         a->waits = more;
         a->cap = c;
     }
-    a->waits[a->nwaits++] = (mww_wait){pattern, victim, victim_call, rank, call, seconds, 0};
+    /* the part the late rank's extra work since its previous call explains */
+    mww_prev lp = mww_previous(a, rank, call), vp = mww_previous(a, victim, victim_call);
+    double direct = seconds;
+    if (lp.function != NULL && vp.function != NULL) {
+        double extra = (a->ranks[rank].calls[call].enter - lp.leave) -
+                       (a->ranks[victim].calls[victim_call].enter - vp.leave);
+        direct = extra <= 0 ? 0 : extra < seconds ? extra : seconds;
+    }
+    a->waits[a->nwaits++] = (mww_wait){pattern, victim, victim_call, rank, call, seconds, direct, 0};
+}
+
+/* Whether a message received by rank is counted: every one, or the
+ * analysing rank's (each message is seen by its sender and its receiver). */
+static int counted_at(const mww_analysis *a, int rank)
+{
+    return a->victim == NULL || rank == *a->victim;
 }
 
 static double lesser(double x, double y)
@@ -177,6 +192,15 @@ static void late_sender_waits(mww_analysis *a, late_send *l, size_t n)
     }
 }
 
+int mww_hides_order(const mww_call *c, size_t ncalls)
+{
+    if (mww_fn_blocking_receive(c->function))
+        return c->peer < 0 || c->tag < 0;
+    if (mww_fn_nonblocking_receive(c->function))
+        return c->completed_by == 0 || c->completed_by > ncalls || c->peer < 0 || c->tag < 0;
+    return mww_fn_other_receive(c->function) || mww_fn_send_receive(c->function);
+}
+
 /* MPI's non-overtaking order. */
 int mww_match_messages(mww_analysis *a, const mww_options *opt, mww_result *res)
 {
@@ -200,37 +224,27 @@ int mww_match_messages(mww_analysis *a, const mww_options *opt, mww_result *res)
             } else if (mww_fn_send(c->function) && c->peer >= 0 && c->tag >= 0) {
                 if (push_end(&s, &ns, &cs, e) != 0)
                     goto out;
+            } else if (mww_hides_order(c, t->ncalls)) {
+                if (add_pair(&unordered, k, c->comm) != 0)
+                    goto out;
             } else if (mww_fn_blocking_receive(c->function)) {
-                if (c->peer < 0 || c->tag < 0) {
-                    if (add_pair(&unordered, k, c->comm) != 0)
-                        goto out;
-                    continue;
-                }
                 e.src = c->peer;
                 e.dst = k;
                 if (push_end(&r, &nr, &cr, e) != 0)
                     goto out;
             } else if (mww_fn_nonblocking_receive(c->function)) {
                 /* in order at its post, waiting in the call that completed it */
-                if (c->completed_by == 0 || c->completed_by > t->ncalls || c->peer < 0 ||
-                    c->tag < 0) {
-                    if (add_pair(&unordered, k, c->comm) != 0)
-                        goto out;
-                    continue;
-                }
                 e.src = c->peer;
                 e.dst = k;
                 e.waits_in = c->completed_by - 1;
                 if (push_end(&r, &nr, &cr, e) != 0)
                     goto out;
-            } else if (mww_fn_other_receive(c->function)) {
-                if (add_pair(&unordered, k, c->comm) != 0)
-                    goto out;
             }
         }
     }
     pair_set_seal(&unordered);
-    res->unordered_receivers = (long)unordered.n;
+    for (size_t i = 0; i < unordered.n; i++)
+        res->unordered_receivers += counted_at(a, unordered.v[i].rank);
     qsort(s, ns, sizeof *s, by_channel);
     qsort(r, nr, sizeof *r, by_channel);
     size_t a_ = 0, b = 0;
@@ -243,7 +257,8 @@ int mww_match_messages(mww_analysis *a, const mww_options *opt, mww_result *res)
                            &(message_end){r[b].comm, r[b].src, r[b].dst, r[b].tag, 0, 0, 0, 0}) < 0
                     ? &s[a_++]
                     : &r[b++];
-            res->unmatched += !has_pair(&unordered, alone->dst, alone->comm);
+            res->unmatched += !has_pair(&unordered, alone->dst, alone->comm) &&
+                              counted_at(a, alone->dst);
             continue;
         }
         const message_end *se = &s[a_++], *re = &r[b++];
@@ -252,7 +267,7 @@ int mww_match_messages(mww_analysis *a, const mww_options *opt, mww_result *res)
         const mww_call *snd = &a->ranks[se->rank].calls[se->call];
         const mww_call *rcv = &a->ranks[re->rank].calls[re->call];
         const mww_call *waiter = &a->ranks[re->rank].calls[re->waits_in];
-        res->messages++;
+        res->messages += counted_at(a, re->rank);
         if (opt->details && keep_message(res, se, re) != 0)
             goto out;
         /* Late Sender: the receive (a non-blocking one's completing call,
@@ -277,9 +292,9 @@ int mww_match_messages(mww_analysis *a, const mww_options *opt, mww_result *res)
                      lesser(rcv->enter, snd->leave) - snd->enter);
     }
     for (size_t i = a_; i < ns; i++)
-        res->unmatched += !has_pair(&unordered, s[i].dst, s[i].comm);
+        res->unmatched += !has_pair(&unordered, s[i].dst, s[i].comm) && counted_at(a, s[i].dst);
     for (size_t i = b; i < nr; i++)
-        res->unmatched += !has_pair(&unordered, r[i].dst, r[i].comm);
+        res->unmatched += !has_pair(&unordered, r[i].dst, r[i].comm) && counted_at(a, r[i].dst);
     late_sender_waits(a, late, nlate);
     rc = 0;
 out:
@@ -463,4 +478,28 @@ int mww_match_collectives(mww_analysis *a, mww_result *res)
 out:
     free(v);
     return rc;
+}
+
+void mww_given_instances(mww_analysis *a, const mww_instance *v, size_t n)
+{
+    size_t most = 0;
+    for (size_t i = 0; i < n; i++)
+        most = v[i].n > most ? v[i].n : most;
+    coll_entry *e = malloc((most ? most : 1) * sizeof *e);
+    if (e == NULL) {
+        a->oom = 1;
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (v[i].n == 0)
+            continue;
+        const mww_member *m = v[i].members;
+        int pattern = mww_fn_collective_pattern(a->ranks[m[0].rank].calls[m[0].call].function);
+        if (pattern < 0)
+            continue;
+        for (size_t j = 0; j < v[i].n; j++)
+            e[j] = (coll_entry){0, 0, m[j].rank, m[j].call, pattern};
+        instance_waits(a, e, v[i].n);
+    }
+    free(e);
 }

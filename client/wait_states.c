@@ -24,45 +24,53 @@ const char *mww_pattern_key(int pattern)
     return pattern >= 0 && pattern < MWW_PATTERNS ? keys[pattern] : "?";
 }
 
+int mww_previous_calls(const mww_rank *r, size_t **out)
+{
+    *out = NULL;
+    if (r->ncalls == 0)
+        return 0;
+    size_t *prev = calloc(r->ncalls, sizeof *prev);
+    uint32_t *thread = NULL;
+    size_t *last = NULL, nthreads = 0;
+    if (prev == NULL)
+        return -1;
+    for (size_t i = 0; i < r->ncalls; i++) {
+        size_t t = 0;
+        while (t < nthreads && thread[t] != r->calls[i].thread)
+            t++;
+        if (t == nthreads) {
+            uint32_t *th = realloc(thread, (nthreads + 1) * sizeof *th);
+            size_t *la = th ? realloc(last, (nthreads + 1) * sizeof *la) : NULL;
+            if (th != NULL)
+                thread = th;
+            if (la == NULL) {
+                free(thread);
+                free(last);
+                free(prev);
+                return -1;
+            }
+            last = la;
+            thread[nthreads] = r->calls[i].thread;
+            last[nthreads++] = 0;
+        }
+        prev[i] = last[t];
+        last[t] = i + 1;
+    }
+    free(thread);
+    free(last);
+    *out = prev;
+    return 0;
+}
+
 /* Each call's previous call on the same thread. */
 static int link_previous(mww_analysis *a)
 {
     a->prev = calloc((size_t)a->nranks, sizeof *a->prev);
     if (a->prev == NULL)
         return -1;
-    for (int k = 0; k < a->nranks; k++) {
-        const mww_rank *r = &a->ranks[k];
-        if (r->ncalls == 0)
-            continue;
-        a->prev[k] = calloc(r->ncalls, sizeof *a->prev[k]);
-        uint32_t *thread = NULL;
-        size_t *last = NULL, nthreads = 0;
-        if (a->prev[k] == NULL)
+    for (int k = 0; k < a->nranks; k++)
+        if (mww_previous_calls(&a->ranks[k], &a->prev[k]) != 0)
             return -1;
-        for (size_t i = 0; i < r->ncalls; i++) {
-            size_t t = 0;
-            while (t < nthreads && thread[t] != r->calls[i].thread)
-                t++;
-            if (t == nthreads) {
-                uint32_t *th = realloc(thread, (nthreads + 1) * sizeof *th);
-                size_t *la = th ? realloc(last, (nthreads + 1) * sizeof *la) : NULL;
-                if (th != NULL)
-                    thread = th;
-                if (la == NULL) {
-                    free(thread);
-                    free(last);
-                    return -1;
-                }
-                last = la;
-                thread[nthreads] = r->calls[i].thread;
-                last[nthreads++] = 0;
-            }
-            a->prev[k][i] = last[t];
-            last[t] = i + 1;
-        }
-        free(thread);
-        free(last);
-    }
     return 0;
 }
 
@@ -73,10 +81,20 @@ static const mww_call *late_call(const mww_analysis *a, const mww_wait *w)
     return &a->ranks[w->rank].calls[w->call];
 }
 
-static const mww_call *previous_call(const mww_analysis *a, const mww_wait *w)
+mww_prev mww_previous(const mww_analysis *a, int rank, size_t call)
 {
-    size_t p = a->prev[w->rank][w->call];
-    return p ? &a->ranks[w->rank].calls[p - 1] : NULL;
+    const mww_rank *r = &a->ranks[rank];
+    if (r->prev != NULL)
+        return r->prev[call];
+    size_t p = a->prev[rank][call];
+    return p ? (mww_prev){r->calls[p - 1].function, r->calls[p - 1].site, r->calls[p - 1].leave}
+             : (mww_prev){NULL, 0, 0};
+}
+
+/* The late call's previous call on its thread; function NULL: none. */
+static mww_prev previous_call(const mww_analysis *a, const mww_wait *w)
+{
+    return mww_previous(a, w->rank, w->call);
 }
 
 static const mww_analysis *sort_analysis;
@@ -95,11 +113,11 @@ static int by_cause(const void *pa, const void *pb)
     int f = strcmp(cx->function, cy->function);
     if (f != 0)
         return f;
-    const mww_call *px = previous_call(a, x), *py = previous_call(a, y);
-    uint64_t sx = px ? px->site : 0, sy = py ? py->site : 0;
+    mww_prev px = previous_call(a, x), py = previous_call(a, y);
+    uint64_t sx = px.function ? px.site : 0, sy = py.function ? py.site : 0;
     if (sx != sy)
         return sx < sy ? -1 : 1;
-    f = strcmp(px ? px->function : "", py ? py->function : "");
+    f = strcmp(px.function ? px.function : "", py.function ? py.function : "");
     if (f != 0)
         return f;
     return x->victim - y->victim;
@@ -108,12 +126,19 @@ static int by_cause(const void *pa, const void *pb)
 static const mww_cause *sort_causes;
 
 /* Indices into sort_causes, largest waiting first. */
-static int by_waiting(const void *pa, const void *pb)
+int mww_cause_order(const void *pa, const void *pb)
 {
-    const mww_cause *x = &sort_causes[*(const size_t *)pa], *y = &sort_causes[*(const size_t *)pb];
+    const mww_cause *x = pa, *y = pb;
+    if (x->direct != y->direct)
+        return x->direct > y->direct ? -1 : 1;
     if (x->waiting != y->waiting)
         return x->waiting > y->waiting ? -1 : 1;
     return x->rank - y->rank;
+}
+
+static int by_waiting(const void *pa, const void *pb)
+{
+    return mww_cause_order(&sort_causes[*(const size_t *)pa], &sort_causes[*(const size_t *)pb]);
 }
 
 static int gather_causes(mww_analysis *a, mww_result *res)
@@ -133,9 +158,10 @@ static int gather_causes(mww_analysis *a, mww_result *res)
     size_t ngroups = 0;
     for (size_t i = 0; i < a->nwaits;) {
         const mww_wait *w = &a->waits[i];
-        const mww_call *late = late_call(a, w), *prev = previous_call(a, w);
+        const mww_call *late = late_call(a, w);
+        mww_prev prev = previous_call(a, w);
         mww_cause c = {w->rank, w->pattern, late->function, late->site,
-                       prev ? prev->function : NULL, prev ? prev->site : 0, 0, 0, 0};
+                       prev.function, prev.function ? prev.site : 0, 0, 0, 0, 0};
         size_t j = i;
         int last_victim = -1;
         while (j < a->nwaits) {
@@ -145,6 +171,7 @@ static int gather_causes(mww_analysis *a, mww_result *res)
             if (by_cause(&probe, x) != 0)
                 break;
             c.waiting += x->seconds;
+            c.direct += x->direct;
             c.instances++;
             c.waiting_ranks += x->victim != last_victim;
             last_victim = x->victim;
@@ -173,22 +200,29 @@ static int gather_causes(mww_analysis *a, mww_result *res)
 int mww_analyze(const mww_rank *ranks, int nranks, const mww_options *opt, mww_result *res)
 {
     memset(res, 0, sizeof *res);
-    mww_analysis a = {ranks, nranks, NULL, NULL, 0, 0, 0};
+    mww_analysis a = {ranks, nranks, NULL, NULL, 0, 0, opt->victim, 0};
     int rc = -1;
     res->rank_waiting = calloc(nranks > 0 ? (size_t)nranks : 1, sizeof *res->rank_waiting);
     res->rank_caused = calloc(nranks > 0 ? (size_t)nranks : 1, sizeof *res->rank_caused);
     if (res->rank_waiting == NULL || res->rank_caused == NULL || link_previous(&a) != 0 ||
-        mww_match_messages(&a, opt, res) != 0 || mww_match_collectives(&a, res) != 0 || a.oom ||
-        gather_causes(&a, res) != 0)
+        mww_match_messages(&a, opt, res) != 0)
+        goto out;
+    if (opt->instances != NULL)
+        mww_given_instances(&a, opt->instances, opt->ninstances);
+    else if (mww_match_collectives(&a, res) != 0)
+        goto out;
+    if (a.oom || gather_causes(&a, res) != 0)
         goto out;
     for (int k = 0; k < nranks; k++)
         for (size_t i = 0; i < ranks[k].ncalls; i++)
-            if (ranks[k].calls[i].leave > ranks[k].calls[i].enter &&
+            if ((opt->victim == NULL || k == *opt->victim) &&
+                ranks[k].calls[i].leave > ranks[k].calls[i].enter &&
                 mww_fn_mpi_time(ranks[k].calls[i].function))
                 res->mpi_time += ranks[k].calls[i].leave - ranks[k].calls[i].enter;
     for (size_t i = 0; i < a.nwaits; i++) {
         const mww_wait *w = &a.waits[i];
         res->waiting += w->seconds;
+        res->direct += w->direct;
         res->pattern_time[w->pattern] += w->seconds;
         res->pattern_count[w->pattern]++;
         res->rank_waiting[w->victim] += w->seconds;

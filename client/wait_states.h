@@ -25,10 +25,33 @@ typedef struct {
                                 * known */
 } mww_call;
 
+/* A call's previous MPI call on its thread, named (the cause's "after"). */
+typedef struct {
+    const char *function;      /* NULL: none */
+    uint64_t site;
+    double leave;              /* when it ended: the work since began */
+} mww_prev;
+
 typedef struct {
     const mww_call *calls;     /* in the order each thread made them */
     size_t ncalls;
+    /* NULL: each call's previous call is found among calls. Else calls are
+     * an excerpt of the rank's (what a peer shipped at MPI_Finalize) and
+     * prev[i] names calls[i]'s previous call. */
+    const mww_prev *prev;
 } mww_rank;
+
+/* One collective instance matched already: its ranks' calls (a member
+ * that cannot be late or waited for may be left out). */
+typedef struct {
+    int rank;
+    size_t call;
+} mww_member;
+
+typedef struct {
+    const mww_member *members;
+    size_t n;
+} mww_instance;
 
 enum {
     MWW_LATE_SENDER,
@@ -55,9 +78,16 @@ typedef struct {
     const char *prev_function; /* its previous MPI call on the same thread; NULL none */
     uint64_t prev_site;
     double waiting;            /* seconds the others waited, all ranks summed */
+    double direct;             /* of which direct (mww_wait.direct) */
     long instances;            /* the wait states it caused */
     long waiting_ranks;        /* distinct ranks that waited for it */
 } mww_cause;
+
+/* The order of causes, largest first (qsort on mww_cause): by the direct
+ * waiting they caused (what the late rank's own work made the others wait:
+ * a late arrival that only passes on a lateness from its previous MPI call
+ * is not where to look), then by all their waiting. */
+int mww_cause_order(const void *a, const void *b);
 
 /* One wait state: a call that waited from its entry for a late call. */
 typedef struct {
@@ -67,6 +97,12 @@ typedef struct {
     int rank;                  /* the rank that was late */
     size_t call;               /* its late call */
     double seconds;            /* from the waiting call's entry */
+    /* Of seconds, the part the late rank's extra work explains: its time
+     * since its previous MPI call ended, less the waiting rank's since its
+     * own (at most seconds; all of it when either has no previous call).
+     * The rest is propagated: the late rank left its previous MPI call
+     * later (Scalasca's direct and indirect wait states). */
+    double direct;
     size_t cause;              /* its cause, an index into mww_result.causes */
 } mww_wait;
 
@@ -83,11 +119,12 @@ typedef struct {
     double mpi_time;                   /* every call's duration, all ranks summed, but
                                           MPI_Init, MPI_Init_thread and MPI_Finalize's */
     double waiting;                    /* all wait states summed */
+    double direct;                     /* of which direct (mww_wait.direct) */
     double pattern_time[MWW_PATTERNS];
     long pattern_count[MWW_PATTERNS];
     double *rank_waiting;              /* by rank: what it waited */
     double *rank_caused;               /* by rank: what it made others wait */
-    mww_cause *causes;                 /* largest waiting first */
+    mww_cause *causes;                 /* largest first (mww_cause_order) */
     size_t ncauses;
     long messages;                     /* sends matched to receives */
     long unmatched;                    /* sends or receives left without a partner */
@@ -110,6 +147,17 @@ typedef struct {
     /* Keep each wait state and matched message in the result (the
      * timeline draws them); the totals and causes are the same either way. */
     int details;
+    /* NULL: every rank's wait states. Else only those of this rank as the
+     * one that waited, and its MPI time (the analysis at MPI_Finalize: each
+     * rank its own, with what it needs of its peers); messages, unmatched
+     * ends and unordered receivers are then counted at this receiving rank
+     * only. */
+    const int *victim;
+    /* NULL: collective calls matched to instances by communicator and
+     * order. Else these instances (matched by reductions at MPI_Finalize),
+     * counted by the caller. */
+    const mww_instance *instances;
+    size_t ninstances;
 } mww_options;
 
 #define MWW_RENDEZVOUS_BYTES_DEFAULT 65536
@@ -119,5 +167,9 @@ typedef struct {
 int mww_analyze(const mww_rank *ranks, int nranks, const mww_options *opt, mww_result *r);
 
 void mww_result_free(mww_result *r);
+
+/* Each call's previous call on the same thread, as index + 1 (0 none):
+ * *prev malloc'd, r->ncalls of them (NULL for none). 0, or -1 out of memory. */
+int mww_previous_calls(const mww_rank *r, size_t **prev);
 
 #endif

@@ -20,6 +20,12 @@
 #define MWP_ENDPOINT_PREFIX "mpiwatch-endpoint "
 #define MWP_ENDPOINT_FORMAT MWP_ENDPOINT_PREFIX "%d %d %d %s"   /* version, rank, size, the rest */
 #define MWP_ENDPOINT_NONE "none"
+/* Node leaders (MPIWATCH_NODE_SIZE): a leader publishes "node HOST PORT
+ * TOKEN" and serves its node's ranks over that one connection, each rank's
+ * stream wrapped in MWP_FORWARD frames; the node's other ranks publish
+ * "via LEADER" (the leader's world rank) and open no endpoint. */
+#define MWP_ENDPOINT_NODE "node"
+#define MWP_ENDPOINT_VIA "via"
 #define MWP_TOKEN_HEX 32             /* a token: 128 random bits in lowercase hexadecimal */
 
 /* ------------------------------------------------------------ attaching */
@@ -57,6 +63,8 @@ enum mwp_frame_type {
                         * are inside at t (n may be 0: none). Clients that predate it skip it. */
     MWP_PAIRS = 7,     /* u64 t, u32 n, n pair records: the bytes and messages this rank has
                         * sent to each other rank so far (after each SNAPSHOT) */
+    MWP_FORWARD = 8,   /* u32 rank, then 1 to MWP_FORWARD_MAX bytes of that rank's own
+                        * stream (frames split anywhere): sent only by a node leader */
 };
 
 /* An EVENTS record: one MPI call. Offsets in bytes. */
@@ -125,6 +133,8 @@ enum mwp_pair_layout {
 #define MWP_INFLIGHT_FIXED (8 + 4)
 #define MWP_PAIRS_FIXED (8 + 4)
 #define MWP_PAIRS_MAX ((MWP_FRAME_MAX - 1 - MWP_PAIRS_FIXED) / MWP_PAIR_SIZE)
+#define MWP_FORWARD_FIXED 4
+#define MWP_FORWARD_MAX (MWP_FRAME_MAX - 1 - MWP_FORWARD_FIXED)
 
 _Static_assert(MWP_EV_RECV + 8 == MWP_EVENT_SIZE, "an event record ends with its recv bytes");
 _Static_assert(MWP_EV_FLAGS + 4 == MWP_EV_SENT, "event fields are contiguous");

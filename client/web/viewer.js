@@ -623,6 +623,34 @@
     ], rows, 5, note);
   }
 
+  /* The wait states at MPI_Finalize (docs/wait-states.md): the causes, largest first. */
+  function waits(R) {
+    var W = obj(R.waits);
+    if (!W) return;
+    $("mw-waits-section").hidden = false;
+    var rows = arr(W.causes).map(function (c) { return obj(c) || {}; });
+    $("mw-waits-note").textContent = "Of " + fmtTime(num(W.mpi_time)) + " of MPI time (all ranks), " +
+      fmtTime(num(W.waiting)) + " (" + fmtPct(num(W.waiting_share) / 100) + ") was waiting for a rank that " +
+      "arrived late, " + fmtTime(num(W.direct)) + " (" + fmtPct(num(W.direct_share) / 100) + ") of it direct: " +
+      "the late ranks' extra work (the rest propagated: they left their previous MPI call late). Each cause: the rank that arrived late, where, and the call before it (the work between " +
+      "the two made it late), with the waiting it caused in all ranks. Analysed at MPI_Finalize in " +
+      fmtTime(num(W.analysis_seconds)) + " (the slowest rank); sites: " + str(W.sites) + ".";
+    table($("mw-waits"), [
+      { title: "caused", num: true, get: function (c) { return num(c.waiting); }, fmt: fmtTime },
+      { title: "share of MPI time", num: true, get: function (c) { return num(c.share) / 100; }, fmt: fmtPct },
+      { title: "direct", num: true, get: function (c) { return num(c.direct); }, fmt: fmtTime },
+      { title: "rank", num: true, get: function (c) { return int(c.rank); }, fmt: String },
+      { title: "pattern", get: function (c) { return str(c.pattern); } },
+      { title: "arrived late at", get: function (c) { return str(c.site) + " (" + str(c.function) + ")"; } },
+      { title: "after the work since", get: function (c) {
+          var a = obj(c.after);
+          return a ? str(a.site) + " (" + str(a.function) + ")" : "the start";
+        } },
+      { title: "wait states", num: true, get: function (c) { return num(c.instances); }, fmt: fmtCount },
+      { title: "ranks that waited", num: true, get: function (c) { return num(c.waiting_ranks); }, fmt: fmtCount }
+    ], rows, 2, $("mw-waits-note"));   /* by direct waiting first, as the report lists them */
+  }
+
   function counters(R) {
     var rows = entries(R.counters).map(function (e) { return { name: e[0], c: obj(e[1]) || {} }; });
     if (!rows.length) return;
@@ -793,7 +821,7 @@
       fail("the report's schema is '" + str(R.schema) + "', not " + SCHEMA);
       return;
     }
-    var parts = [header, liveSection, perRank, functionsTable, matrix, sizes, regions, sites, counters];
+    var parts = [header, liveSection, perRank, functionsTable, matrix, sizes, regions, sites, waits, counters];
     parts.forEach(function (part) {
       try { part(R); } catch (e) { fail(part.name + ": " + (e && e.message ? e.message : String(e))); }
     });

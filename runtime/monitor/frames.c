@@ -126,6 +126,16 @@ uint64_t mw_timebase_ns(const mw_timebase *tb, uint64_t ticks)
 
 /* ------------------------------------------------------------ frames */
 
+int mw_frame_forward(mw_buf *b, uint32_t rank, const unsigned char *data, size_t n)
+{
+    unsigned char *p = frame(b, MWP_FORWARD, MWP_FORWARD_FIXED + n);
+    if (p == NULL)
+        return -1;
+    p = put32(p, rank);
+    memcpy(p, data, n);
+    return 0;
+}
+
 int mw_frame_hello(mw_buf *b, uint64_t epoch_wall_ns, const char *timer)
 {
     char host[256] = "";

@@ -33,7 +33,11 @@ typedef struct mw_monitor_options {
     double interval;         /* MPIWATCH_MONITOR_INTERVAL, seconds */
     int nice;                /* MPIWATCH_MONITOR_NICE: the sender thread's nice increment */
     int help;                /* --help was given */
+    int node_size;           /* MPIWATCH_NODE_SIZE: 0 no node leaders; K > 0 pretend nodes
+                                of K consecutive ranks; MW_NODE_HOST the ranks sharing memory */
 } mw_monitor_options;
+
+#define MW_NODE_HOST (-1)
 
 extern MW_HIDDEN mw_monitor_options mw_monitor_opts;
 
@@ -140,6 +144,8 @@ MW_HIDDEN int mw_frame_level(mw_buf *b, uint64_t t, int32_t level);
  * the MWP_PAIRS_MAX with the most bytes if there are more. */
 MW_HIDDEN int mw_frame_pairs(mw_buf *b, uint64_t t, const uint64_t *bytes,
                              const uint64_t *messages, int n);
+/* n (1 to MWP_FORWARD_MAX) bytes of rank's own stream, forwarded by its node leader. */
+MW_HIDDEN int mw_frame_forward(mw_buf *b, uint32_t rank, const unsigned char *data, size_t n);
 /* The calls in progress at t (ns since the epoch); n fits one frame. */
 MW_HIDDEN int mw_frame_inflight(mw_buf *b, uint64_t t, const struct mw_inflight *calls, size_t n,
                                 const mw_timebase *tb);
@@ -180,6 +186,41 @@ extern MW_HIDDEN const mw_transport mw_mpiport_transport;
 
 /* 32 lowercase hex digits of fresh random bits into out[33]: 0, or -1. */
 MW_HIDDEN int mw_monitor_token(char *out);
+
+/* ------------------------------------------------------------ node leaders */
+
+/* With MPIWATCH_NODE_SIZE, collective over the private communicator: the
+ * ranks of a node agree on their leader (the lowest rank), which opens the
+ * relay; the others learn its local socket and secret over MPI. Returns the
+ * local transport that every rank of the node then uses (the leader's own
+ * rank too), or NULL: no node leaders asked for, or the leader could not
+ * start (it warns; each rank then opens its own endpoint). token: the
+ * leader's client token, or NULL when this rank has none. */
+MW_HIDDEN const mw_transport *mw_node_open(const char *token);
+
+/* A rank's end of its node's local channel (monitor/local.c): the leader is
+ * its "client", which attaches when the leader's own client does. */
+MW_HIDDEN void mw_local_open(int leader, const char *name, const char *secret);
+extern MW_HIDDEN const mw_transport mw_local_transport;
+
+/* A member's first line to its leader: version, the node's secret, its world rank. */
+#define MW_LOCAL_HELLO_FORMAT "MPIWATCH-LOCAL %d %s %d\n"
+#define MW_LOCAL_ATTACH 'A'      /* the leader's one byte: a client is attached, start */
+#define MW_LOCAL_NAME_MAX 100    /* the abstract socket's name, without its leading NUL */
+
+/* The leader's relay (monitor/relay.c), a thread of its own: the TCP client
+ * (tcp.c's listener and authentication), the node's local connections, and
+ * each rank's bytes forwarded in MWP_FORWARD frames. name[MW_LOCAL_NAME_MAX]
+ * receives the local socket's name. 0, or -1 after a warning. */
+MW_HIDDEN int mw_relay_open(const char *bind, const char *token, const char *secret, char *name);
+/* Stop it: unless at_exit, first let the node's ranks end their streams
+ * (at most a few seconds, and only while a client is attached). */
+MW_HIDDEN void mw_relay_stop(int at_exit);
+/* The leader's endpoint line's transport part: "node HOST PORT TOKEN". */
+MW_HIDDEN const char *mw_relay_endpoint(void);
+
+/* The monitor's threads yield the CPU to the application (MPIWATCH_MONITOR_NICE). */
+MW_HIDDEN void mw_monitor_lower_priority(void);
 
 /* ------------------------------------------------------------ publishing */
 

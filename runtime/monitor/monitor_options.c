@@ -3,10 +3,15 @@
  * MPI) sees them, and --help, which is left for the program. A bad value gets one warning naming the
  * variable (or flag) and the value, then the default; warnings are kept
  * until the rank is known, so that only rank 0 prints them. */
+#define _DEFAULT_SOURCE   /* syscall(SYS_gettid) */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "monitor/monitor.h"
 #include "core/state.h"
@@ -101,9 +106,29 @@ static double number(const char *var, double lo, double hi, double fallback, con
     return x;
 }
 
+/* MPIWATCH_NODE_SIZE: node leaders (docs/protocol.md), off unless asked. */
+static void node_size_var(void)
+{
+    const char *v = getenv("MPIWATCH_NODE_SIZE");
+    char *end = NULL;
+    if (v == NULL || *v == '\0')
+        return;
+    if (strcmp(v, "host") == 0) {
+        mw_monitor_opts.node_size = MW_NODE_HOST;
+        return;
+    }
+    long k = strtol(v, &end, 10);
+    if (*end != '\0' || k < 0 || k > 1000000)
+        problem("MPIWATCH_NODE_SIZE='%s' is not host or a number of ranks from 0 to 1000000; "
+                "every rank serves its own client", v);
+    else
+        mw_monitor_opts.node_size = (int)k;
+}
+
 static void load_variables(void)
 {
     monitor_var();
+    node_size_var();
     transport_var();
     bind_var();
     mw_monitor_opts.wait = number("MPIWATCH_WAIT", 0, 86400, 0,
@@ -226,9 +251,33 @@ void mw_monitor_print_help(void)
             "Variables: MPIWATCH_MONITOR=off|stdout|stderr|file:PATH, MPIWATCH_TRANSPORT=tcp|mpi,\n"
             "  MPIWATCH_BIND=ADDRESS, MPIWATCH_WAIT=SECONDS, MPIWATCH_MONITOR_BUFFER=EVENTS,\n"
             "  MPIWATCH_MONITOR_INTERVAL=SECONDS, MPIWATCH_MONITOR_NICE=0..19, MPIWATCH_OUTDIR,\n"
+            "  MPIWATCH_NODE_SIZE=host|RANKS (node leaders serve their node's ranks),\n"
             "  MPIWATCH_LEVEL, MPIWATCH_TIMER, MPIWATCH_FORMATS (see mpiwatch's README and\n"
             "  docs/protocol.md)\n");
     fflush(stdout);
+}
+
+/* MPIWATCH_MONITOR_NICE, applied by each monitor thread to itself (the
+ * sender, a node leader's relay). The threads yield the CPU to the
+ * application: on a node whose cores the
+ * ranks keep busy (MPI progress engines spin), a sender at the ranks'
+ * priority would take time slices from them, and the job would slow down
+ * by what the monitor costs. Linux applies a nice value to the one thread
+ * named by its id. */
+void mw_monitor_lower_priority(void)
+{
+#ifdef SYS_gettid
+    if (mw_monitor_opts.nice == 0)
+        return;
+    errno = 0;
+    int now = getpriority(PRIO_PROCESS, 0);
+    if (now == -1 && errno != 0)
+        now = 0;
+    int want = now + mw_monitor_opts.nice > 19 ? 19 : now + mw_monitor_opts.nice;
+    if (setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), want) != 0)
+        mw_warn("cannot lower the monitor thread's priority (MPIWATCH_MONITOR_NICE=%d): %s; "
+                "it runs at the ranks' priority", mw_monitor_opts.nice, strerror(errno));
+#endif
 }
 
 /* ------------------------------------------------------------ MPI_Init */

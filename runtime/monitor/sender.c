@@ -22,15 +22,12 @@
  * request and the level queue (atomics or the lock below); the statistics,
  * which the sender reads with relaxed atomic loads (the writers are the
  * per-thread tables of core/thread_stats.h; a snapshot may be a few calls behind). */
-#define _DEFAULT_SOURCE   /* syscall(SYS_gettid) */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -400,32 +397,11 @@ static void step(void)
     }
 }
 
-/* The sender yields the CPU to the application: on a node whose cores the
- * ranks keep busy (MPI progress engines spin), a sender at the ranks'
- * priority would take time slices from them, and the job would slow down
- * by what the monitor costs. Linux applies a nice value to the one thread
- * named by its id. */
-static void lower_priority(void)
-{
-#ifdef SYS_gettid
-    if (mw_monitor_opts.nice == 0)
-        return;
-    errno = 0;
-    int now = getpriority(PRIO_PROCESS, 0);
-    if (now == -1 && errno != 0)
-        now = 0;
-    int want = now + mw_monitor_opts.nice > 19 ? 19 : now + mw_monitor_opts.nice;
-    if (setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), want) != 0)
-        mw_warn("cannot lower the monitor thread's priority (MPIWATCH_MONITOR_NICE=%d): %s; "
-                "it runs at the ranks' priority", mw_monitor_opts.nice, strerror(errno));
-#endif
-}
-
 static void *sender_main(void *arg)
 {
     (void)arg;
     mw_guard_hold();   /* nothing this thread does is the application's MPI */
-    lower_priority();
+    mw_monitor_lower_priority();
     while (!__atomic_load_n(&sender.stop_flag, __ATOMIC_ACQUIRE)) {
         step();
         sender.transport->wait(MW_TICK_MS, sender.attached && mw_buf_pending(&sender.out) > 0);
@@ -518,11 +494,13 @@ void mw_monitor_start(void)
         mw_monitor_print_help();
     if (mw_monitor_opts.publish == MW_PUBLISH_OFF)
         return;
-    if (mw_monitor_token(token) != 0) {
+    int have_token = mw_monitor_token(token) == 0;
+    const mw_transport *node = mw_node_open(have_token ? token : NULL);   /* collective */
+    if (!have_token) {
         mw_warn("no random bytes for the monitor's token; the monitor is off on this rank");
     } else {
         mw_events_set_capacity(mw_monitor_opts.buffer);
-        sender.transport = open_transport(token);
+        sender.transport = node ? node : open_transport(token);
     }
     if (sender.transport != NULL) {
         mw_timebase_init(&sender.tb);

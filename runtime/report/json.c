@@ -5,23 +5,9 @@
 #include "fortran/bridge.h"
 #include "mw_functions.h"
 #include "report/report.h"
+#include "report/wait_section.h"
 #include "core/state.h"
 #include "mpiwatch_report.h"
-
-void mw_json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
-}
 
 static void write_config(FILE *out)
 {
@@ -142,6 +128,15 @@ static void write_trace(FILE *out, const mw_job_summary *job)
                  "\"bytes\": %llu},\n",
             job->trace_ranks, (unsigned long long)job->trace_events,
             (unsigned long long)job->trace_dropped, (unsigned long long)job->trace_bytes);
+}
+
+static void write_waits(FILE *out, const mw_job_summary *job)
+{
+    if (job->waits == NULL)
+        return;
+    fprintf(out, "  \"waits\": ");
+    mw_wait_report_json(out, job->waits);
+    fprintf(out, ",\n");
 }
 
 static void write_regions(FILE *out, const mw_job_summary *job)
@@ -328,6 +323,7 @@ void mw_report_json(FILE *out, const mw_job_summary *job)
     write_pairs(out, job);
     write_monitor(out, job);
     write_trace(out, job);
+    write_waits(out, job);
     write_regions(out, job);
     fprintf(out, "}\n");
 }

@@ -120,6 +120,7 @@ typedef struct mw_job_summary {
     uint64_t monitor_skipped;    /* snapshots not sent while a client was behind */
     int trace_ranks;             /* ranks that wrote a trace (0: the trace was off) */
     uint64_t trace_events, trace_dropped, trace_bytes;   /* all ranks */
+    struct mw_wait_report *waits;   /* the wait states at MPI_Finalize (report/wait_merge.h), or NULL */
     mw_fn_summary fn[MW_FN_COUNT];
     char name[512];          /* the reports' file name without extension, once chosen, or "" */
     int matrix_file;         /* rank 0: NAME.matrix, every pair, was written beside them */

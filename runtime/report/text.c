@@ -7,6 +7,7 @@
 
 #include "mw_functions.h"
 #include "report/report.h"
+#include "report/wait_section.h"
 #include "core/state.h"
 
 /* Ranks listed one by one up to this many; beyond it, a summary. */
@@ -489,4 +490,8 @@ void mw_report_text(FILE *out, const mw_job_summary *job)
     write_pairs(out, job);
     write_regions(out, job);
     write_counters(out, job);
+    if (job->waits != NULL) {
+        mw_wait_report_text(out, job->waits);
+        fprintf(out, "\n");
+    }
 }

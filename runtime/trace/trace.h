@@ -26,6 +26,11 @@ MW_HIDDEN void mw_trace_finish(void);
  * the trace never started. */
 MW_HIDDEN const char *mw_trace_run(void);
 
+/* This rank's trace file once mw_trace_finish has closed it whole (the
+ * wait-state analysis at MPI_Finalize reads it back); NULL when the trace
+ * was off or a write failed. */
+MW_HIDDEN const char *mw_trace_file(void);
+
 /* Record one call (trace/call_event.h has the arguments). */
 MW_HIDDEN void mw_trace_record(int id, const mw_call *call, int traffic, const mw_fn_stats *s);
 

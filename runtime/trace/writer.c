@@ -307,6 +307,11 @@ const char *mw_trace_run(void)
     return w.run[0] != '\0' ? w.run : NULL;
 }
 
+const char *mw_trace_file(void)
+{
+    return w.started && w.fd < 0 && !__atomic_load_n(&w.failed, __ATOMIC_RELAXED) ? w.path : NULL;
+}
+
 int mw_trace_read_totals(mw_trace_totals *out)
 {
     out->events = out->dropped = 0;

@@ -150,14 +150,14 @@ static void test_unknown_skipped(void)
 {
     mwt_buf b = { 0 }, s = { 0 };
     mwt_script(&s, 0, 1, 0);
-    /* HELLO, then unknown frames of types 0, 8, 200 (one with no body,
-     * one of the largest length), then the rest of the script. (7 is
-     * PAIRS now: the first type no frame has is 8.) */
+    /* HELLO, then unknown frames of types 0, 9, 200 (one with no body,
+     * one of the largest length), then the rest of the script. (8 is
+     * FORWARD now: the first type no frame has is 9.) */
     uint32_t hello_len = s.p[0] | (s.p[1] << 8) | (s.p[2] << 16) | ((uint32_t)s.p[3] << 24);
     mwt_bytes(&b, s.p, 4 + hello_len);
     size_t at = mwt_begin(&b, 0);
     mwt_end(&b, at);
-    at = mwt_begin(&b, 8);
+    at = mwt_begin(&b, 9);
     mwt_str(&b, "a frame from the future");
     mwt_end(&b, at);
     at = mwt_begin(&b, 200);
@@ -736,6 +736,96 @@ static void test_session(void)
     free(b.p);
 }
 
+/* A FORWARD frame of rank's bytes [from, from + n). */
+static void forward(mwt_buf *out, uint32_t rank, const mwt_buf *stream, size_t from, size_t n)
+{
+    size_t at = mwt_begin(out, MWP_FORWARD);
+    mwt_u32(out, rank);
+    mwt_bytes(out, stream->p + from, n);
+    mwt_end(out, at);
+}
+
+/* A node leader's connection: ranks 0 (the leader) and 1 behind it, their
+ * streams cut into 7-byte FORWARD frames, interleaved, fed in 13-byte
+ * chunks; then the broken cases. */
+static void test_node_leader(void)
+{
+    mwc_view v = { NULL, on_lost, NULL, NULL, NULL };
+    int ranks[3] = { 0, 1, 2 };
+    char *descs[3] = { "node", "via 0", "tcp" };
+    mwt_buf r0 = { 0 }, r1 = { 0 }, b = { 0 };
+    mwt_script(&r0, 0, 3, 0);
+    mwt_script(&r1, 1, 3, 0);
+    for (size_t i = 0; i < r0.len || i < r1.len; i += 7) {
+        if (i < r1.len)
+            forward(&b, 1, &r1, i, r1.len - i < 7 ? r1.len - i : 7);
+        if (i < r0.len)
+            forward(&b, 0, &r0, i, r0.len - i < 7 ? r0.len - i : 7);
+    }
+    mwc_session s;
+    mwc_session_init(&s, 3, ranks, descs, v, NULL);
+    mwc_session_set_node(&s, 0);
+    mwc_session_set_via(&s, 1, 0);
+    int rc = 0;
+    for (size_t i = 0; i < b.len && rc == 0; i += 13)
+        rc = mwc_session_relay_data(&s, 0, b.p + i, b.len - i < 13 ? b.len - i : 13);
+    CHECK(rc == -1 && s.model.r[0].status == MWC_FINISHED && s.model.r[1].status == MWC_FINISHED,
+          "both ranks' GOODBYEs end the connection: rc %d, status %d %d", rc,
+          s.model.r[0].status, s.model.r[1].status);
+    CHECK(s.model.r[2].status != MWC_FINISHED && s.model.r[2].status != MWC_LOST,
+          "rank 2 has its own connection");
+    mwc_session_free(&s);
+
+    /* Cut: the leader's connection ends after half of it. */
+    int before = lost_seen;
+    mwc_session_init(&s, 3, ranks, descs, v, NULL);
+    mwc_session_set_node(&s, 0);
+    mwc_session_set_via(&s, 1, 0);
+    CHECK(mwc_session_relay_data(&s, 0, b.p, b.len / 2) == 0, "half a node's stream");
+    mwc_session_closed(&s, 0, "the rank closed the connection");
+    CHECK(s.model.r[1].status == MWC_LOST &&
+          strstr(s.model.r[1].reason, "its node leader (rank 0): the rank closed") != NULL,
+          "rank 1: %s", s.model.r[1].reason);
+    CHECK(s.model.r[0].status == MWC_LOST && lost_seen == before + 2, "lost told %d times",
+          lost_seen - before);
+    mwc_session_free(&s);
+
+    /* A FORWARD frame for a rank not behind this leader breaks the connection. */
+    mwc_session_init(&s, 3, ranks, descs, v, NULL);
+    mwc_session_set_node(&s, 0);
+    mwc_session_set_via(&s, 1, 0);
+    b.len = 0;
+    forward(&b, 2, &r1, 0, 10);
+    CHECK(mwc_session_relay_data(&s, 0, b.p, b.len) == -1, "rank 2 accepted from leader 0");
+    CHECK(s.model.r[0].status == MWC_LOST && s.model.r[1].status == MWC_LOST &&
+          strstr(s.model.r[1].reason, "rank 2, which is not behind this node leader") != NULL,
+          "reason: %s", s.model.r[1].reason);
+    mwc_session_free(&s);
+
+    /* The decoders: a leader sends FORWARD only; a rank never does. */
+    mwc_decoder d;
+    mwc_decoder_init_relay(&d);
+    log_t l = { .n = 0 };
+    CHECK(feed(&d, r0.p, r0.len, &l) == -1 && strstr(d.error, "a node leader sent a HELLO frame"),
+          "HELLO from a leader: %s", d.error);
+    mwc_decoder_free(&d);
+    mwc_decoder_init_relay(&d);
+    b.len = 0;
+    size_t at = mwt_begin(&b, MWP_FORWARD);
+    mwt_u32(&b, 0);
+    mwt_end(&b, at);
+    CHECK(feed(&d, b.p, b.len, &l) == -1 && strstr(d.error, "FORWARD frame without bytes"),
+          "empty FORWARD: %s", d.error);
+    mwc_decoder_free(&d);
+    b.len = 0;
+    mwt_bytes(&b, r0.p, 4 + (r0.p[0] | (r0.p[1] << 8) | (r0.p[2] << 16)));   /* its HELLO */
+    forward(&b, 0, &r1, 0, 10);
+    expect_error("FORWARD from a rank", &b, "FORWARD frame from a rank whose endpoint");
+    free(r0.p);
+    free(r1.p);
+    free(b.p);
+}
+
 int main(void)
 {
     test_whole_and_splits();
@@ -745,5 +835,6 @@ int main(void)
     test_inflight();
     test_pairs();
     test_session();
+    test_node_leader();
     return CHECK_DONE("test_decoder");
 }

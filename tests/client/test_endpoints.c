@@ -59,6 +59,25 @@ static void test_lines(void)
     bad_line("mpiwatch-endpoint 1 0 1 tcp  1 " TOK, "HOST");
     bad_line("mpiwatch-endpoint 1 0 1 mpi " TOK, "needs TOKEN PORT_NAME");
     bad_line("hello world", "not an endpoint line");
+
+    /* Node leaders: a leader's node line, and the via lines of its node. */
+    ok_line("mpiwatch-endpoint 1 4 8 node n1 5000 " TOK, 4, 8, MWC_TCP, "node tcp://n1:5000");
+    mwc_endpoint ep;
+    char err[200] = "";
+    CHECK(mwc_endpoint_parse_line("mpiwatch-endpoint 1 5 8 via 4   ", &ep, err, sizeof err) == 0 &&
+              ep.transport == MWC_VIA && ep.via == 4 && ep.rank == 5 && !ep.node &&
+              strcmp(ep.desc, "via rank 4") == 0,
+          "via line: %s", err);
+    free(ep.host), free(ep.port_name), free(ep.desc);
+    CHECK(mwc_endpoint_parse_line("mpiwatch-endpoint 1 4 8 node n1 5000 " TOK, &ep, err,
+                                  sizeof err) == 0 && ep.node, "node flag");
+    free(ep.host), free(ep.port_name), free(ep.desc);
+    bad_line("mpiwatch-endpoint 1 5 8 via 5", "needs its leader's RANK");
+    bad_line("mpiwatch-endpoint 1 5 8 via 8", "another rank below SIZE 8");
+    bad_line("mpiwatch-endpoint 1 5 8 via", "needs its leader's RANK");
+    bad_line("mpiwatch-endpoint 1 5 8 via 4 4", "needs its leader's RANK");
+    bad_line("mpiwatch-endpoint 1 5 8 via x", "needs its leader's RANK");
+    bad_line("mpiwatch-endpoint 1 4 8 node n1 5000", "a node endpoint needs HOST PORT TOKEN");
 }
 
 static void test_urls(void)

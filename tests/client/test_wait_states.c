@@ -5,7 +5,9 @@
  * whose ranks start at different moments (as offsets between the ranks'
  * own clocks leave them once unified): only the times decide; and the
  * unification itself (client/wait_input.c): ranks with other tick rates,
- * origins and wall clocks at their origins. */
+ * origins and wall clocks at their origins. Every analysis is also run rank
+ * by rank, as at MPI_Finalize (mww_options.victim), and must sum to the
+ * whole. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,15 +35,45 @@ static void rooted(calls *r, const char *fn, double enter, double leave, int roo
     r->c[r->n++] = (mww_call){fn, enter, leave, -1, -1, 0, root, 8, site, 0, 0};
 }
 
+/* Each rank's own analysis (mww_options.victim, as at MPI_Finalize) sums
+ * to the whole one: waiting, direct, messages, unmatched ends, unordered
+ * receivers, and each rank's waiting. */
+static void check_victims(const mww_rank *ranks, int n, const mww_result *whole)
+{
+    double waiting = 0, direct = 0;
+    long messages = 0, unmatched = 0, unordered = 0;
+    for (int k = 0; k < n; k++) {
+        mww_result one;
+        mww_options opt = {.rendezvous_bytes = MWW_RENDEZVOUS_BYTES_DEFAULT, .victim = &k};
+        CHECK(mww_analyze(ranks, n, &opt, &one) == 0, "analyze rank %d", k);
+        CHECK(NEAR(one.waiting, whole->rank_waiting[k]), "rank %d alone waited %g, not %g", k,
+              one.waiting, whole->rank_waiting[k]);
+        waiting += one.waiting;
+        direct += one.direct;
+        messages += one.messages;
+        unmatched += one.unmatched;
+        unordered += one.unordered_receivers;
+        mww_result_free(&one);
+    }
+    CHECK(NEAR(waiting, whole->waiting) && NEAR(direct, whole->direct) &&
+              messages == whole->messages && unmatched == whole->unmatched &&
+              unordered == whole->unordered_receivers,
+          "by rank: waiting %g direct %g, %ld messages, %ld unmatched, %ld unordered; whole: "
+          "%g %g, %ld, %ld, %ld", waiting, direct, messages, unmatched, unordered, whole->waiting,
+          whole->direct, whole->messages, whole->unmatched, whole->unordered_receivers);
+}
+
 static mww_result analyze(calls *r, int n)
 {
     mww_rank ranks[8];
     for (int k = 0; k < n; k++)
-        ranks[k] = (mww_rank){r[k].c, r[k].n};
+        ranks[k] = (mww_rank){r[k].c, r[k].n, NULL};
     mww_result res;
-    mww_options opt = {MWW_RENDEZVOUS_BYTES_DEFAULT, 0};
+    mww_options opt = {.rendezvous_bytes = MWW_RENDEZVOUS_BYTES_DEFAULT, .details = 0};
     int rc = mww_analyze(ranks, n, &opt, &res);
     CHECK(rc == 0, "analyze: %d", rc);
+    if (rc == 0)
+        check_victims(ranks, n, &res);
     return res;
 }
 
@@ -126,8 +158,12 @@ static void test_late_receiver(void)
     CHECK(NEAR(res.pattern_time[MWW_LATE_RECEIVER], 0.25 + 0.5), "late receiver %g",
           res.pattern_time[MWW_LATE_RECEIVER]);
     CHECK(res.pattern_count[MWW_LATE_RECEIVER] == 2, "%ld", res.pattern_count[MWW_LATE_RECEIVER]);
-    CHECK(res.ncauses == 2 && res.causes[0].rank == 1 && res.causes[0].site == 0x32 &&
-              res.causes[1].site == 0x30 && res.causes[1].prev_site == 0x40,
+    /* first by direct waiting: at 0x30 rank 1 worked 1.15 s since its barrier
+     * and rank 0 had no call before (all 0.25 s direct); at 0x32 both worked
+     * 0.999 s since their previous calls: its 0.5 s are all propagated */
+    CHECK(res.ncauses == 2 && res.causes[0].rank == 1 && res.causes[0].site == 0x30 &&
+              res.causes[0].prev_site == 0x40 && NEAR(res.causes[0].direct, 0.25) &&
+              res.causes[1].site == 0x32 && NEAR(res.causes[1].direct, 0),
           "causes");
     mww_result_free(&res);
 }
@@ -248,10 +284,11 @@ static mww_result analyze_details(calls *r, int n)
 {
     mww_rank ranks[8];
     for (int k = 0; k < n; k++)
-        ranks[k] = (mww_rank){r[k].c, r[k].n};
+        ranks[k] = (mww_rank){r[k].c, r[k].n, NULL};
     mww_result res;
-    mww_options opt = {MWW_RENDEZVOUS_BYTES_DEFAULT, 1};
+    mww_options opt = {.rendezvous_bytes = MWW_RENDEZVOUS_BYTES_DEFAULT, .details = 1};
     CHECK(mww_analyze(ranks, n, &opt, &res) == 0, "analyze");
+    check_victims(ranks, n, &res);
     return res;
 }
 
@@ -372,6 +409,33 @@ static void test_unmatched(void)
 }
 
 /* A balanced run: every rank enters together, nothing waits. */
+/* Direct and propagated waiting: in an MPI_Allreduce, rank 1 is 0.5 s late.
+ * Case 0: it left its previous call (site 0x10) 0.5 s after rank 0 left its
+ * own and did the same work since: all propagated. Case 1: both left at
+ * 1.0, rank 1 worked 0.5 s longer: all direct. Case 2: 0.2 s of each. */
+static void test_direct(void)
+{
+    static const double left1[3] = {1.5, 1.0, 1.3}, want[3] = {0, 0.5, 0.2};
+    for (int k = 0; k < 3; k++) {
+        calls r[2] = {0};
+        add(&r[0], "MPI_Bcast", 0.0, 1.0, -1, -1, 0, 0x10);
+        add(&r[0], "MPI_Allreduce", 1.0, 1.6, -1, -1, 0, 0x20);
+        add(&r[1], "MPI_Bcast", 0.0, left1[k], -1, -1, 0, 0x10);
+        add(&r[1], "MPI_Allreduce", 1.5, 1.6, -1, -1, 0, 0x20);
+        r[0].c[0].root = r[1].c[0].root = 0;
+        mww_result res = analyze(r, 2);
+        CHECK(NEAR(res.waiting, 0.5) && NEAR(res.direct, want[k]), "case %d: waiting %g, direct %g",
+              k, res.waiting, res.direct);
+        CHECK(res.ncauses >= 1 && NEAR(res.pattern_time[MWW_WAIT_NXN], 0.5), "case %d: nxn %g", k,
+              res.pattern_time[MWW_WAIT_NXN]);
+        for (size_t i = 0; i < res.ncauses; i++)
+            if (res.causes[i].pattern == MWW_WAIT_NXN)
+                CHECK(NEAR(res.causes[i].direct, want[k]), "case %d: direct %g, not %g", k,
+                      res.causes[i].direct, want[k]);
+        mww_result_free(&res);
+    }
+}
+
 static void test_balanced(void)
 {
     calls r[4] = {0};
@@ -399,9 +463,9 @@ static void test_details(void)
     add(&r[2], "MPI_Send", 2.05, 2.06, 1, 1, 0, 0x40);
     mww_rank ranks[3];
     for (int k = 0; k < 3; k++)
-        ranks[k] = (mww_rank){r[k].c, r[k].n};
+        ranks[k] = (mww_rank){r[k].c, r[k].n, NULL};
     mww_result res;
-    mww_options opt = {MWW_RENDEZVOUS_BYTES_DEFAULT, 1};
+    mww_options opt = {.rendezvous_bytes = MWW_RENDEZVOUS_BYTES_DEFAULT, .details = 1};
     CHECK(mww_analyze(ranks, 3, &opt, &res) == 0, "analyze");
     CHECK(res.nwaits == 3 && res.nmatched == 3 && res.ncauses == 3, "%zu waits, %zu messages, "
           "%zu causes", res.nwaits, res.nmatched, res.ncauses);
@@ -458,6 +522,7 @@ int main(void)
     test_irecv_test();
     test_unmatched();
     test_balanced();
+    test_direct();
     test_details();
     return CHECK_DONE("test_wait_states");
 }

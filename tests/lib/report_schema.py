@@ -51,7 +51,7 @@ NAME_RE = re.compile(r"^MPIX?_[A-Za-z0-9_]+$")
 REPORT_KEYS = {"schema", "program", "ranks", "snapshot", "partial", "merged", "mpi", "timer", "fortran_binding_calls",
                "command", "hosts", "library", "start", "end", "build_id", "nodes", "label", "config", "monitor", "trace", "rank_times",
                "app_time", "mpi_time", "init_time", "functions", "callsites", "rank_functions",
-               "counters", "pairs", "regions"}
+               "counters", "pairs", "regions", "waits"}
 LIVE_KEYS = {"recording", "elapsed", "watched", "waiting", "attached", "finished", "lost",
              "events_received", "events_dropped", "stuck_after", "rates", "rank_status",
              "inflight", "wait_for"}
@@ -200,7 +200,7 @@ def _report_only(c: _Check, doc: dict, world: int) -> None:
     for k in ("start", "end"):
         c.typed(doc, k, _is_int, "seconds since the epoch (an integer)", "", required=False)
     for k in ("config", "monitor", "trace", "counters", "regions", "callsites", "snapshot", "partial",
-              "merged"):
+              "merged", "waits"):
         c.typed(doc, k, lambda v: isinstance(v, dict), "an object", "", required=False)
     for k in ("app_time", "mpi_time", "init_time"):
         if c.typed(doc, k, lambda v: isinstance(v, dict), "an object", "", required=False):
@@ -216,11 +216,49 @@ def _report_only(c: _Check, doc: dict, world: int) -> None:
                                   "snapshots_skipped"), "monitor")
     if isinstance(doc.get("trace"), dict):
         c.counts(doc["trace"], ("ranks", "events", "dropped", "bytes"), "trace")
+    if isinstance(doc.get("waits"), dict):
+        _waits(c, doc["waits"], world)
     if isinstance(doc.get("callsites"), dict):
         for i, s in c.objects(doc["callsites"], "sites", "callsites"):
             c.typed(s, "function", lambda v: isinstance(v, str) and NAME_RE.match(v) is not None,
                     "an MPI function's name", f"callsites.sites[{i}]")
             c.counts(s, ("calls", "bytes_sent", "bytes_recv"), f"callsites.sites[{i}]")
+
+
+WAIT_PATTERNS = ("late_sender", "late_receiver", "wait_nxn", "wait_barrier", "late_broadcast",
+                 "early_reduce")
+
+
+def _waits(c: _Check, w: dict, world: int) -> None:
+    """The wait states at MPI_Finalize (docs/wait-states.md, "JSON")."""
+    c.counts(w, ("ranks", "calls", "messages", "unmatched", "unordered_receivers", "collectives",
+                 "incomplete_collectives"), "waits")
+    c.seconds(w, ("mpi_time", "waiting", "direct", "analysis_seconds"), "waits")
+    for k in ("waiting_share", "direct_share"):
+        c.typed(w, k, lambda v: _is_num(v) and 0 <= v <= 100.001, "a percentage", "waits")
+    c.typed(w, "sites", lambda v: isinstance(v, str), "a string", "waits")
+    if c.typed(w, "patterns", lambda v: isinstance(v, dict) and set(v) == set(WAIT_PATTERNS),
+               f"an object of {', '.join(WAIT_PATTERNS)}", "waits"):
+        for k in WAIT_PATTERNS:
+            c.seconds(w["patterns"][k], ("time",), f"waits.patterns.{k}")
+            c.counts(w["patterns"][k], ("count",), f"waits.patterns.{k}")
+    for k in ("rank_waiting", "rank_caused"):
+        c.typed(w, k, lambda v: isinstance(v, list) and len(v) == world and all(_is_num(x) and x >= 0 for x in v),
+                f"a list of {world} times", "waits")
+    for i, cause in c.objects(w, "causes", "waits"):
+        at = f"waits.causes[{i}]"
+        c.rank(cause, "rank", world, at)
+        c.typed(cause, "pattern", lambda v: v in WAIT_PATTERNS, "a pattern's key", at)
+        c.typed(cause, "function", lambda v: isinstance(v, str) and NAME_RE.match(v) is not None,
+                "an MPI function's name", at)
+        for k in ("site", "address"):
+            c.typed(cause, k, lambda v: isinstance(v, str), "a string", at)
+        c.typed(cause, "after", lambda v: v is None or (isinstance(v, dict) and
+                                                        {"function", "site", "address"} <= set(v)),
+                "null or an object with function, site and address", at)
+        c.seconds(cause, ("waiting", "direct"), at)
+        c.typed(cause, "share", lambda v: _is_num(v) and v >= 0, "a percentage", at)
+        c.counts(cause, ("instances", "waiting_ranks"), at)
 
 
 def _live(c: _Check, doc: dict, world: int) -> None:

@@ -4,6 +4,11 @@
 # output is the bare run's; the call-site table names LAMMPS's C++ functions
 # (demangled) and says which modules have no line information (Debian ships
 # LAMMPS's debug symbols separately); every MPI_Send is in some site.
+# Traced (MPIWATCH_TRACE=1): the thermo table is the bare run's, and the
+# report has the wait states analysed at MPI_Finalize (docs/wait-states.md),
+# the same as mpiwatch --trace DIR --analyze finds in the files; the
+# analysis's time and MPI_Finalize's report phases are printed (the issue's
+# "adds at most 1 s", a figure, not asserted).
 name=lammps
 . "$(dirname "$0")/../lib/harness.sh"
 
@@ -18,6 +23,7 @@ if ! ldd "$lmp" | grep -q "$(case $MPI_FLAVOR in openmpi) echo libmpi.so.40 ;; *
     skip "LAMMPS in.melt" "$lmp is not built with $MPI_FLAVOR ($(ldd "$lmp" | grep -o 'libmpi[a-z]*\.so\.[0-9]*' | head -n 1))"
     finish
 fi
+need_client
 echo "# $lmp ($(dpkg-query -W -f '${Version}' lammps 2>/dev/null || echo '?'))"
 
 for mode in bare preload; do
@@ -75,5 +81,28 @@ if sed -n '/^Call sites by time/,/^$/p' "$text" | grep -q '^  MPI_Send  *LAMMPS_
     pass "the text report lists MPI_Send sites as LAMMPS_NS::CommBrick::...()"
 else
     fail "text call sites" "no MPI_Send site line naming LAMMPS_NS::CommBrick" "$text"
+fi
+# --- traced: the wait states at MPI_Finalize
+dir="$work/traced"
+mkdir -p "$dir/cwd"
+cp "$melt" "$dir/cwd/"
+run "$dir" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_FORMATS=json,text MPIWATCH_REPORT_TIMING=1 \
+    -- "$lmp" -in in.melt
+sed -n '/^ *Step /,/^Loop time/p' "$dir/stdout" | grep -v '^Loop time' >"$dir/thermo"
+report=$(reports "$dir/cwd" 'mpiwatch-*.json')
+if [ "$(rc_of "$dir")" -ne 0 ] || ! cmp -s "$work/bare/thermo" "$dir/thermo" || [ -z "$report" ]; then
+    fail "in.melt traced" "status $(rc_of "$dir"), a different thermo table or no report" \
+        "$dir/stderr" "$dir/thermo"
+else
+    log=$(mktemp "$work/log.XXXXXX")
+    "$client" --trace "$dir/cwd" --analyze --json >"$dir/analysis.json" 2>"$log"
+    if "$PYTHON" "$top_srcdir/tests/lib/report_schema.py" "$dir/cwd/$report" >"$log" 2>&1 &&
+            "$PYTHON" "$top_srcdir/tests/trace/wait_check.py" same "$dir/cwd/$report" \
+                "$dir/analysis.json" >>"$log" 2>&1; then
+        pass "in.melt traced: the report's wait states at MPI_Finalize are --analyze's: $(tail -n 1 "$log")"
+    else
+        fail "in.melt wait states" "$(tail -n 1 "$log")" "$log" "$dir/cwd/$report"
+    fi
+    grep '^mpiwatch: report timing' "$dir/stderr" | sed 's/^/# /'
 fi
 finish

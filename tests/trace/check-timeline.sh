@@ -23,6 +23,9 @@
 # - bad --ranks and --window values are usage errors naming them (status
 #   2), write no page; --ranks naming no rank of the trace, or a window
 #   holding no call: status 1, no page.
+# - the HTML report of the same run (mpiwatch --report R.json --html): its
+#   section "Waiting, and what caused it" (the wait states found at
+#   MPI_Finalize) lists rank 0's late send at delays.c:LINE first;
 # Screenshots are kept beside this test's log: tests/trace/timeline-whole.png
 # and timeline-click.png.
 name=timeline
@@ -211,6 +214,27 @@ if "$client" --trace "$hostile" --html "$html" >"$html.stdout" 2>"$html.stderr" 
     fi
 else
     fail "hostile name" "no page" "$html.stderr"
+fi
+
+# ---------------------------------------------------------------- the HTML report's section
+report=$(ls "$dir"/cwd/mpiwatch-*.json | grep -v -- '-rank' | head -n 1)
+line=$(awk '/^delay /{print $4}' "$dir/stdout")
+first='Array.from(document.querySelectorAll("#mw-waits tbody tr:first-child td")).map(function (td) { return td.textContent; })'
+if ! "$client" --report "$report" --html "$work/report.html" >"$work/report.log" 2>&1; then
+    fail "report page" "mpiwatch --report --html failed" "$work/report.log"
+elif open_page "report page" "$work/report.html" "$drawn" "$first" &&
+        "$PYTHON" - "$work/report.html.dom.value.json" "delays.c:$line" <<'PY'
+import json, sys
+row = json.load(open(sys.argv[1]))
+print(row)
+sys.exit(not (len(row) == 9 and row[3] == "0" and row[4] == "late_sender"
+              and row[5].startswith(sys.argv[2] + " ")))
+PY
+then
+    pass "report page: its section lists rank 0's late_sender at delays.c:$line first"
+else
+    fail "report page" "the section's first row is not rank 0's late send at delays.c:$line" \
+        "$work/report.html.dom.value.json"
 fi
 
 # ---------------------------------------------------------------- bad values

@@ -27,7 +27,8 @@
 #   MPIWATCH_TRACE_RANKS=3-1 each get one warning naming the value, and the run
 #   is the bare run (every rank traced for the last);
 # - ranks: MPIWATCH_TRACE_RANKS=1,3 leaves the files of ranks 1 and 3 only,
-#   which convert;
+#   which convert; rank 0 says once that the wait states are not analysed
+#   at MPI_Finalize (not every rank traced);
 # - unwritable: MPIWATCH_TRACE_DIR naming no folder: a warning naming it, the
 #   bare run's output and status, a report without "trace".
 # The cost of a call with the trace off is tests/runtime/check-cost.sh's.
@@ -260,6 +261,7 @@ if [ "$listed" = "1 3 " ]; then
 else
     fail "ranks 1,3: files" "the files of ranks '$listed'"
 fi
+warned_once "ranks 1,3: no wait-state analysis at MPI_Finalize" "$work/ranks" "not every rank traced"
 checked "ranks 1,3: perfetto converted" "$client" --trace "$work/ranks/cwd" --perfetto "$work/ranks.json"
 checked "ranks 1,3: processes" "$PYTHON" "$check" perfetto "$work/ranks.json" 1,3
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Checks `mpiwatch --trace DIR --analyze --json` output (docs/wait-states.md)
-for tests/trace/check-wait-states.sh.
+for tests/trace/check-wait-states.sh. Where a JSON is named, the JSON report
+written at MPI_Finalize may be given instead: its "waits" is checked.
 
   wait_check.py cause JSON PATTERN RANK FILE LINE PREV SLEPT WAITED WAITERS
       the largest cause is RANK arriving late at FILE:LINE after FILE:PREV,
@@ -10,6 +11,15 @@ for tests/trace/check-wait-states.sh.
       (the ranks that wait) is printed beside it
   wait_check.py share JSON MAX
       the waiting is less than MAX percent of the MPI time
+  wait_check.py direct JSON MAX
+      the direct waiting (explained by the late ranks' extra work, not
+      propagated from a previous MPI call they left late) is less than MAX
+      percent of the MPI time
+  wait_check.py same REPORT ANALYSIS
+      the report's section at MPI_Finalize found what --analyze found: the
+      same totals, patterns and causes (rank, pattern, function, sites:
+      file:line where --analyze names them) to within 1e-6 s or 1e-6 of
+      their size; prints the analysis's time at MPI_Finalize
   wait_check.py damaged CLIENT N FILE...
       N copies of the run's files, each with one file damaged (bytes
       changed, cut, a run repeated), analysed (--analyze --json): exit 0 or
@@ -28,7 +38,57 @@ import tempfile
 
 def load(path):
     with open(path, encoding="utf-8") as f:
-        return json.load(f)
+        a = json.load(f)
+    return a["waits"] if "schema" in a else a
+
+
+def close(x, y):
+    return abs(x - y) <= 1e-6 * max(1.0, abs(x), abs(y))
+
+
+def is_address(site):
+    return site.startswith("0x")
+
+
+def direct(path, limit):
+    a = load(path)
+    if a["direct_share"] >= float(limit):
+        return (f"direct waiting {a['direct']:.6f} s is {a['direct_share']:.1f}% of the MPI time "
+                f"{a['mpi_time']:.6f} s, not under {limit}%")
+    print(f"direct waiting {a['direct']:.6f} s of MPI time {a['mpi_time']:.6f} s: "
+          f"{a['direct_share']:.1f}% (all waiting: {a['waiting_share']:.1f}%)")
+    return None
+
+
+def same(report, analysis):
+    r, a = load(report), load(analysis)
+    for key in ("ranks", "calls", "messages", "collectives", "unmatched",
+                "unordered_receivers", "incomplete_collectives"):
+        if r[key] != a[key]:
+            return f"{key}: {r[key]} at MPI_Finalize, {a[key]} by --analyze"
+    for key in ("mpi_time", "waiting", "direct"):
+        if not close(r[key], a[key]):
+            return f"{key}: {r[key]:.9f} s at MPI_Finalize, {a[key]:.9f} s by --analyze"
+    for k, p in a["patterns"].items():
+        if r["patterns"][k]["count"] != p["count"] or not close(r["patterns"][k]["time"], p["time"]):
+            return f"{k}: {r['patterns'][k]} at MPI_Finalize, {p} by --analyze"
+    if len(r["causes"]) != len(a["causes"]):
+        return f"{len(r['causes'])} causes at MPI_Finalize, {len(a['causes'])} by --analyze"
+
+    def key(c):
+        after = c["after"] or {"function": "", "site": ""}
+        sites = (c["site"], after["site"])
+        return (c["rank"], c["pattern"], c["function"], after["function"], c["instances"],
+                c["waiting_ranks"], round(c["waiting"], 6)) + sites
+    for x, y in zip(sorted(r["causes"], key=key), sorted(a["causes"], key=key)):
+        if key(x)[:6] != key(y)[:6] or not close(x["waiting"], y["waiting"]):
+            return f"cause {key(x)} at MPI_Finalize, {key(y)} by --analyze"
+        for got, want in zip(key(x)[7:], key(y)[7:]):
+            if want and not is_address(want) and got != want:
+                return f"site {got} at MPI_Finalize, {want} by --analyze"
+    print(f"the same {len(a['causes'])} causes and totals; analysed at MPI_Finalize in "
+          f"{r['analysis_seconds']:.3f} s")
+    return None
 
 
 def cause(path, pattern, rank, file, line, prev, slept, waited, waiters):
@@ -97,7 +157,7 @@ def damaged(client, count, *files):
 
 
 def main(argv):
-    checks = {"cause": (cause, 9), "share": (share, 2), "damaged": (damaged, None)}
+    checks = {"cause": (cause, 9), "share": (share, 2), "same": (same, 2), "direct": (direct, 2), "damaged": (damaged, None)}
     if (len(argv) < 2 or argv[1] not in checks or
             (checks[argv[1]][1] is not None and len(argv) - 2 != checks[argv[1]][1]) or
             (checks[argv[1]][1] is None and len(argv) < 5)):

@@ -1,0 +1,41 @@
+/* The wait-state analysis at MPI_Finalize (docs/wait-states.md, "At
+ * MPI_Finalize"), in parallel as Scalasca's replay: each rank reads its own
+ * trace file back, ships each peer only the calls it needs (its sends to
+ * that peer and its receives from it), combines each collective instance's
+ * entries by a reduction (the last to enter, the root), analyses its own
+ * waiting with the client's rules (client/wait_states.h) and the causes are
+ * merged onto rank 0 (report/wait_merge.c). Rank 0 never holds the trace. */
+#ifndef MW_REPORT_WAIT_FINALIZE_H
+#define MW_REPORT_WAIT_FINALIZE_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "core/compiler.h"
+#include "wait_states.h"
+
+/* A site as every rank names it: its module (hash) and offset there
+ * (report/callsites.h); module 0 when unknown. */
+typedef struct mw_wait_site {
+    uint64_t module, offset;
+} mw_wait_site;
+
+/* One rank's analysis: its own waiting and what caused it, sites as
+ * indices + 1 into sites[] (0 none). */
+typedef struct mw_wait_local {
+    mww_result result;
+    mw_wait_site *sites;
+    size_t nsites;
+    size_t calls;              /* its trace's calls */
+    long extra_collectives;    /* instances it counts beside the analysis's */
+    long incomplete_collectives;
+    int failed;                /* 1: it could not analyse (said on stderr) */
+} mw_wait_local;
+
+/* The analysis on every rank of comm (collective). 0; the local result is
+ * then to be merged (mw_wait_merge) and freed (mw_wait_local_free). */
+MW_HIDDEN void mw_wait_analyze_local(MPI_Comm comm, mw_wait_local *out);
+
+MW_HIDDEN void mw_wait_local_free(mw_wait_local *l);
+
+#endif

@@ -1,0 +1,245 @@
+#!/usr/bin/env bash
+# Node leaders (MPIWATCH_NODE_SIZE, docs/protocol.md): the ranks of a
+# (pretend) node hand their streams to one leader, which the client watches
+# over one connection per node.
+#
+# - ring: ring.c on 8 ranks in pretend nodes of 4, watched with
+#   `mpiwatch --json --port-file`: the port file has 2 node endpoints and 6
+#   via lines, the output is the bare run's, and the client's totals equal
+#   the job's JSON report, every rank finished;
+# - late: the same, the client attaching while the job runs (the ranks
+#   start their streams when the leader's client comes): totals equal;
+# - stuck: hang.c (rank 1 in MPI_Recv from 3, the others in a barrier) on 8
+#   ranks in nodes of 4: the client names rank 1 stuck and the cycle [1,3],
+#   shows every rank's call in progress, and holds 2 sockets (one per node);
+#   meanwhile a stranger connects to rank 0's local socket with a wrong
+#   secret: it is closed at once, rank 0 warns, and the watch goes on;
+# - host: MPIWATCH_NODE_SIZE=host, the real node (MPI_COMM_TYPE_SHARED): one
+#   node endpoint for the 8 ranks of this machine, totals equal;
+# - many: ring.c on 32 ranks (MW_NODE_MANY) in pretend nodes of 16: 2 node
+#   endpoints, the client's totals equal the report's, every rank finished;
+# - bad: MPIWATCH_NODE_SIZE=abc: one warning naming it, and every rank
+#   publishes its own tcp endpoint and is watched as without leaders;
+# - no-bind: MPIWATCH_BIND names an address of no interface here: the
+#   leaders cannot listen, say so, and the job runs as without a monitor.
+name=node-leaders
+. "$(dirname "$0")/../lib/harness.sh"
+
+NP=8
+K=4
+mon_dir="$top_srcdir/tests/monitor"
+need_client
+build "$mon_dir/ring.c" "$work/ring-bare" plain
+build "$mon_dir/ring.c" "$work/ring" linked
+build "$mon_dir/hang.c" "$work/hang" linked
+
+dir="$work/bare"
+MW_TIMEOUT=300 run "$dir" "$NP" bare -- "$work/ring-bare" 2000 1000
+if [ "$(rc_of "$dir")" -ne 0 ]; then
+    fail "bare ring" "the program fails without mpiwatch: $(describe_rc "$(rc_of "$dir")")" \
+        "$dir/stdout" "$dir/stderr"
+    # ---------------------------------------------------------------- no-bind
+dir="$work/no-bind"
+keep_copy "$dir/cwd/ports" "$dir/ports.seen"
+MW_TIMEOUT=300 run "$dir" "$NP" linked MPIWATCH_NODE_SIZE=$K MPIWATCH_BIND=192.0.2.1 -- \
+    "$work/ring" 2000 1000 --port-in-file "$dir/cwd/ports"
+wait "$keep_pid"
+if same_output no-bind "$dir" "$work/bare"; then
+    if [ "$(grep -c 'cannot lead its node' "$dir/stderr")" -eq $((NP / K)) ] &&
+        [ "$(grep -c '^mpiwatch-endpoint 1 [0-9]* [0-9]* none *$' "$dir/ports.seen")" -eq "$NP" ]; then
+        pass "no-bind: each leader said it cannot lead its node; every rank published none"
+    else
+        fail "no-bind" "not $((NP / K)) warnings, or not $NP none lines" "$dir/stderr" "$dir/ports.seen"
+    fi
+fi
+
+finish
+fi
+
+# watch DIR [CLIENT OPTIONS]: start the client in the background on DIR/cwd/ports.
+watch() {
+    local dir=$1
+    shift
+    mkdir -p "$dir/cwd"
+    ("$client" --json --no-events --quiet --wait 120 --port-file "$dir/cwd/ports" "$@" \
+         >"$dir/client.jsonl" 2>"$dir/client.err"; echo $? >"$dir/client.rc") 2>/dev/null &
+    cpid=$!
+}
+
+# totals CASE DIR [compare_totals options]: the client's totals against the report.
+totals() {
+    local case=$1 dir=$2 report
+    shift 2
+    report=$(reports "$dir/cwd" 'mpiwatch-*.json')
+    if [ "$(cat "$dir/client.rc")" != 0 ]; then
+        fail "$case: client" "the client ended with status $(cat "$dir/client.rc")" "$dir/client.err"
+    elif "$PYTHON" "$mon_dir/compare_totals.py" "$dir/client.jsonl" "$dir/cwd/$report" \
+            --ranks "$NP" "$@" >"$dir/compare.log" 2>&1; then
+        pass "$case: the client's totals equal the report, all $NP ranks finished"
+    else
+        fail "$case: totals" "the client's totals and the report differ" "$dir/compare.log"
+    fi
+}
+
+# endpoints CASE FILE NODE VIA TCP: the port file's lines by transport.
+endpoints() {
+    local n v t
+    n=$(grep -c '^mpiwatch-endpoint 1 [0-9]* [0-9]* node ' "$2")
+    v=$(grep -c '^mpiwatch-endpoint 1 [0-9]* [0-9]* via ' "$2")
+    t=$(grep -c '^mpiwatch-endpoint 1 [0-9]* [0-9]* tcp ' "$2")
+    if [ "$n $v $t" = "$3 $4 $5" ]; then
+        pass "$1: the port file has $3 node, $4 via and $5 tcp endpoints"
+    else
+        fail "$1: endpoints" "node, via, tcp lines: $n $v $t, not $3 $4 $5" "$2"
+    fi
+}
+
+# ---------------------------------------------------------------- ring
+dir="$work/watched"
+watch "$dir"
+keep_copy "$dir/cwd/ports" "$dir/ports.seen"
+MW_TIMEOUT=300 run "$dir" "$NP" linked MPIWATCH_NODE_SIZE=$K MPIWATCH_WAIT=60 -- \
+    "$work/ring" 2000 1000 --port-in-file "$dir/cwd/ports"
+wait "$cpid" "$keep_pid"
+if same_output ring "$dir" "$work/bare"; then
+    endpoints ring "$dir/ports.seen" $((NP / K)) $((NP - NP / K)) 0
+    if [ "$(awk -v k=$K '$5 == "via" && $6 == $3 - $3 % k' "$dir/ports.seen" | wc -l)" -eq \
+            $((NP - NP / K)) ]; then
+        pass "ring: each via line names the first rank of its pretend node"
+    else
+        fail "ring: via" "the via lines do not name rank 0 and rank 4" "$dir/ports.seen"
+    fi
+    totals ring "$dir"
+fi
+
+# ---------------------------------------------------------------- late
+dir="$work/late"
+mkdir -p "$dir/cwd"
+(sleep 2; "$client" --json --no-events --quiet --wait 60 --port-file "$dir/cwd/ports" \
+     >"$dir/client.jsonl" 2>"$dir/client.err"; echo $? >"$dir/client.rc") &
+cpid=$!
+MW_TIMEOUT=300 run "$dir" "$NP" linked MPIWATCH_NODE_SIZE=$K -- \
+    "$work/ring" 2000 1000 --port-in-file "$dir/cwd/ports"
+wait "$cpid"
+if same_output late "$dir" "$work/bare"; then
+    totals late "$dir" --late
+fi
+
+# ---------------------------------------------------------------- stuck
+dir="$work/stuck"
+mkdir -p "$dir/cwd"
+(cd "$dir/cwd" && MW_TIMEOUT=180 mw_launch "$NP" MPIWATCH_NODE_SIZE=$K -- "$work/hang" recv \
+    --port-in-file "$dir/cwd/ports" >"$dir/stdout" 2>"$dir/stderr" </dev/null) &
+job=$!
+for _ in $(seq 1200); do
+    [ "$(grep -c 'hangs$' "$dir/stdout" 2>/dev/null)" -eq "$NP" ] && [ -s "$dir/cwd/ports" ] && break
+    sleep 0.1
+done
+"$client" -f "$dir/cwd/ports" --json --no-events --stuck 2 >"$dir/client.out" 2>"$dir/client.err" &
+cl=$!
+if out=$("$PYTHON" "$mon_dir/await_stuck.py" "$dir/client.out" 60 "
+        len(inflight) == $NP
+        inflight[1]['function'] == 'MPI_Recv' and inflight[1]['peer'] == 3 and inflight[1]['stuck']
+        [1, 3] in s['cycles']" 2>&1); then
+    pass "stuck: rank 1 named stuck in the cycle [1,3], every rank's call shown, after $out s"
+    # Rank 0's local socket is named after its pid: try each rank's pid.
+    pids=$(for p in $(pgrep -f "$work/hang"); do
+               [ "$(readlink "/proc/$p/exe")" = "$work/hang" ] && echo "$p"
+           done)
+    if "$PYTHON" -c 'import socket, sys
+for pid in sys.argv[1:]:
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(10)
+    try:
+        s.connect("\0mpiwatch-node-%s-0" % pid)
+    except OSError:
+        continue
+    s.sendall(b"MPIWATCH-LOCAL 1 " + b"0" * 32 + b" 2\n")
+    sys.exit(0 if s.recv(1) == b"" else 1)
+sys.exit("no local socket of rank 0 among pids " + " ".join(sys.argv[1:]))' $pids \
+            2>"$dir/stranger.err"; then
+        pass "stuck: a wrong secret on rank 0's local socket is closed at once"
+    else
+        fail "stuck: stranger" "rank 0 did not close a wrong secret's connection" "$dir/stranger.err"
+    fi
+    sockets=$(find "/proc/$cl/fd" -lname 'socket:*' 2>/dev/null | wc -l)
+    if [ "$sockets" -eq $((NP / K)) ]; then
+        pass "stuck: the client holds $sockets sockets for $NP ranks (one per node)"
+    else
+        fail "stuck: connections" "the client holds $sockets sockets, not $((NP / K))" "$dir/client.err"
+    fi
+else
+    fail "stuck" "$out" "$dir/client.err" "$dir/stderr"
+fi
+kill "$cl" 2>/dev/null
+wait "$cl" 2>/dev/null
+pkill -TERM -P "$job" 2>/dev/null
+wait "$job" 2>/dev/null
+if grep -q 'the node leader refused a local connection: a wrong first line' "$dir/stderr"; then
+    pass "stuck: rank 0 warned of the refused local connection"
+else
+    fail "stuck: warning" "no warning of the refused local connection" "$dir/stderr"
+fi
+
+# ---------------------------------------------------------------- host
+dir="$work/host"
+watch "$dir"
+keep_copy "$dir/cwd/ports" "$dir/ports.seen"
+MW_TIMEOUT=300 run "$dir" "$NP" linked MPIWATCH_NODE_SIZE=host MPIWATCH_WAIT=60 -- \
+    "$work/ring" 2000 1000 --port-in-file "$dir/cwd/ports"
+wait "$cpid" "$keep_pid"
+if same_output host "$dir" "$work/bare"; then
+    endpoints host "$dir/ports.seen" 1 $((NP - 1)) 0
+    totals host "$dir"
+fi
+
+# ---------------------------------------------------------------- many
+MANY=${MW_NODE_MANY:-32}
+MANY_K=16
+dir="$work/many-bare"
+MW_TIMEOUT=300 run "$dir" "$MANY" bare -- "$work/ring-bare" 200 0
+dir="$work/many"
+watch "$dir"
+keep_copy "$dir/cwd/ports" "$dir/ports.seen"
+MW_TIMEOUT=300 run "$dir" "$MANY" linked MPIWATCH_NODE_SIZE=$MANY_K MPIWATCH_WAIT=120 -- \
+    "$work/ring" 200 0 --port-in-file "$dir/cwd/ports"
+wait "$cpid" "$keep_pid"
+if same_output "many ($MANY ranks)" "$dir" "$work/many-bare"; then
+    endpoints "many ($MANY ranks)" "$dir/ports.seen" $(((MANY + MANY_K - 1) / MANY_K)) \
+        $((MANY - (MANY + MANY_K - 1) / MANY_K)) 0
+    NP=$MANY totals "many ($MANY ranks)" "$dir"
+fi
+
+# ---------------------------------------------------------------- bad
+dir="$work/bad"
+watch "$dir"
+keep_copy "$dir/cwd/ports" "$dir/ports.seen"
+MW_TIMEOUT=300 run "$dir" "$NP" linked MPIWATCH_NODE_SIZE=abc MPIWATCH_WAIT=60 -- \
+    "$work/ring" 2000 1000 --port-in-file "$dir/cwd/ports"
+wait "$cpid" "$keep_pid"
+if same_output bad "$dir" "$work/bare"; then
+    if [ "$(grep -c "MPIWATCH_NODE_SIZE='abc' is not host or a number" "$dir/stderr")" -eq 1 ]; then
+        pass "bad: one warning names MPIWATCH_NODE_SIZE='abc'"
+    else
+        fail "bad: warning" "not one warning naming MPIWATCH_NODE_SIZE='abc'" "$dir/stderr"
+    fi
+    endpoints bad "$dir/ports.seen" 0 0 "$NP"
+    totals bad "$dir"
+fi
+
+# ---------------------------------------------------------------- no-bind
+dir="$work/no-bind"
+keep_copy "$dir/cwd/ports" "$dir/ports.seen"
+MW_TIMEOUT=300 run "$dir" "$NP" linked MPIWATCH_NODE_SIZE=$K MPIWATCH_BIND=192.0.2.1 -- \
+    "$work/ring" 2000 1000 --port-in-file "$dir/cwd/ports"
+wait "$keep_pid"
+if same_output no-bind "$dir" "$work/bare"; then
+    if [ "$(grep -c 'cannot lead its node' "$dir/stderr")" -eq $((NP / K)) ] &&
+        [ "$(grep -c '^mpiwatch-endpoint 1 [0-9]* [0-9]* none *$' "$dir/ports.seen")" -eq "$NP" ]; then
+        pass "no-bind: each leader said it cannot lead its node; every rank published none"
+    else
+        fail "no-bind" "not $((NP / K)) warnings, or not $NP none lines" "$dir/stderr" "$dir/ports.seen"
+    fi
+fi
+
+finish
