@@ -29,7 +29,7 @@ static const char usage[] =
     "       mpiwatch --matrix-file REPORT.matrix\n"
     "       mpiwatch --dump -f PORT_FILE     (or --stdin, ENDPOINT...)\n"
     "       mpiwatch --merge DIR\n"
-    "       mpiwatch --trace DIR --otf2 OUT\n"
+    "       mpiwatch --trace DIR --otf2 OUT [--exe PROGRAM]\n"
     "       mpiwatch --trace DIR --html OUT.html [--ranks LIST] [--window START:END]\n"
     "                [--exe PROGRAM]\n"
     "\n"
@@ -81,8 +81,10 @@ static const char usage[] =
     "                         it\": who made whom wait, charged to the late rank's call\n"
     "                         site and the work before it, largest first; with --json\n"
     "                         as one JSON object (docs/wait-states.md)\n"
-    "      --exe PROGRAM      with --analyze or --trace --html: the traced program, to\n"
-    "                         name its call sites file:line (a program linked without PIE)\n"
+    "      --exe PROGRAM      with --analyze, --trace --html or --otf2: the traced\n"
+    "                         program, to name its call sites file:line (a program\n"
+    "                         linked without PIE); in an OTF2 archive, as source code\n"
+    "                         locations\n"
     "      --trace DIR --html OUT  write the trace's timeline as one self-contained page:\n"
     "                         ranks as rows, calls as spans, messages as lines, the\n"
     "                         waiting marked, and the wait states' table (wheel: zoom,\n"
@@ -312,8 +314,8 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
         return bad("%s--analyze goes with --trace DIR", "");
     if ((o->ranks || o->window) && !(o->trace && o->html))
         return bad("%s--ranks and --window go with --trace DIR --html OUT.html", "");
-    if (o->exe && !o->analyze && !(o->trace && o->html))
-        return bad("%s--exe goes with --trace DIR --analyze or --trace DIR --html OUT.html", "");
+    if (o->exe && !o->analyze && !(o->trace && (o->html || o->otf2)))
+        return bad("%s--exe goes with --trace DIR --analyze, --html OUT.html or --otf2 OUT", "");
     if (o->trace) {
         int converts = o->perfetto || o->otf2;
         if (converts + o->analyze + !!o->html == 0)
@@ -324,7 +326,7 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
         if (o->port_file || o->use_stdin || o->nargs > 0 || o->replay || o->report ||
             o->record || o->rank >= 0 || o->matrix || o->web || (o->json && !o->analyze))
             return bad(converts ? "%s--trace converts a trace (--perfetto, --otf2): no other "
-                                  "option but --quiet"
+                                  "option but --exe (with --otf2) and --quiet"
                        : o->html ? "%s--trace --html writes the timeline: no other option but "
                                    "--ranks, --window, --exe and --quiet"
                                  : "%s--trace --analyze prints the wait states: no other option "

@@ -98,6 +98,34 @@ mwc_site_lines *mwc_site_lines_open(const char *program, char *why, size_t whysi
     return l;
 }
 
+/* The line table's file of a, its line in *lineno; NULL when it has none. */
+static const char *source_of(mwc_site_lines *l, Dwfl_Module *m, Dwarf_Addr a, int *lineno)
+{
+    Dwfl_Line *line = l->getsrc(m, a);
+    *lineno = 0;
+    return line != NULL ? l->lineinfo(line, NULL, lineno, NULL, NULL, NULL) : NULL;
+}
+
+static const char *base_name(const char *file)
+{
+    const char *base = strrchr(file, '/');
+    return base != NULL ? base + 1 : file;
+}
+
+int mwc_site_lines_where(mwc_site_lines *l, uint64_t address, char *file, size_t filesize,
+                         int *line)
+{
+    if (l == NULL || address == 0)
+        return 0;
+    Dwarf_Addr a = address - 1;   /* inside the call instruction */
+    Dwfl_Module *m = l->addrmodule(l->dwfl, a);
+    const char *source = m != NULL ? source_of(l, m, a, line) : NULL;
+    if (source == NULL)
+        return 0;
+    snprintf(file, filesize, "%s", base_name(source));
+    return 1;
+}
+
 void mwc_site_lines_name(mwc_site_lines *l, uint64_t address, char *out, size_t outsize)
 {
     snprintf(out, outsize, "0x%llx", (unsigned long long)address);
@@ -107,13 +135,11 @@ void mwc_site_lines_name(mwc_site_lines *l, uint64_t address, char *out, size_t 
     Dwfl_Module *m = l->addrmodule(l->dwfl, a);
     if (m == NULL)
         return;   /* in a library, loaded where the trace does not say */
-    Dwfl_Line *line = l->getsrc(m, a);
-    int lineno = 0;
-    const char *file = line != NULL ? l->lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
+    int lineno;
+    const char *file = source_of(l, m, a, &lineno);
     const char *fn = l->addrname(m, a);
     if (file != NULL) {
-        const char *base = strrchr(file, '/');
-        snprintf(out, outsize, "%s:%d", base != NULL ? base + 1 : file, lineno);
+        snprintf(out, outsize, "%s:%d", base_name(file), lineno);
     } else if (fn != NULL) {
         snprintf(out, outsize, "%s+0x%llx", fn, (unsigned long long)address);
     }
@@ -136,6 +162,13 @@ mwc_site_lines *mwc_site_lines_open(const char *program, char *why, size_t whysi
     snprintf(why, whysize, "mpiwatch was built without libdw (install libdw-dev and "
              "reconfigure): the sites of %s stay addresses", program);
     return NULL;
+}
+
+int mwc_site_lines_where(mwc_site_lines *l, uint64_t address, char *file, size_t filesize,
+                         int *line)
+{
+    (void)l, (void)address, (void)file, (void)filesize, (void)line;
+    return 0;
 }
 
 void mwc_site_lines_name(mwc_site_lines *l, uint64_t address, char *out, size_t outsize)

@@ -21,6 +21,11 @@ mwc_site_lines *mwc_site_lines_open(const char *program, char *why, size_t whysi
  * address into out. lines may be NULL: the address. */
 void mwc_site_lines_name(mwc_site_lines *lines, uint64_t address, char *out, size_t outsize);
 
+/* The file (its base name) and line of a return address: 1, or 0 when
+ * not known (lines NULL, outside the program, no line information). */
+int mwc_site_lines_where(mwc_site_lines *lines, uint64_t address, char *file, size_t filesize,
+                         int *line);
+
 void mwc_site_lines_close(mwc_site_lines *lines);
 
 #endif

@@ -10,15 +10,19 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "otf2_sites.h"
 #include "trace_job.h"
 #include "trace_read.h"
 
+const int mwc_trace_otf2_built = 1;
+
 /* The string ids: 0 "", then the function names, then the other names. */
 enum { S_EMPTY, S_WORLD, S_RANKS, S_LOCATIONS, S_MACHINE, S_NODE, S_CALLS, S_CALLS_DESC,
-       S_FIRST_NAME };
+       S_SITE, S_SITE_DESC, S_FIRST_NAME };
 
 #define LOCATION(rank, thread) (((uint64_t)(rank) << 32) | (uint64_t)(thread))
 #define ATTR_CALLS 0
+#define ATTR_SITE 1   /* defined with --exe only */
 
 static const char *const sends[] = {"MPI_Send", "MPI_Ssend", "MPI_Bsend", "MPI_Rsend", NULL};
 static const char *const isends[] = {"MPI_Isend", "MPI_Issend", "MPI_Ibsend", "MPI_Irsend", NULL};
@@ -91,6 +95,7 @@ typedef struct {
     int n;
     int *comms;      /* the communicators' ids (Fortran handles) seen: OTF2 comm i + 1 */
     int ncomms;
+    mwc_otf2_sites *sites;   /* the call sites' source code locations; NULL none */
 } regions;
 
 /* The OTF2 communicator of a record's communicator id: 0 for none (-1: a
@@ -191,6 +196,12 @@ static int write_rank(OTF2_Archive *archive, const mwc_trace_job *j, int k, regi
         if (c->count > 1) {   /* folded polls: the calls it stands for */
             OTF2_AttributeValue v = {.uint64 = c->count};
             OTF2_AttributeList_AddAttribute(attrs, ATTR_CALLS, OTF2_TYPE_UINT64, v);
+            a = attrs;
+        }
+        OTF2_SourceCodeLocationRef site = mwc_otf2_sites_of(g->sites, c->site);
+        if (site != OTF2_UNDEFINED_SOURCE_CODE_LOCATION) {
+            OTF2_AttributeValue v = {.sourceCodeLocationRef = site};
+            OTF2_AttributeList_AddAttribute(attrs, ATTR_SITE, OTF2_TYPE_SOURCE_CODE_LOCATION, v);
             a = attrs;
         }
         OTF2_EvtWriter_Enter(w, a, in, (OTF2_RegionRef)region[c->fn]);
@@ -296,10 +307,15 @@ static void write_definitions(OTF2_Archive *archive, const mwc_trace_job *j, con
                                         "MPI_COMM_WORLD locations", "machine", "node",
                                         "mpiwatch::calls",
                                         "the calls this record stands for: polls that found "
-                                        "nothing, folded"};
+                                        "nothing, folded",
+                                        "mpiwatch::site", "the call site: the caller's file and "
+                                        "line"};
     for (uint32_t i = 0; i < S_FIRST_NAME; i++)
         write_string(d, i, fixed[i]);
     OTF2_GlobalDefWriter_WriteAttribute(d, ATTR_CALLS, S_CALLS, S_CALLS_DESC, OTF2_TYPE_UINT64);
+    if (g->sites != NULL)
+        OTF2_GlobalDefWriter_WriteAttribute(d, ATTR_SITE, S_SITE, S_SITE_DESC,
+                                            OTF2_TYPE_SOURCE_CODE_LOCATION);
     for (int i = 0; i < g->n; i++) {
         write_string(d, S_FIRST_NAME + (uint32_t)i, g->names[i]);
         int op = collective_of(g->names[i]);
@@ -359,12 +375,13 @@ static void write_definitions(OTF2_Archive *archive, const mwc_trace_job *j, con
                                            OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
         }
     }
+    mwc_otf2_sites_define(g->sites, d, next);
     free(world);
     free(ranks);
     OTF2_Archive_CloseGlobalDefWriter(archive, d);
 }
 
-int mwc_trace_otf2(const char *spec, const char *out, int quiet)
+int mwc_trace_otf2(const char *spec, const char *out, const char *program, int quiet)
 {
     mwc_trace_job j;
     struct stat st;
@@ -389,21 +406,28 @@ int mwc_trace_otf2(const char *spec, const char *out, int quiet)
     OTF2_Archive_SetFlushCallbacks(archive, &flush_callbacks, NULL);
     OTF2_Archive_SetSerialCollectiveCallbacks(archive);
     OTF2_Archive_OpenEvtFiles(archive);
-    regions g = {NULL, 0, NULL, 0};
+    regions g = {NULL, 0, NULL, 0, NULL};
+    if (program != NULL) {
+        char why[1200];
+        if ((g.sites = mwc_otf2_sites_open(program, why, sizeof why)) == NULL)
+            fprintf(stderr, "mpiwatch: --otf2 --exe: %s; the call sites are not in the archive\n",
+                    why);
+    }
     location_count **locs = calloc((size_t)j.nranks, sizeof *locs);
     size_t *nlocs = calloc((size_t)j.nranks, sizeof *nlocs);
     uint64_t last_ns = 0, calls = 0;
     int status = problems != 0 || locs == NULL || nlocs == NULL;
     for (int k = 0; k < j.nranks && locs != NULL && nlocs != NULL; k++) {
-        if (j.ranks[k].path == NULL) {   /* not traced: its location's files, empty */
+        if (j.ranks[k].path != NULL &&
+            write_rank(archive, &j, k, &g, &locs[k], &nlocs[k], &last_ns) != 0)
+            status = 1;
+        for (size_t i = 0; j.ranks[k].path != NULL && i < j.ranks[k].ncalls; i++)
+            calls += j.ranks[k].calls[i].count;
+        /* Not traced, or no call in its file (a job killed before a chunk was
+         * written): its one location's event file, empty, which readers open. */
+        if (nlocs[k] == 0)
             OTF2_Archive_CloseEvtWriter(archive,
                                         OTF2_Archive_GetEvtWriter(archive, LOCATION(k, 0)));
-            continue;
-        }
-        if (write_rank(archive, &j, k, &g, &locs[k], &nlocs[k], &last_ns) != 0)
-            status = 1;
-        for (size_t i = 0; i < j.ranks[k].ncalls; i++)
-            calls += j.ranks[k].calls[i].count;
     }
     OTF2_Archive_CloseEvtFiles(archive);
     OTF2_Archive_OpenDefFiles(archive);
@@ -420,24 +444,30 @@ int mwc_trace_otf2(const char *spec, const char *out, int quiet)
         fprintf(stderr, "mpiwatch: --otf2 %s: the archive could not be closed\n", out);
         status = 1;
     }
+    char sites_note[64];
+    snprintf(sites_note, sizeof sites_note, ", %zu source code locations",
+             mwc_otf2_sites_count(g.sites));
     if (!quiet && status == 0)
-        fprintf(stderr, "mpiwatch: %s: %llu calls of %d ranks\n", anchor,
-                (unsigned long long)calls, j.nranks);
+        fprintf(stderr, "mpiwatch: %s: %llu calls of %d ranks%s\n", anchor,
+                (unsigned long long)calls, j.nranks, g.sites != NULL ? sites_note : "");
     for (int k = 0; locs != NULL && k < j.nranks; k++)
         free(locs[k]);
     free(locs);
     free(nlocs);
     free(g.names);
     free(g.comms);
+    mwc_otf2_sites_close(g.sites);
     mwc_trace_job_free(&j);
     return status;
 }
 
 #else
 
-int mwc_trace_otf2(const char *spec, const char *out, int quiet)
+const int mwc_trace_otf2_built = 0;
+
+int mwc_trace_otf2(const char *spec, const char *out, const char *program, int quiet)
 {
-    (void)spec, (void)out, (void)quiet;
+    (void)spec, (void)out, (void)program, (void)quiet;
     fprintf(stderr, "mpiwatch: --otf2: this mpiwatch was built without OTF2 (install "
                     "libotf2-trace-dev and run configure again)\n");
     return 1;

@@ -198,7 +198,8 @@ static const char *const known_names[] = {
     "MPIWATCH_MONITOR_NICE", "MPIWATCH_NODE_SIZE", "MPIWATCH_APIS_JSON", "MPIWATCH_DOCDIR", "MPIWATCH_TEST_CC",
     "MPIWATCH_UPDATE_GOLDEN", "MPIWATCH_TRACE", "MPIWATCH_TRACE_DIR", "MPIWATCH_TRACE_BUFFER",
     "MPIWATCH_LABEL", "MPIWATCH_REPORT_TIMING",
-    "MPIWATCH_TRACE_RANKS", "MPIWATCH_TRACE_WINDOW", "MPIWATCH_TRACE_FUNCTIONS", NULL};
+    "MPIWATCH_TRACE_RANKS", "MPIWATCH_TRACE_WINDOW", "MPIWATCH_TRACE_FUNCTIONS",
+    "MPIWATCH_TRACE_OTF2", NULL};
 
 /* Edit distance between a and the first n characters of b, bounded. */
 static int distance(const char *a, const char *b, size_t n)
@@ -284,6 +285,7 @@ void mw_config_load(mw_config *config, int report_problems)
     config->trace_buffer = byte_size("MPIWATCH_TRACE_BUFFER");
     label(config->label, sizeof config->label, "MPIWATCH_LABEL");
     config->trace_rank = rank_listed("MPIWATCH_TRACE_RANKS", mw_state.world_rank);
+    config->trace_otf2 = level("MPIWATCH_TRACE_OTF2", 1);
     if (loud) {
         check_names();
         if (config->formats != 0)

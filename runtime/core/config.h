@@ -22,6 +22,7 @@ typedef struct mw_config {
     unsigned long long trace_buffer;   /* MPIWATCH_TRACE_BUFFER: bytes of trace chunks held */
     char label[128];         /* MPIWATCH_LABEL: the run's name in the reports, "" for none */
     int trace_rank;          /* MPIWATCH_TRACE_RANKS lists this rank (or is unset) */
+    int trace_otf2;          /* MPIWATCH_TRACE_OTF2: the OTF2 archive at MPI_Finalize, 0 or 1 */
 } mw_config;
 
 /* Read MPIWATCH_* variables into config; warn about bad values if asked. */

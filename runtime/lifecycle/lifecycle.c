@@ -17,6 +17,7 @@
 #include "core/state.h"
 #include "mw_wrap.h"
 #include "core/warn.h"
+#include "trace/otf2_archive.h"
 #include "trace/limits.h"
 #include "trace/trace.h"
 
@@ -191,6 +192,8 @@ void mw_on_finalize(void)
     } else if (mw_state.world_rank == 0) {
         mw_report_write(&job, mw_state.config.outdir);
         mw_phase_mark("write");
+        mw_trace_otf2_archive(job.trace_ranks);   /* after the reduction: every file is closed */
+        mw_phase_mark("trace_otf2");
     }
     if (rc == MPI_SUCCESS)
         mw_partial_remove();   /* the job's report supersedes the rank's partial files */

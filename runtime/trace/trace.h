@@ -21,6 +21,11 @@ MW_HIDDEN void mw_trace_start(void);
  * every chunk left and closes the file. */
 MW_HIDDEN void mw_trace_finish(void);
 
+/* The path of the run's files up to ".trace." ("<folder>/<name>", the
+ * same on every rank), once the name was agreed on at MPI_Init; NULL when
+ * the trace never started. */
+MW_HIDDEN const char *mw_trace_run(void);
+
 /* This rank's trace file once mw_trace_finish has closed it whole (the
  * wait-state analysis at MPI_Finalize reads it back); NULL when the trace
  * was off or a write failed. */

@@ -34,6 +34,7 @@ static struct {
     int started;                  /* the file is open: totals are meaningful */
     int fd;
     char path[4600];
+    char run[4600];               /* "<folder>/<name>": every rank's file but the ".trace.R" */
     pthread_t thread;
     int running;
     pthread_mutex_t lock;
@@ -212,6 +213,7 @@ void mw_trace_start(void)
         return;
     }
     w.agreed = 1;
+    snprintf(w.run, sizeof w.run, "%s/%s", mw_state.config.trace_dir, name);
     mwt_sync_point sync;
     int synced = mw_trace_clock_sync(&sync) == 0;
     if (!mw_state.config.trace_rank)
@@ -298,6 +300,11 @@ void mw_trace_finish(void)
     }
     close(w.fd);
     w.fd = -1;
+}
+
+const char *mw_trace_run(void)
+{
+    return w.run[0] != '\0' ? w.run : NULL;
 }
 
 const char *mw_trace_file(void)

@@ -58,7 +58,8 @@ libdir=$(dirname "$LIBMPIWATCH")
 # the caller: Open MPI's local ranks and MPICH's see mpirun's environment.
 unset MPIWATCH_OUTDIR MPIWATCH_LEVEL MPIWATCH_TIMER MPIWATCH_FORMATS LD_PRELOAD \
     MPIWATCH_TRACE MPIWATCH_TRACE_DIR MPIWATCH_TRACE_BUFFER MPIWATCH_LABEL \
-    MPIWATCH_REPORT_TIMING MPIWATCH_TRACE_RANKS MPIWATCH_TRACE_WINDOW MPIWATCH_TRACE_FUNCTIONS
+    MPIWATCH_REPORT_TIMING MPIWATCH_TRACE_RANKS MPIWATCH_TRACE_WINDOW MPIWATCH_TRACE_FUNCTIONS \
+    MPIWATCH_TRACE_OTF2
 unset MPIWATCH_MONITOR MPIWATCH_TRANSPORT MPIWATCH_BIND MPIWATCH_WAIT MPIWATCH_MONITOR_BUFFER \
     MPIWATCH_MONITOR_INTERVAL
 unset SLURM_JOB_ID PBS_JOBID LSB_JOBID JOB_ID FLUX_JOB_ID
@@ -190,6 +191,27 @@ run() {
     (cd "$dir/cwd" && mw_launch "$np" "$@" >"$dir/stdout" 2>"$dir/stderr" </dev/null) || rc=$?
     echo "$rc" >"$dir/rc"
     return 0
+}
+
+# last_count FILE: the last "calls N" line in FILE (tests/runtime/forever.c
+# prints them), or 0.
+last_count() {
+    { grep -o '^calls [0-9]*$' "$1" || echo "calls 0"; } | tail -n 1 | cut -d' ' -f2
+}
+
+# ranks_of PID NAME: the processes named NAME among PID's descendants.
+ranks_of() {
+    ps -eo pid=,ppid=,comm= | awk -v root="$1" -v prog="$2" '
+        { parent[$1] = $2; comm[$1] = $3 }
+        END {
+            for (p in parent) {
+                q = p
+                while ((q in parent) && q != root && q > 1)
+                    q = parent[q]
+                if (q == root && comm[p] == prog)
+                    print p
+            }
+        }'
 }
 
 rc_of() {

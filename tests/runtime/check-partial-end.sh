@@ -21,26 +21,6 @@ NP=4
 build "$rt_dir/forever.c" "$work/forever" plain
 build "$rt_dir/segv.c" "$work/segv" plain
 
-# last_count FILE: the last "calls N" that rank 0 printed, or 0.
-last_count() {
-    { grep -o '^calls [0-9]*$' "$1" || echo "calls 0"; } | tail -n 1 | cut -d' ' -f2
-}
-
-# ranks_of PID NAME: the processes named NAME among PID's descendants.
-ranks_of() {
-    ps -eo pid=,ppid=,comm= | awk -v root="$1" -v prog="$2" '
-        { parent[$1] = $2; comm[$1] = $3 }
-        END {
-            for (p in parent) {
-                q = p
-                while ((q in parent) && q != root && q > 1)
-                    q = parent[q]
-                if (q == root && comm[p] == prog)
-                    print p
-            }
-        }'
-}
-
 # left DIR: the ranks with a partial JSON file in DIR, as "0,1,...".
 left() {
     ls "$1" | sed -n 's/.*-rank\([0-9]*\)-partial\.json$/\1/p' | sort -n | paste -sd, -

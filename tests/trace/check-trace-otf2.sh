@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
-# The OTF2 archive (docs/trace.md, "OTF2"): `mpiwatch --trace DIR --otf2 OUT`
-# on traced runs of 4 ranks, preloaded: examples/ring.c,
-# tests/trace/nonblocking.c (requests, wildcard receives, roots, a polling
-# loop), tests/runtime/threads.c (4 threads a rank, MPI_THREAD_MULTIPLE) and
-# examples/halo.f90 (Fortran). For each: the conversion exits 0, otf2-print
-# reads the archive (exit 0), and tests/trace/otf2_check.py, reading it with
-# Debian's python3-otf2, finds per function as many calls as the JSON
-# report, the report's matrix of messages and bytes, every receive matched
-# to one send in non-overtaking order (and every send to one receive), every
-# matched send entered before its receive left on the one clock, times that
-# never decrease per location, every non-blocking request completed. A
-# second conversion into the same folder is refused (exit 1), naming it.
+# The OTF2 archive (docs/trace.md, "OTF2"): the archive written at
+# MPI_Finalize and `mpiwatch --trace DIR --otf2 OUT`, on traced runs of 4
+# ranks, preloaded: examples/ring.c, tests/trace/nonblocking.c (requests,
+# wildcard receives, roots, a polling loop), tests/runtime/threads.c (4
+# threads a rank, MPI_THREAD_MULTIPLE) and examples/halo.f90 (Fortran). For
+# each: an archive was written at MPI_Finalize without a warning, the
+# conversion exits 0, and for both archives otf2-print reads it (exit 0) and
+# tests/trace/otf2_check.py, reading it with Debian's python3-otf2, finds
+# per function as many calls as the JSON report, the report's matrix of
+# messages and bytes, every receive matched to one send in non-overtaking
+# order (and every send to one receive), every matched send entered before
+# its receive left on the one clock, times that never decrease per
+# location, every non-blocking request completed. A second conversion into
+# the same folder is refused (exit 1), naming it. MPIWATCH_TRACE_OTF2=0
+# writes no archive, a bad value is warned about once. With --exe PROGRAM
+# (ring.c without PIE) every send's and receive's Enter names its line of
+# ring.c (mpiwatch::site); a PIE program is said. A job SIGKILLed
+# (tests/runtime/forever.c) leaves files that convert into an archive
+# otf2-print reads, with exactly the calls of the files' whole chunks.
 # SKIP without OTF2 in this build, otf2-print, or python3-otf2; the threads
 # case under MPICH (its communicators are not identified across ranks yet).
 name=trace-otf2
@@ -33,12 +40,39 @@ if [ -z "$otf2_python" ]; then
     skip_all "$name: no Python with the otf2 module (Debian: python3-otf2)"
 fi
 
-# archive CASE DIR: the traced run in DIR (status 0) converts, reads and checks.
+# readable CASE ANCHOR REPORT DIR: otf2-print reads the archive ANCHOR and
+# the checker finds in it what the JSON REPORT says (their output in DIR).
+readable() {
+    local case=$1 anchor=$2 report=$3 dir=$4 log
+    if otf2-print "$anchor" >"$dir/print.out" 2>"$dir/print.err"; then
+        pass "$case: otf2-print reads it ($(grep -c . "$dir/print.out") lines)"
+    else
+        fail "$case: otf2-print" "exit status $?" "$dir/print.err"
+    fi
+    log="$dir/check.log"
+    if "$otf2_python" "$check" "$anchor" "$report" >"$log" 2>&1; then
+        pass "$case: as the report: $(tail -n 1 "$log")"
+    else
+        fail "$case: as the report" "$(head -n 5 "$log")" "$log"
+    fi
+}
+
+# archive CASE DIR: the traced run in DIR (status 0) wrote an archive at
+# MPI_Finalize, and its files convert; both read and check as the report.
 archive() {
-    local case=$1 dir=$2 log
+    local case=$1 dir=$2 log anchor report
     if [ "$(rc_of "$dir")" -ne 0 ]; then
         fail "$case: run" "$(describe_rc "$(rc_of "$dir")")" "$dir/stdout" "$dir/stderr"
         return
+    fi
+    report="$dir/cwd/$(reports "$dir/cwd" 'mpiwatch-*.json' | head -n 1)"
+    anchor=$(ls -d "$dir"/cwd/mpiwatch-*.otf2/traces.otf2 2>/dev/null)
+    if [ -f "$anchor" ] && ! grep -q warning "$dir/stderr"; then
+        pass "$case: the archive written at MPI_Finalize, no warning"
+        mkdir -p "$dir/at-finalize"
+        readable "$case, at MPI_Finalize" "$anchor" "$report" "$dir/at-finalize"
+    else
+        fail "$case: the archive written at MPI_Finalize" "none (or a warning)" "$dir/stderr"
     fi
     log="$dir/convert.log"
     if "$client" --trace "$dir/cwd" --otf2 "$dir/otf2" >"$log" 2>&1; then
@@ -47,18 +81,7 @@ archive() {
         fail "$case: converted" "$(head -n 3 "$log")" "$log"
         return
     fi
-    if otf2-print "$dir/otf2/traces.otf2" >"$dir/print.out" 2>"$dir/print.err"; then
-        pass "$case: otf2-print reads it ($(grep -c . "$dir/print.out") lines)"
-    else
-        fail "$case: otf2-print" "exit status $?" "$dir/print.err"
-    fi
-    log="$dir/check.log"
-    if "$otf2_python" "$check" "$dir/otf2/traces.otf2" \
-            "$dir/cwd/$(reports "$dir/cwd" 'mpiwatch-*.json' | head -n 1)" >"$log" 2>&1; then
-        pass "$case: as the report: $(tail -n 1 "$log")"
-    else
-        fail "$case: as the report" "$(head -n 5 "$log")" "$log"
-    fi
+    readable "$case, converted" "$dir/otf2/traces.otf2" "$report" "$dir"
 }
 
 build "$top_srcdir/examples/ring.c" "$work/ring" plain
@@ -70,6 +93,114 @@ elif grep -q "already holds an archive" "$work/again.log"; then
     pass "ring: a second archive into the same folder is refused, naming it"
 else
     fail "ring: converted again" "$(head -n 2 "$work/again.log")" "$work/again.log"
+fi
+
+# --exe PROGRAM: the call sites as source code locations. examples/ring.c
+# built with -g and without PIE: every Enter of MPI_Send and MPI_Recv has
+# the attribute mpiwatch::site naming ring.c and a line where the function
+# is called. A position-independent program: said, and converted without.
+src="$top_srcdir/examples/ring.c"
+dir=$work/sites
+if ! $MPICC -g -no-pie -o "$work/ring-nopie" "$src" >"$work/ring-nopie.log" 2>&1; then
+    fail "--exe: build" "$MPICC -g -no-pie could not build examples/ring.c" "$work/ring-nopie.log"
+else
+    run "$dir" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_TRACE_OTF2=0 MPIWATCH_FORMATS=json \
+        -- "$work/ring-nopie"
+    if ! "$client" --trace "$dir/cwd" --otf2 "$dir/otf2" --exe "$work/ring-nopie" \
+            >"$dir/convert.log" 2>&1 || ! otf2-print "$dir/otf2/traces.otf2" >"$dir/print.out"; then
+        fail "--exe: converted, otf2-print reads it" "$(head -n 3 "$dir/convert.log")" \
+            "$dir/convert.log"
+    else
+        for fn in MPI_Send MPI_Recv; do
+            grep -n "$fn(" "$src" | sed "s/:.*//; s/^/$fn ring.c:/"
+        done >"$dir/expected"
+        awk '/^ENTER/ && /Region: "MPI_(Send|Recv)"/ {
+                 if (fn != "") print fn, "none"
+                 match($0, /"MPI_[A-Za-z]*"/); fn = substr($0, RSTART + 1, RLENGTH - 2); next }
+             fn != "" {
+                 site = "none"
+                 if (match($0, /"mpiwatch::site" <[0-9]*>; SOURCE_CODE_LOCATION; "[^"]*"/)) {
+                     site = substr($0, RSTART, RLENGTH); sub(/.*; "/, "", site); sub(/"$/, "", site)
+                 }
+                 print fn, site; fn = "" }' "$dir/print.out" >"$dir/sites"
+        wrong=$(grep -vxFf "$dir/expected" "$dir/sites" | sort | uniq -c | head -n 3)
+        if [ -s "$dir/sites" ] && [ -z "$wrong" ]; then
+            pass "--exe: $(wc -l <"$dir/sites") sends and receives at their lines ($(sort -u "$dir/sites" | paste -sd, -)); $(tail -n 1 "$dir/convert.log" | sed 's/.*ranks, //')"
+        else
+            fail "--exe: sends and receives at their lines" "not at a line of ring.c calling them: ${wrong:-no Enter found}" "$dir/sites"
+        fi
+    fi
+fi
+if "$client" --trace "$work/ring-run/cwd" --otf2 "$work/ring-run/otf2-pie" --exe "$work/ring" \
+        >"$work/pie.log" 2>&1 && grep -q "position-independent.*call sites are not in the archive" \
+        "$work/pie.log"; then
+    pass "--exe with a position-independent program: said, and converted without sites"
+else
+    fail "--exe with a position-independent program" "$(head -n 3 "$work/pie.log")" "$work/pie.log"
+fi
+
+# MPIWATCH_TRACE_OTF2=0: the per-rank files and no archive; a bad value: one
+# warning naming it, and the default (an archive).
+run "$work/otf2-off" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_TRACE_OTF2=0 MPIWATCH_FORMATS=json \
+    -- "$work/ring"
+if [ "$(rc_of "$work/otf2-off")" -eq 0 ] && [ -f "$(ls "$work/otf2-off/cwd"/*.trace.0)" ] &&
+        ! ls -d "$work/otf2-off/cwd"/*.otf2 >/dev/null 2>&1 &&
+        ! grep -q warning "$work/otf2-off/stderr"; then
+    pass "MPIWATCH_TRACE_OTF2=0: the per-rank files, no archive, no warning"
+else
+    fail "MPIWATCH_TRACE_OTF2=0" "$(describe_rc "$(rc_of "$work/otf2-off")"), or an archive, or a warning" \
+        "$work/otf2-off/stderr"
+fi
+run "$work/otf2-bad" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_TRACE_OTF2=yes \
+    MPIWATCH_FORMATS=json -- "$work/ring"
+if [ "$(grep -c "MPIWATCH_TRACE_OTF2='yes' is not 0 (off) or 1 (on)" \
+        "$work/otf2-bad/stderr")" -eq 1 ] &&
+        [ -f "$(ls -d "$work/otf2-bad/cwd"/*.otf2)/traces.otf2" ]; then
+    pass "MPIWATCH_TRACE_OTF2=yes: one warning naming it, and the archive (the default)"
+else
+    fail "MPIWATCH_TRACE_OTF2=yes" "not one warning, or no archive" "$work/otf2-bad/stderr"
+fi
+
+# A job killed with SIGKILL (every rank) 3 s after its start, once rank 0 has
+# made 30,000 calls (a few chunks a rank; at most 30 s on a loaded machine,
+# where MPICH's oversubscribed ranks may not fill one chunk: then the files
+# hold no call): its files convert, otf2-print reads the archive, and the
+# archive holds, per function, exactly the calls of the files' whole chunks
+# (counted by trace_check.py's decoder).
+build "$top_srcdir/tests/runtime/forever.c" "$work/forever" plain
+dir=$work/killed
+MW_TIMEOUT=90 run "$dir" "$NP" preload MPIWATCH_TRACE=1 -- "$work/forever" &
+job=$!
+sleep 3
+waited=3
+while [ "$(last_count "$dir/stdout")" -lt 30000 ] && [ "$waited" -lt 30 ]; do
+    sleep 1
+    waited=$((waited + 1))
+done
+pids=$(ranks_of "$job" forever)
+kill -KILL $pids 2>/dev/null
+wait "$job"
+note "killed: $(echo $pids | wc -w) ranks SIGKILLed after ${waited} s, rank 0 at $(last_count "$dir/stdout") calls"
+files=$(ls "$dir/cwd"/*.trace.* 2>/dev/null)
+if [ "$(echo $pids | wc -w)" -ne "$NP" ] || [ "$(echo $files | wc -w)" -ne "$NP" ]; then
+    fail "killed: every rank SIGKILLed, a file each" "$(echo $pids | wc -w) ranks, files: $files" \
+        "$dir/stderr"
+elif ! "$client" --trace "$dir/cwd" --otf2 "$dir/otf2" >"$dir/convert.log" 2>&1; then
+    fail "killed: converted" "$(head -n 3 "$dir/convert.log")" "$dir/convert.log"
+elif ! otf2-print "$dir/otf2/traces.otf2" >"$dir/print.out" 2>"$dir/print.err"; then
+    fail "killed: otf2-print reads the archive" "exit status $?" "$dir/print.err"
+else
+    pass "killed: converted ($(tail -n 1 "$dir/convert.log")), otf2-print reads it"
+    "$PYTHON" "$top_srcdir/tests/trace/trace_check.py" calls $files | LC_ALL=C sort \
+        >"$dir/files.calls"
+    awk '$1 == "ENTER" { match($0, /Region: "[^"]*"/); n[substr($0, RSTART + 9, RLENGTH - 10)]++ }
+         END { for (r in n) print r, n[r] }' "$dir/print.out" | LC_ALL=C sort >"$dir/archive.calls"
+    if cmp -s "$dir/files.calls" "$dir/archive.calls"; then
+        pass "killed: the archive holds the files' calls: $(paste -sd' ' "$dir/files.calls" | grep . || echo none: no chunk was full before the kill)"
+    else
+        fail "killed: the archive holds the files' calls" \
+            "files: $(paste -sd' ' "$dir/files.calls"); archive: $(paste -sd' ' "$dir/archive.calls")"
+    fi
 fi
 
 build "$top_srcdir/tests/trace/nonblocking.c" "$work/nonblocking" plain

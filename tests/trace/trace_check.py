@@ -8,6 +8,9 @@ output. Subcommands (each prints what it found and exits 1 on a mismatch):
   counts REPORT.json FILE...    per function, the calls in the files equal
                                 the report's calls; the report's trace.events
                                 is their total
+  calls FILE...                 per function, the calls the files hold, one
+                                "NAME N" line each, sorted (a file cut short
+                                by a killed job: its whole chunks)
   written REPORT.json FILE...   the calls in the files equal the report's
                                 trace.events, the drops they say its
                                 trace.dropped, and the two its total calls
@@ -104,10 +107,15 @@ def records(path):
             continue
         if buf[pos] != 0xC7:
             raise ValueError(f"{path}: no chunk marker at offset {pos}")
-        thread, pos = varint(buf, pos + 1)
-        length, pos = varint(buf, pos)
-        t, pos = varint(buf, pos)
+        try:
+            thread, pos = varint(buf, pos + 1)
+            length, pos = varint(buf, pos)
+            t, pos = varint(buf, pos)
+        except IndexError:  # a chunk's head cut short: as below
+            break
         end = pos + length
+        if end > len(buf):  # cut short (a killed job): the whole chunks before it count
+            break
         while pos < end:
             kind = buf[pos]
             pos += 1
@@ -235,6 +243,16 @@ def counts(report, files):
         print(f"report trace.events {report.get('trace')}, files {sum(got.values())}")
         return 1
     print(f"{len(got)} functions, {sum(got.values())} calls, as the report")
+    return 0
+
+
+def calls(files):
+    """Per function, the calls the files hold, as "NAME N" lines."""
+    counted = Counter()
+    for path in files:
+        counted.update(decode(path)[1])
+    for name in sorted(counted):
+        print(f"{name} {counted[name]}")
     return 0
 
 
@@ -425,6 +443,8 @@ def main(argv):
         return (counts if argv[0] == "counts" else written)(report, argv[2:])
     if len(argv) >= 2 and argv[0] == "sizes":
         return sizes(argv[1:])
+    if len(argv) >= 2 and argv[0] == "calls":
+        return calls(argv[1:])
     if len(argv) >= 2 and argv[0] == "requests":
         return requests(argv[1:])
     if len(argv) >= 4 and argv[0] == "polls":
