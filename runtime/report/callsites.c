@@ -334,3 +334,17 @@ int mw_callsites_gather(MPI_Comm comm, mw_site_summary **sites, int *nsites, uin
         free(table);
     return rc;
 }
+
+/* This rank's sites alone, as a one-rank job's (a partial profile): no MPI
+ * call. */
+void mw_callsites_local(mw_site_summary **sites, int *nsites, uint64_t *other)
+{
+    static mw_site_record mine[MW_SITES_PER_RANK];
+    int count = local_records(mine, other);
+    table_head *table = own_table(mine, count, *other);
+    *sites = table != NULL ? summaries((const partial *)(table + 1), count, 1) : NULL;
+    *nsites = *sites != NULL ? count : 0;
+    if (table != NULL)
+        mw_phase_hold(-(long long)table_bytes(count));   /* own_table counted it */
+    free(table);
+}

@@ -62,6 +62,15 @@ int mw_partial_write(const char *reason)
     job.taken = (long long)time(NULL);
     job.partial_job = job_key();
     job.partial_host = host;
+    /* What a finalize report's header and tables add, from this rank alone:
+     * resolved here (the dumper thread, MPI_Abort's or exit's context, never
+     * a signal handler), as the merge has no access to this process. */
+    mw_report_command_line(job.command, sizeof job.command);
+    mw_program_build_id(job.build_id);
+    mw_report_regions_local(&job);
+    mw_callsites_local(&job.sites, &job.nsites, &job.sites_other);
+    mw_callsites_resolve(job.sites, job.nsites);
+    job.sites_resolver = mw_callsites_resolver();
     char path[8400];
     /* The text first: a rank that waits for its node's JSON files then knows
      * each of those ranks has written both. */

@@ -5,6 +5,7 @@
 #define MW_REPORT_H
 
 #include <stdio.h>
+#include <string.h>
 
 #include "core/compiler.h"
 #include "mw_functions.h"
@@ -37,6 +38,28 @@ typedef struct mw_region_summary {
     double wall_sum, wall_max;   /* seconds in the region: all ranks, slowest rank */
     double mpi_sum, mpi_max;     /* seconds in MPI within it */
 } mw_region_summary;
+
+/* regions[0..*n) gains r (the same region over more ranks, matched by name,
+ * or a new entry: room for it is the caller's). */
+static inline void mw_region_add(mw_region_summary *regions, int *n, const mw_region_summary *r)
+{
+    int i = 0;
+    while (i < *n && strcmp(regions[i].name, r->name) != 0)
+        i++;
+    mw_region_summary *s = &regions[i];
+    if (i == *n) {
+        memset(s, 0, sizeof *s);
+        memcpy(s->name, r->name, sizeof s->name);
+        (*n)++;
+    }
+    s->ranks += r->ranks;
+    s->entries += r->entries;
+    s->calls += r->calls;
+    s->wall_sum += r->wall_sum;
+    s->mpi_sum += r->mpi_sum;
+    s->wall_max = r->wall_max > s->wall_max ? r->wall_max : s->wall_max;
+    s->mpi_max = r->mpi_max > s->mpi_max ? r->mpi_max : s->mpi_max;
+}
 
 /* A named counter (mpiwatch_counter_add) over the ranks that have it. */
 typedef struct mw_counter_summary {
@@ -150,6 +173,9 @@ MW_HIDDEN int mw_report_counters(mw_job_summary *job, MPI_Comm comm);
 /* The rank x function matrix of the functions called somewhere. */
 MW_HIDDEN int mw_report_matrix(const mw_fn_stats *local, mw_job_summary *job, MPI_Comm comm);
 
+/* The process's command line, arguments separated by blanks. */
+MW_HIDDEN void mw_report_command_line(char *out, size_t size);
+
 /* The header's facts: command line, hosts, MPI library, start and end. */
 MW_HIDDEN int mw_report_header(mw_job_summary *job, MPI_Comm comm);
 
@@ -161,6 +187,8 @@ MW_HIDDEN void mw_snapshot(void);
 
 /* Regions' totals gathered onto rank 0 (job is NULL on other ranks). */
 MW_HIDDEN int mw_report_regions(mw_job_summary *job, MPI_Comm comm);
+/* This rank's regions alone, without communication (a partial profile). */
+MW_HIDDEN void mw_report_regions_local(mw_job_summary *job);
 
 /* The live monitor's counters summed onto rank 0 (job is NULL elsewhere). */
 MW_HIDDEN int mw_report_monitor(mw_job_summary *job, MPI_Comm comm);
