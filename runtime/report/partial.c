@@ -25,7 +25,7 @@ static int warned;
 /* What the ranks of one job share without talking to each other: the
  * launcher's job (Open MPI, PMIx) or the batch job's id; "" when there is
  * none of them (MPICH's Hydra outside a batch system). */
-static const char *job_key(void)
+const char *mw_partial_job_key(void)
 {
     static const char *const vars[] = {"PMIX_NAMESPACE", "OMPI_MCA_ess_base_jobid", NULL};
     for (int i = 0; vars[i] != NULL; i++) {
@@ -60,7 +60,7 @@ int mw_partial_write(const char *reason)
     job.timer = mw_clock_name();
     job.partial = reason;
     job.taken = (long long)time(NULL);
-    job.partial_job = job_key();
+    job.partial_job = mw_partial_job_key();
     job.partial_host = host;
     /* What a finalize report's header and tables add, from this rank alone:
      * resolved here (the dumper thread, MPI_Abort's or exit's context, never

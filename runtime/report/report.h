@@ -244,6 +244,9 @@ MW_HIDDEN int mw_partial_write(const char *reason);
 MW_HIDDEN void mw_partial_remove(void);
 /* The JSON file's path once written, else "". */
 MW_HIDDEN const char *mw_partial_path(void);
+/* What the ranks of one job share without talking (the launcher's job, or
+ * the batch job's id), or "" (MPICH's Hydra outside a batch system). */
+MW_HIDDEN const char *mw_partial_job_key(void);
 
 /* Write s as a JSON string. */
 MW_HIDDEN void mw_json_string(FILE *out, const char *s);
