@@ -49,4 +49,26 @@ for mode in linked preload; do
         --calls MPI_Barrier "$(printf '%s\n' "$expect" | tr , '\n' | grep -c .)" "$NP"
 done
 
+# The same in Fortran (abort.f90, on 4 ranks: the two others wait in
+# MPI_BARRIER), libmpiwatch_f preloaded: every rank merged, rank 1's taken
+# at MPI_ABORT.
+if [ "$MW_HAVE_FORTRAN" != yes ] || [ ! -f "$LIBMPIWATCH_F" ]; then
+    skip "fortran abort" "this build has no libmpiwatch_f"
+elif ! $MPIFC -o "$work/abort_f" "$rt_dir/abort.f90" >"$work/fc.log" 2>&1; then
+    fail "fortran abort: build" "$MPIFC failed" "$work/fc.log"
+else
+    run "$work/f-bare" 4 bare -- "$work/abort_f"
+    dir="$work/f-preload"
+    run "$dir" 4 bare LD_PRELOAD="$LIBMPIWATCH:$LIBMPIWATCH_F" MPIWATCH_OUTDIR="$dir/cwd" \
+        -- "$work/abort_f"
+    if [ "$(rc_of "$dir")" -ne "$(rc_of "$work/f-bare")" ] || [ "$(rc_of "$dir")" -eq 124 ]; then
+        fail "fortran abort: status" "$(describe_rc "$(rc_of "$dir")"), the bare run's was \
+$(rc_of "$work/f-bare")" "$dir/stdout" "$dir/stderr"
+    else
+        pass "fortran abort: $(describe_rc "$(rc_of "$dir")") as bare"
+    fi
+    check_merged "fortran abort: merged report of ranks 0-3, rank 1's taken at MPI_ABORT" \
+        "$dir/cwd" 4 --ranks 0,1,2,3 --rank-reason 1 "MPI_Abort (error code 3)"
+fi
+
 finish

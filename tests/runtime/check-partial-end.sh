@@ -8,7 +8,8 @@
 #   (forever.c); calls between what rank 0 printed 3 s in and what it made;
 # - a batch system's warning: USR1 to every rank 3 s in, TERM 2 s later,
 #   KILL 2 s after that (forever.c), the same bounds;
-# - a Fortran program (forever.f90, use mpi) under the escalation;
+# - a Fortran program (forever.f90, use mpi) under the escalation and under
+#   USR1 then TERM;
 # - a rank dying of SIGSEGV (segv.c) after 100 MPI_Allreduce calls: the
 #   launcher ends the others, whose profiles are merged (rank 1 missing).
 #   MPICH's Hydra SIGKILLs them once rank 1 is gone: they write on rank 1's
@@ -117,6 +118,8 @@ else
         fail "fortran escalate: build" "$MPIFC failed" "$work/fc.log"
     else
         ended fortran-escalate escalate "$work/forever_f" all printed - \
+            LD_PRELOAD="$LIBMPIWATCH:$LIBMPIWATCH_F"
+        ended fortran-usr1-then-term usr1 "$work/forever_f" all printed - \
             LD_PRELOAD="$LIBMPIWATCH:$LIBMPIWATCH_F"
     fi
 fi
