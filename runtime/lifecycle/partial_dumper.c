@@ -13,7 +13,6 @@
  * so that a dump that cannot finish (a lock held by the interrupted thread,
  * a file system that hangs) never keeps a job from ending. */
 #define _GNU_SOURCE   /* pipe2 */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -22,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -105,45 +103,11 @@ static int node_ranks(void)
     return 0;
 }
 
-/* Partial JSON files of this program and size written at or after since. */
-static int fresh_partials(const struct timespec *since)
-{
-    char prefix[320];
-    int n = 0;
-    snprintf(prefix, sizeof prefix, "mpiwatch-%s-%dr-", mw_state.program, mw_state.world_size);
-    DIR *dir = opendir(mw_state.config.outdir);
-    if (dir == NULL)
-        return -1;
-    for (struct dirent *e; (e = readdir(dir)) != NULL;) {
-        size_t len = strlen(e->d_name);
-        struct stat st;
-        if (strncmp(e->d_name, prefix, strlen(prefix)) != 0 || len < 13 ||
-            strcmp(e->d_name + len - 13, "-partial.json") != 0 ||
-            fstatat(dirfd(dir), e->d_name, &st, 0) != 0)
-            continue;
-        if (st.st_mtim.tv_sec > since->tv_sec ||
-            (st.st_mtim.tv_sec == since->tv_sec && st.st_mtim.tv_nsec >= since->tv_nsec))
-            n++;
-    }
-    closedir(dir);
-    return n;
-}
-
-void mw_dumper_wait_for_files(int want, const struct timespec *since, int ms)
-{
-    for (int waited = 0; want > 0 && waited < ms; waited += 2) {
-        int n = fresh_partials(since);
-        if (n < 0 || n >= want)
-            return;
-        poll(NULL, 0, 2);
-    }
-}
-
 static void wait_for_node(const struct timespec *since)
 {
     int want = node_ranks();
     if (want > 1)
-        mw_dumper_wait_for_files(want, since, MW_NODE_WAIT_MS);
+        mw_partial_wait_for(want, since, MW_NODE_WAIT_MS);
 }
 
 void mw_dumper_wait_for_node(int since_seconds)

@@ -16,9 +16,5 @@ MW_HIDDEN void mw_dumper_stop(void);
  * other ranks' partial profiles written since `since_seconds` ago (the
  * launcher may kill them once this rank is gone). */
 MW_HIDDEN void mw_dumper_wait_for_node(int since_seconds);
-/* Wait, at most ms milliseconds, until want partial profiles of this
- * program and size written at or after since are in the report folder. */
-struct timespec;
-MW_HIDDEN void mw_dumper_wait_for_files(int want, const struct timespec *since, int ms);
 
 #endif

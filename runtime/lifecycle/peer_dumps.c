@@ -18,7 +18,6 @@
 #include <unistd.h>
 
 #include "core/state.h"
-#include "lifecycle/partial_dumper.h"
 #include "lifecycle/peer_dumps.h"
 #include "report/report.h"
 
@@ -72,7 +71,7 @@ void mw_peer_dumps_request(const char *why)
         return;
     }
     stat(path, &answered);   /* this rank's own request is not a question to it */
-    mw_dumper_wait_for_files(mw_state.world_size - 1, &since, (int)(wait * 1000));
+    mw_partial_wait_for(mw_state.world_size - 1, &since, (int)(wait * 1000));
     unlink(path);
 }
 

@@ -5,10 +5,13 @@
  * load time, then -rank<R>-partial), so a later dump replaces an earlier
  * one atomically and MPI_Finalize knows what to remove; pid and time keep
  * two runs' files apart. `mpiwatch --merge` groups them by their job key. */
+#include <dirent.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -103,4 +106,38 @@ void mw_partial_remove(void)
 const char *mw_partial_path(void)
 {
     return json_path;
+}
+
+/* Partial JSON files of this program and size written at or after since. */
+static int fresh_partials(const struct timespec *since)
+{
+    char prefix[320];
+    int n = 0;
+    snprintf(prefix, sizeof prefix, "mpiwatch-%s-%dr-", mw_state.program, mw_state.world_size);
+    DIR *dir = opendir(mw_state.config.outdir);
+    if (dir == NULL)
+        return -1;
+    for (struct dirent *e; (e = readdir(dir)) != NULL;) {
+        size_t len = strlen(e->d_name);
+        struct stat st;
+        if (strncmp(e->d_name, prefix, strlen(prefix)) != 0 || len < 13 ||
+            strcmp(e->d_name + len - 13, "-partial.json") != 0 ||
+            fstatat(dirfd(dir), e->d_name, &st, 0) != 0)
+            continue;
+        if (st.st_mtim.tv_sec > since->tv_sec ||
+            (st.st_mtim.tv_sec == since->tv_sec && st.st_mtim.tv_nsec >= since->tv_nsec))
+            n++;
+    }
+    closedir(dir);
+    return n;
+}
+
+void mw_partial_wait_for(int want, const struct timespec *since, int ms)
+{
+    for (int waited = 0; want > 0 && waited < ms; waited += 2) {
+        int n = fresh_partials(since);
+        if (n < 0 || n >= want)
+            return;
+        poll(NULL, 0, 2);
+    }
 }

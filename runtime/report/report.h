@@ -247,6 +247,10 @@ MW_HIDDEN const char *mw_partial_path(void);
 /* What the ranks of one job share without talking (the launcher's job, or
  * the batch job's id), or "" (MPICH's Hydra outside a batch system). */
 MW_HIDDEN const char *mw_partial_job_key(void);
+/* Wait, at most ms milliseconds, until want partial profiles of this
+ * program and size written at or after since are in the report folder. */
+struct timespec;
+MW_HIDDEN void mw_partial_wait_for(int want, const struct timespec *since, int ms);
 
 /* Write s as a JSON string. */
 MW_HIDDEN void mw_json_string(FILE *out, const char *s);
