@@ -9,7 +9,7 @@
 # - a batch system's warning: USR1 to every rank 3 s in, TERM 2 s later,
 #   KILL 2 s after that (forever.c), the same bounds;
 # - a Fortran program (forever.f90, use mpi) under the escalation and under
-#   USR1 then TERM;
+#   USR1 then TERM, and one dying of SIGSEGV (segv.f90);
 # - a rank dying of SIGSEGV (segv.c) after 100 MPI_Allreduce calls: the
 #   launcher ends the others, whose profiles are merged (rank 1 missing).
 #   MPICH's Hydra SIGKILLs them once rank 1 is gone: they write on rank 1's
@@ -120,6 +120,12 @@ else
         ended fortran-escalate escalate "$work/forever_f" all printed - \
             LD_PRELOAD="$LIBMPIWATCH:$LIBMPIWATCH_F"
         ended fortran-usr1-then-term usr1 "$work/forever_f" all printed - \
+            LD_PRELOAD="$LIBMPIWATCH:$LIBMPIWATCH_F"
+    fi
+    if ! $MPIFC -o "$work/segv_f" "$rt_dir/segv.f90" >"$work/fc-segv.log" 2>&1; then
+        fail "fortran segv: build" "$MPIFC failed" "$work/fc-segv.log"
+    else
+        ended fortran-segv crash "$work/segv_f" 0,2,3 300 $((100 * NP)) \
             LD_PRELOAD="$LIBMPIWATCH:$LIBMPIWATCH_F"
     fi
 fi
