@@ -233,20 +233,20 @@ void mw_dumper_start(void)
         return;
     }
     fcntl(wake[1], F_SETFL, O_NONBLOCK);
+    uint64_t signals = c->dump_signals;
+    if (c->dump_peers_wait > 0 && mw_state.world_size > 1) {
+        mw_peer_dumps_prepare();   /* before the thread, which reads its path */
+        for (int sig = 1; sig < 64; sig++)
+            if (mw_fatal_signal_name(sig) != NULL)
+                signals |= 1ull << sig;
+        handler_wait_ms = MW_DUMP_WAIT_MS + (int)(c->dump_peers_wait * 1000);
+    }
     if (pthread_create(&thread, NULL, dumper, NULL) != 0) {
         mw_warn("no partial profiles (no helper thread)");
         return;
     }
     running = 1;
     owner = getpid();
-    uint64_t signals = c->dump_signals;
-    if (c->dump_peers_wait > 0 && mw_state.world_size > 1) {
-        mw_peer_dumps_prepare();
-        for (int sig = 1; sig < 64; sig++)
-            if (mw_fatal_signal_name(sig) != NULL)
-                signals |= 1ull << sig;
-        handler_wait_ms = MW_DUMP_WAIT_MS + (int)(c->dump_peers_wait * 1000);
-    }
     install_handlers(signals);
     handling = 1;
 }

@@ -26,8 +26,10 @@ static void collect(mw_thread *t, void *arg)
 {
     struct local *l = arg;
     unsigned n = __atomic_load_n(&t->nsites, __ATOMIC_ACQUIRE);
+    /* Relaxed loads, as mw_stats_merge's: a partial profile reads threads
+     * still calling MPI. */
     for (int i = 0; i < MW_FN_COUNT; i++)
-        l->other += t->fn[i].s.calls;
+        l->other += __atomic_load_n(&t->fn[i].s.calls, __ATOMIC_RELAXED);
     for (unsigned k = 0; k < n; k++) {
         const mw_site *e = &t->sites[t->site_used[k]];
         int j = 0;
@@ -42,12 +44,14 @@ static void collect(mw_thread *t, void *arg)
             l->n++;
         }
         mw_site_record *r = &l->rec[j];
-        double min = mw_clock_seconds(e->s.min_ticks), max = mw_clock_seconds(e->s.max_ticks);
-        r->calls += e->s.calls;
-        r->sent += e->s.sent;
-        r->recv += e->s.recv;
-        r->sizes |= mw_sizes_fold(e->s.sizes);
-        r->time += mw_clock_seconds(e->s.ticks);
+        mw_fn_stats st = {.min_ticks = UINT64_MAX};
+        mw_stats_merge_one(&st, &e->s);
+        double min = mw_clock_seconds(st.min_ticks), max = mw_clock_seconds(st.max_ticks);
+        r->calls += st.calls;
+        r->sent += st.sent;
+        r->recv += st.recv;
+        r->sizes |= st.sizes;
+        r->time += mw_clock_seconds(st.ticks);
         r->min = r->min < 0 || min < r->min ? min : r->min;
         r->max = max > r->max ? max : r->max;
     }
