@@ -50,6 +50,67 @@ static int write_format(const char *ext, void (*writer)(FILE *, const void *),
     return mw_write_file_over(path, writer, job);
 }
 
+/* The call sites named by an earlier dump: a dump resolves them again
+ * (libdw reads the process's modules, milliseconds each time) only when
+ * one is new, so frequent dumps (MPIWATCH_DUMP_EVERY) stay cheap. */
+static mw_site_summary *named;
+static int nnamed;
+
+static int same_place(const mw_site_summary *a, const mw_site_summary *b)
+{
+    if (a->all.module != b->all.module || a->all.offset != b->all.offset ||
+        a->all.depth != b->all.depth)
+        return 0;
+    for (int d = 0; d < a->all.depth - 1; d++)
+        if (a->all.up_module[d] != b->all.up_module[d] || a->all.up_offset[d] != b->all.up_offset[d])
+            return 0;
+    return 1;
+}
+
+static const mw_site_summary *named_as(const mw_site_summary *s)
+{
+    for (int j = 0; j < nnamed; j++)
+        if (same_place(&named[j], s))
+            return &named[j];
+    return NULL;
+}
+
+/* Copy a site's names (and its callers', allocated) from from. */
+static void copy_names(mw_site_summary *to, const mw_site_summary *from)
+{
+    memcpy(to->function, from->function, sizeof to->function);
+    memcpy(to->file, from->file, sizeof to->file);
+    memcpy(to->module, from->module, sizeof to->module);
+    to->line = from->line;
+    to->up = NULL;
+    if (from->up != NULL && (to->up = calloc((size_t)from->all.depth, sizeof *to->up)) != NULL)
+        memcpy(to->up, from->up, (size_t)(from->all.depth - 1) * sizeof *to->up);
+}
+
+static void name_sites(mw_site_summary *sites, int n)
+{
+    int known = 1;
+    for (int i = 0; i < n && known; i++)
+        known = named_as(&sites[i]) != NULL;
+    if (known)
+        for (int i = 0; i < n; i++)
+            copy_names(&sites[i], named_as(&sites[i]));
+    else
+        mw_callsites_resolve(sites, n);
+    mw_site_summary *keep = calloc((size_t)(n ? n : 1), sizeof *keep);
+    if (keep == NULL)
+        return;   /* the next dump resolves again */
+    for (int j = 0; j < nnamed; j++)
+        free(named[j].up);
+    free(named);
+    for (int i = 0; i < n; i++) {
+        keep[i].all = sites[i].all;
+        copy_names(&keep[i], &sites[i]);
+    }
+    named = keep;
+    nnamed = n;
+}
+
 int mw_partial_write(const char *reason)
 {
     static mw_job_summary job;
@@ -72,7 +133,7 @@ int mw_partial_write(const char *reason)
     mw_program_build_id(job.build_id);
     mw_report_regions_local(&job);
     mw_callsites_local(&job.sites, &job.nsites, &job.sites_other);
-    mw_callsites_resolve(job.sites, job.nsites);
+    name_sites(job.sites, job.nsites);
     job.sites_resolver = mw_callsites_resolver();
     char path[8400];
     /* The text first: a rank that waits for its node's JSON files then knows
