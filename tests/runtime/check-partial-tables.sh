@@ -6,10 +6,12 @@
 # header has the run's command line and build-id, its regions the finalize
 # report's ranks, entries and calls, its call sites the same sites (function,
 # offset, file, line) with the same calls and ranks; the text report prints both
-# tables.
+# tables. A damaged call site or region is named with its file and field.
 name=partial-tables
 . "$(dirname "$0")/../lib/harness.sh"
 
+[ "$MW_HAVE_JANSSON" = yes ] ||
+    skip_all "$name: mpiwatch --merge needs libjansson (libjansson-dev), not found by configure"
 NP=4
 export MW_TIMEOUT=${MW_ABORT_TIMEOUT:-60}
 build "$rt_dir/regions.c" "$work/regions" linked
@@ -63,6 +65,33 @@ if grep -q '^Call sites by time' "$text" && grep -q '^MPI time by region' "$text
     pass "merged text report: command, call-site and region tables"
 else
     fail "merged text report" "no command line, call-site or region table" "$text"
+fi
+
+# A damaged table is named with its file and field, and that file left out:
+# rank 2's call site with an offset that is not hex, rank 3's region claiming
+# two ranks.
+bad="$work/bad"
+mkdir -p "$bad"
+cp "$work"/partial/out/*-partial.json "$bad"/
+"$PYTHON" - "$bad" <<'PY'
+import glob, json, sys
+for rank, damage in ((2, "site"), (3, "region")):
+    path = glob.glob(f"{sys.argv[1]}/*-rank{rank}-partial.json")[0]
+    doc = json.load(open(path))
+    if damage == "site":
+        doc["callsites"]["sites"][0]["offset"] = "zz"
+    else:
+        doc["regions"]["setup"]["ranks"] = 2
+    json.dump(doc, open(path, "w"))
+PY
+need_client
+"$client" --merge "$bad" >"$work/bad.out" 2>&1
+if grep -q -- '-rank2-partial.json: callsites.sites\[0\].offset: "zz" is not a hex offset' "$work/bad.out" &&
+        grep -q -- '-rank3-partial.json: regions.setup: not one rank' "$work/bad.out" &&
+        [ "$(json_get "$(ls "$bad"/*-merged.json)" merged missing)" = "[2, 3]" ]; then
+    pass "damaged call site and region: named with file and field, those ranks left out"
+else
+    fail "damaged call site and region" "not named, or not left out" "$work/bad.out"
 fi
 
 finish
