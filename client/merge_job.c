@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "merge_tables.h"
 #include "report/variation.h"
 #include "util.h"
 
@@ -115,8 +116,11 @@ void mwc_merge_job(const mwc_partial *const *p, int n, mwc_merged *m)
     job->rank_ids = m->ids;
     functions(p, n, job);
     matrix(p, n, job);
-    /* What partial profiles do not hold (docs/partial-reports.md). */
-    snprintf(job->command, sizeof job->command, "(not in partial profiles)");
+    mwc_merge_tables(p, n, job);
+    /* The lowest rank's command line, as rank 0's at MPI_Finalize. */
+    snprintf(job->command, sizeof job->command, "%s",
+             p[0]->command[0] != '\0' ? p[0]->command : "(not in these partial profiles)");
+    snprintf(job->build_id, sizeof job->build_id, "%s", p[0]->build_id);
     snprintf(job->library, sizeof job->library, "%s", p[0]->mpi);
     size_t used = 0;
     for (int r = 0; r < n; r++) {   /* the hosts as far as they fit; every one counted */
@@ -154,6 +158,7 @@ void mwc_merged_free(mwc_merged *m)
     free(m->job.hist_block);
     free(m->job.matrix);
     free(m->job.matrix_fns);
+    mwc_merge_tables_free(&m->job);
     free(m->ids);
     free(m->missing);
     free(m->ranks);

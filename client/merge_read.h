@@ -30,6 +30,13 @@ typedef struct {
     int nfns;
     mw_pair *pairs;
     int npairs;
+    char *command, *build_id;    /* "" in profiles of an older mpiwatch */
+    char *resolver;              /* callsites.resolver, or NULL without call sites */
+    uint64_t sites_other;
+    mw_site_summary *sites;      /* this rank's, each with ranks 1 (merge_tables.c) */
+    int nsites;
+    mw_region_summary *regions;
+    int nregions;
 } mwc_partial;
 
 /* Read path into *p: 0, or -1 with why in err (the file named). Without

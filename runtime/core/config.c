@@ -193,7 +193,7 @@ static void label(char *out, size_t size, const char *var)
 static const char *const known_names[] = {
     "MPIWATCH_OUTDIR", "MPIWATCH_LEVEL", "MPIWATCH_TIMER", "MPIWATCH_FORMATS",
     "MPIWATCH_CALLSITE_DEPTH", "MPIWATCH_DUMP_SIGNALS", "MPIWATCH_DUMP_AT",
-    "MPIWATCH_DUMP_EVERY", "MPIWATCH_MONITOR", "MPIWATCH_TRANSPORT", "MPIWATCH_BIND",
+    "MPIWATCH_DUMP_EVERY", "MPIWATCH_DUMP_PEERS_WAIT", "MPIWATCH_MONITOR", "MPIWATCH_TRANSPORT", "MPIWATCH_BIND",
     "MPIWATCH_WAIT", "MPIWATCH_MONITOR_BUFFER", "MPIWATCH_MONITOR_INTERVAL",
     "MPIWATCH_MONITOR_NICE", "MPIWATCH_NODE_SIZE", "MPIWATCH_APIS_JSON", "MPIWATCH_DOCDIR", "MPIWATCH_TEST_CC",
     "MPIWATCH_UPDATE_GOLDEN", "MPIWATCH_TRACE", "MPIWATCH_TRACE_DIR", "MPIWATCH_TRACE_BUFFER",
@@ -276,6 +276,7 @@ void mw_config_load(mw_config *config, int report_problems)
     config->dump_signals = mw_dump_signals("MPIWATCH_DUMP_SIGNALS", loud);
     config->dump_at = mw_dump_seconds("MPIWATCH_DUMP_AT", loud);
     config->dump_every = mw_dump_seconds("MPIWATCH_DUMP_EVERY", loud);
+    config->dump_peers_wait = mw_dump_wait("MPIWATCH_DUMP_PEERS_WAIT", loud);
     config->trace = level("MPIWATCH_TRACE", 0);
     const char *trace_dir = getenv("MPIWATCH_TRACE_DIR");
     if (trace_dir != NULL && *trace_dir != '\0')

@@ -17,6 +17,8 @@ typedef struct mw_config {
     uint64_t dump_signals;   /* MPIWATCH_DUMP_SIGNALS: bit s for signal s (core/dump_options.h) */
     double dump_at;          /* MPIWATCH_DUMP_AT: seconds after MPI_Init, 0 for never */
     double dump_every;       /* MPIWATCH_DUMP_EVERY: seconds between dumps, 0 for never */
+    double dump_peers_wait;  /* MPIWATCH_DUMP_PEERS_WAIT: seconds an ending rank waits for its
+                                peers' profiles (lifecycle/peer_dumps.c), 0 for no request */
     int trace;               /* MPIWATCH_TRACE: 0 off, 1 on (docs/trace.md) */
     char trace_dir[4096];    /* MPIWATCH_TRACE_DIR: where trace files go (outdir by default) */
     unsigned long long trace_buffer;   /* MPIWATCH_TRACE_BUFFER: bytes of trace chunks held */

@@ -80,6 +80,22 @@ double mw_dump_seconds(const char *var, int loud)
     return v;
 }
 
+double mw_dump_wait(const char *var, int loud)
+{
+    const char *value = getenv(var);
+    if (value == NULL || *value == '\0')
+        return MW_DUMP_PEERS_WAIT_DEFAULT;
+    char *end;
+    double v = strtod(value, &end);
+    if (*end != '\0' || !(v >= 0) || v > 3600) {
+        if (loud)
+            mw_warn("%s='%s' is not a number of seconds from 0 to 3600; %g s it is", var, value,
+                    MW_DUMP_PEERS_WAIT_DEFAULT);
+        return MW_DUMP_PEERS_WAIT_DEFAULT;
+    }
+    return v;
+}
+
 const char *mw_signal_name(int sig, char *buf, int size)
 {
     for (size_t i = 0; i < sizeof catchable / sizeof catchable[0]; i++)

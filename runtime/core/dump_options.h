@@ -23,6 +23,14 @@ MW_HIDDEN uint64_t mw_dump_signals(const char *var, int loud);
  * when it is not such a number. */
 MW_HIDDEN double mw_dump_seconds(const char *var, int loud);
 
+/* MPIWATCH_DUMP_PEERS_WAIT's default: seconds a rank ending its job (MPI_Abort,
+ * a fault) waits for its peers' partial profiles. */
+#define MW_DUMP_PEERS_WAIT_DEFAULT 2.0
+
+/* A number of seconds >= 0 (0: off), MW_DUMP_PEERS_WAIT_DEFAULT when unset
+ * or (with a warning when loud) when it is not such a number. */
+MW_HIDDEN double mw_dump_wait(const char *var, int loud);
+
 /* "SIGTERM" for SIGTERM, "signal 40" for one without a name here. */
 MW_HIDDEN const char *mw_signal_name(int sig, char *buf, int size);
 

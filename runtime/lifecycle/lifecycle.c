@@ -11,6 +11,7 @@
 #include "core/clock.h"
 #include "core/mode.h"
 #include "lifecycle/partial_dumper.h"
+#include "lifecycle/peer_dumps.h"
 #include "monitor/monitor.h"
 #include "report/phases.h"
 #include "report/report.h"
@@ -100,6 +101,9 @@ void mw_on_abort(int errorcode)
     if (mw_partial_write(reason) == 0)
         mw_warn("MPI_Abort: no job report; this rank's partial profile is %s (mpiwatch --merge "
                 "%s combines the ranks')", mw_partial_path(), mw_state.config.outdir);
+    /* MPICH's Hydra SIGKILLs the other ranks once this one is gone: ask
+     * them for their profiles first (a bounded wait). */
+    mw_peer_dumps_request(reason);
 }
 
 /* mpiwatch --dump asked the live monitor for this rank's partial profile. */

@@ -13,7 +13,6 @@
  * so that a dump that cannot finish (a lock held by the interrupted thread,
  * a file system that hangs) never keeps a job from ending. */
 #define _GNU_SOURCE   /* pipe2 */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -22,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,6 +28,7 @@
 #include "core/state.h"
 #include "core/warn.h"
 #include "lifecycle/partial_dumper.h"
+#include "lifecycle/peer_dumps.h"
 #include "report/report.h"
 
 /* How long a signal handler waits for the dump before it passes the signal
@@ -37,11 +36,15 @@
 #define MW_DUMP_WAIT_MS 5000
 /* The byte that tells the thread to end (signal numbers are below 64). */
 #define MW_DUMP_STOP 0xff
+/* How often the thread looks for a peer's request (lifecycle/peer_dumps.c):
+ * one stat() each time. */
+#define MW_PEER_CHECK_MS 100
 
 static int wake[2] = {-1, -1}, ack[2] = {-1, -1};
 static pthread_t thread;
 static int running;
 static volatile sig_atomic_t handling;   /* handlers dump only while the thread runs */
+static int handler_wait_ms = MW_DUMP_WAIT_MS;   /* and a fault's wait for the peers' files */
 static pid_t owner;   /* the process whose thread it is: a forked child has none */
 static struct sigaction previous[64];
 
@@ -73,7 +76,7 @@ static void on_signal(int sig, siginfo_t *info, void *context)
             ;   /* acknowledgements that came after an earlier handler gave up */
         if (write(wake[1], &byte, 1) == 1) {
             struct pollfd p = {.fd = ack[0], .events = POLLIN};
-            if (poll(&p, 1, MW_DUMP_WAIT_MS) == 1)
+            if (poll(&p, 1, handler_wait_ms) == 1)
                 (void)!read(ack[0], &drop, 1);
         }
     }
@@ -100,39 +103,11 @@ static int node_ranks(void)
     return 0;
 }
 
-/* Partial JSON files of this program and size written at or after since. */
-static int fresh_partials(const struct timespec *since)
-{
-    char prefix[320];
-    int n = 0;
-    snprintf(prefix, sizeof prefix, "mpiwatch-%s-%dr-", mw_state.program, mw_state.world_size);
-    DIR *dir = opendir(mw_state.config.outdir);
-    if (dir == NULL)
-        return -1;
-    for (struct dirent *e; (e = readdir(dir)) != NULL;) {
-        size_t len = strlen(e->d_name);
-        struct stat st;
-        if (strncmp(e->d_name, prefix, strlen(prefix)) != 0 || len < 13 ||
-            strcmp(e->d_name + len - 13, "-partial.json") != 0 ||
-            fstatat(dirfd(dir), e->d_name, &st, 0) != 0)
-            continue;
-        if (st.st_mtim.tv_sec > since->tv_sec ||
-            (st.st_mtim.tv_sec == since->tv_sec && st.st_mtim.tv_nsec >= since->tv_nsec))
-            n++;
-    }
-    closedir(dir);
-    return n;
-}
-
 static void wait_for_node(const struct timespec *since)
 {
     int want = node_ranks();
-    for (int waited = 0; want > 1 && waited < MW_NODE_WAIT_MS; waited += 2) {
-        int n = fresh_partials(since);
-        if (n < 0 || n >= want)
-            return;
-        poll(NULL, 0, 2);
-    }
+    if (want > 1)
+        mw_partial_wait_for(want, since, MW_NODE_WAIT_MS);
 }
 
 void mw_dumper_wait_for_node(int since_seconds)
@@ -166,6 +141,25 @@ static double next_due(double start, double now, int *at_done)
     return due;
 }
 
+/* What the thread does when woken by signal sig: a fault's asks the peers
+ * for their profiles (this rank's own state cannot be trusted); another's
+ * dumps this rank, then waits for its node's ranks (see wait_for_node). */
+static void on_wake(int sig)
+{
+    char reason[96], name[32];
+    const char *fatal = mw_fatal_signal_name(sig);
+    if (fatal != NULL) {
+        mw_peer_dumps_request(fatal);
+        return;
+    }
+    struct timespec since;
+    clock_gettime(CLOCK_REALTIME, &since);
+    since.tv_sec -= 1;   /* the siblings may have been signalled a little earlier */
+    snprintf(reason, sizeof reason, "%s", mw_signal_name(sig, name, sizeof name));
+    if (mw_partial_write(reason) == 0 && sig != SIGCONT)
+        wait_for_node(&since);
+}
+
 static void *dumper(void *arg)
 {
     (void)arg;
@@ -173,19 +167,25 @@ static void *dumper(void *arg)
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, NULL);   /* a handler here would wait for itself */
     double start = monotonic();
-    int at_done = 0;
-    char reason[96], name[32];
+    int at_done = 0, peers = mw_state.config.dump_peers_wait > 0 && mw_state.world_size > 1;
+    char reason[192];
     for (;;) {
         double now = monotonic(), due = next_due(start, now, &at_done);
         int timeout = due < 0 ? -1 : due <= now ? 0 : (int)((due - now) * 1000) + 1;
+        if (peers && (timeout < 0 || timeout > MW_PEER_CHECK_MS))
+            timeout = MW_PEER_CHECK_MS;
         struct pollfd p = {.fd = wake[0], .events = POLLIN};
         int ready = poll(&p, 1, timeout);
         if (ready < 0 && errno == EINTR)
             continue;
+        if (peers && mw_peer_dumps_asked(reason, sizeof reason))
+            mw_partial_write(reason);
         if (ready == 0) {
             now = monotonic();
             const mw_config *c = &mw_state.config;
             int at = c->dump_at > 0 && !at_done && now >= start + c->dump_at;
+            if (!at && !(c->dump_every > 0 && due >= 0 && now >= due))
+                continue;   /* only the peers' check was due */
             at_done |= at;
             snprintf(reason, sizeof reason, at ? "MPIWATCH_DUMP_AT=%g" : "MPIWATCH_DUMP_EVERY=%g",
                      at ? c->dump_at : c->dump_every);
@@ -197,12 +197,7 @@ static void *dumper(void *arg)
             continue;
         if (byte == MW_DUMP_STOP)
             return NULL;
-        struct timespec since;
-        clock_gettime(CLOCK_REALTIME, &since);
-        since.tv_sec -= 1;   /* the siblings may have been signalled a little earlier */
-        snprintf(reason, sizeof reason, "%s", mw_signal_name(byte, name, sizeof name));
-        if (mw_partial_write(reason) == 0 && byte != SIGCONT)
-            wait_for_node(&since);
+        on_wake(byte);
         (void)!write(ack[1], &byte, 1);
     }
 }
@@ -231,20 +226,28 @@ void mw_dumper_start(void)
 {
     const mw_config *c = &mw_state.config;
     if (running || c->formats == 0 ||
-        (c->dump_signals == 0 && c->dump_at <= 0 && c->dump_every <= 0))
+        (c->dump_signals == 0 && c->dump_at <= 0 && c->dump_every <= 0 && c->dump_peers_wait <= 0))
         return;
     if (pipe2(wake, O_CLOEXEC) != 0 || pipe2(ack, O_CLOEXEC | O_NONBLOCK) != 0) {
         mw_warn("no partial profiles (a pipe: %s)", strerror(errno));
         return;
     }
     fcntl(wake[1], F_SETFL, O_NONBLOCK);
+    uint64_t signals = c->dump_signals;
+    if (c->dump_peers_wait > 0 && mw_state.world_size > 1) {
+        mw_peer_dumps_prepare();   /* before the thread, which reads its path */
+        for (int sig = 1; sig < 64; sig++)
+            if (mw_fatal_signal_name(sig) != NULL)
+                signals |= 1ull << sig;
+        handler_wait_ms = MW_DUMP_WAIT_MS + (int)(c->dump_peers_wait * 1000);
+    }
     if (pthread_create(&thread, NULL, dumper, NULL) != 0) {
         mw_warn("no partial profiles (no helper thread)");
         return;
     }
     running = 1;
     owner = getpid();
-    install_handlers(c->dump_signals);
+    install_handlers(signals);
     handling = 1;
 }
 

@@ -26,8 +26,10 @@ static void collect(mw_thread *t, void *arg)
 {
     struct local *l = arg;
     unsigned n = __atomic_load_n(&t->nsites, __ATOMIC_ACQUIRE);
+    /* Relaxed loads, as mw_stats_merge's: a partial profile reads threads
+     * still calling MPI. */
     for (int i = 0; i < MW_FN_COUNT; i++)
-        l->other += t->fn[i].s.calls;
+        l->other += __atomic_load_n(&t->fn[i].s.calls, __ATOMIC_RELAXED);
     for (unsigned k = 0; k < n; k++) {
         const mw_site *e = &t->sites[t->site_used[k]];
         int j = 0;
@@ -42,12 +44,14 @@ static void collect(mw_thread *t, void *arg)
             l->n++;
         }
         mw_site_record *r = &l->rec[j];
-        double min = mw_clock_seconds(e->s.min_ticks), max = mw_clock_seconds(e->s.max_ticks);
-        r->calls += e->s.calls;
-        r->sent += e->s.sent;
-        r->recv += e->s.recv;
-        r->sizes |= mw_sizes_fold(e->s.sizes);
-        r->time += mw_clock_seconds(e->s.ticks);
+        mw_fn_stats st = {.min_ticks = UINT64_MAX};
+        mw_stats_merge_one(&st, &e->s);
+        double min = mw_clock_seconds(st.min_ticks), max = mw_clock_seconds(st.max_ticks);
+        r->calls += st.calls;
+        r->sent += st.sent;
+        r->recv += st.recv;
+        r->sizes |= st.sizes;
+        r->time += mw_clock_seconds(st.ticks);
         r->min = r->min < 0 || min < r->min ? min : r->min;
         r->max = max > r->max ? max : r->max;
     }
@@ -333,4 +337,18 @@ int mw_callsites_gather(MPI_Comm comm, mw_site_summary **sites, int *nsites, uin
     if (table != &failed)
         free(table);
     return rc;
+}
+
+/* This rank's sites alone, as a one-rank job's (a partial profile): no MPI
+ * call. */
+void mw_callsites_local(mw_site_summary **sites, int *nsites, uint64_t *other)
+{
+    static mw_site_record mine[MW_SITES_PER_RANK];
+    int count = local_records(mine, other);
+    table_head *table = own_table(mine, count, *other);
+    *sites = table != NULL ? summaries((const partial *)(table + 1), count, 1) : NULL;
+    *nsites = *sites != NULL ? count : 0;
+    if (table != NULL)
+        mw_phase_hold(-(long long)table_bytes(count));   /* own_table counted it */
+    free(table);
 }

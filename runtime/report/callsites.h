@@ -59,6 +59,10 @@ typedef struct mw_site_summary {
 MW_HIDDEN int mw_callsites_gather(MPI_Comm comm, mw_site_summary **sites, int *nsites,
                                   uint64_t *other);
 
+/* This rank's sites alone, without communication (a partial profile), in
+ * the same form; *sites may be NULL (no memory). */
+MW_HIDDEN void mw_callsites_local(mw_site_summary **sites, int *nsites, uint64_t *other);
+
 /* Where this process has the module of a record: its path and load bias;
  * 0 when no loaded module has that hash. */
 MW_HIDDEN int mw_module_find(uint64_t module, char *path, size_t size, uintptr_t *bias);

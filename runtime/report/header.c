@@ -14,8 +14,7 @@
 
 #define HOST_LEN 64
 
-/* The process's command line, arguments separated by blanks. */
-static void command_line(char *out, size_t size)
+void mw_report_command_line(char *out, size_t size)
 {
     FILE *f = fopen("/proc/self/cmdline", "r");
     size_t n = f != NULL ? fread(out, 1, size - 1, f) : 0;
@@ -72,7 +71,7 @@ int mw_report_header(mw_job_summary *job, MPI_Comm comm)
     if (job && rc == MPI_SUCCESS) {
         int len = 0;
         job->nodes = summarise_hosts(all, n, job->hosts, sizeof job->hosts);
-        command_line(job->command, sizeof job->command);
+        mw_report_command_line(job->command, sizeof job->command);
         mw_program_build_id(job->build_id);
         if (PMPI_Get_library_version(job->library, &len) != MPI_SUCCESS)
             job->library[0] = '\0';

@@ -36,22 +36,11 @@ static int local_records(record *out)
 
 static void merge(mw_job_summary *job, const record *r)
 {
-    int i = 0;
-    while (i < job->nregions && strcmp(job->regions[i].name, r->name) != 0)
-        i++;
-    mw_region_summary *s = &job->regions[i];
-    if (i == job->nregions) {
-        memset(s, 0, sizeof *s);
-        memcpy(s->name, r->name, sizeof s->name);
-        job->nregions++;
-    }
-    s->ranks++;
-    s->entries += r->entries;
-    s->calls += r->calls;
-    s->wall_sum += r->wall;
-    s->mpi_sum += r->mpi;
-    s->wall_max = r->wall > s->wall_max ? r->wall : s->wall_max;
-    s->mpi_max = r->mpi > s->mpi_max ? r->mpi : s->mpi_max;
+    mw_region_summary one = {.ranks = 1, .entries = r->entries, .calls = r->calls,
+                             .wall_sum = r->wall, .wall_max = r->wall, .mpi_sum = r->mpi,
+                             .mpi_max = r->mpi};
+    memcpy(one.name, r->name, sizeof one.name);
+    mw_region_add(job->regions, &job->nregions, &one);
 }
 
 int mw_report_regions(mw_job_summary *job, MPI_Comm comm)
@@ -85,4 +74,13 @@ int mw_report_regions(mw_job_summary *job, MPI_Comm comm)
     free(counts);
     free(displs);
     return rc;
+}
+
+void mw_report_regions_local(mw_job_summary *job)
+{
+    static record mine[MW_MAX_REGIONS];
+    int n = local_records(mine);
+    job->regions = calloc((size_t)(n ? n : 1), sizeof *job->regions);
+    for (int i = 0; job->regions != NULL && i < n; i++)
+        merge(job, &mine[i]);
 }

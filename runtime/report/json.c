@@ -312,6 +312,11 @@ void mw_report_json(FILE *out, const mw_job_summary *job)
         mw_json_string(out, job->build_id);
         fprintf(out, ", \"nodes\": %d, \"label\": ", job->nodes);
         mw_json_string(out, mw_state.config.label);
+    } else if (job->partial) {   /* what a merge puts in the job's header */
+        fprintf(out, ",\n  \"command\": ");
+        mw_json_string(out, job->command);
+        fprintf(out, ",\n  \"build_id\": ");
+        mw_json_string(out, job->build_id);
     }
     fprintf(out, ",\n");
     write_config(out);

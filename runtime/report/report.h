@@ -5,6 +5,7 @@
 #define MW_REPORT_H
 
 #include <stdio.h>
+#include <string.h>
 
 #include "core/compiler.h"
 #include "mw_functions.h"
@@ -37,6 +38,28 @@ typedef struct mw_region_summary {
     double wall_sum, wall_max;   /* seconds in the region: all ranks, slowest rank */
     double mpi_sum, mpi_max;     /* seconds in MPI within it */
 } mw_region_summary;
+
+/* regions[0..*n) gains r (the same region over more ranks, matched by name,
+ * or a new entry: room for it is the caller's). */
+static inline void mw_region_add(mw_region_summary *regions, int *n, const mw_region_summary *r)
+{
+    int i = 0;
+    while (i < *n && strcmp(regions[i].name, r->name) != 0)
+        i++;
+    mw_region_summary *s = &regions[i];
+    if (i == *n) {
+        memset(s, 0, sizeof *s);
+        memcpy(s->name, r->name, sizeof s->name);
+        (*n)++;
+    }
+    s->ranks += r->ranks;
+    s->entries += r->entries;
+    s->calls += r->calls;
+    s->wall_sum += r->wall_sum;
+    s->mpi_sum += r->mpi_sum;
+    s->wall_max = r->wall_max > s->wall_max ? r->wall_max : s->wall_max;
+    s->mpi_max = r->mpi_max > s->mpi_max ? r->mpi_max : s->mpi_max;
+}
 
 /* A named counter (mpiwatch_counter_add) over the ranks that have it. */
 typedef struct mw_counter_summary {
@@ -152,6 +175,9 @@ MW_HIDDEN int mw_report_counters(mw_job_summary *job, MPI_Comm comm);
 /* The rank x function matrix of the functions called somewhere. */
 MW_HIDDEN int mw_report_matrix(const mw_fn_stats *local, mw_job_summary *job, MPI_Comm comm);
 
+/* The process's command line, arguments separated by blanks. */
+MW_HIDDEN void mw_report_command_line(char *out, size_t size);
+
 /* The header's facts: command line, hosts, MPI library, start and end. */
 MW_HIDDEN int mw_report_header(mw_job_summary *job, MPI_Comm comm);
 
@@ -163,6 +189,8 @@ MW_HIDDEN void mw_snapshot(void);
 
 /* Regions' totals gathered onto rank 0 (job is NULL on other ranks). */
 MW_HIDDEN int mw_report_regions(mw_job_summary *job, MPI_Comm comm);
+/* This rank's regions alone, without communication (a partial profile). */
+MW_HIDDEN void mw_report_regions_local(mw_job_summary *job);
 
 /* The live monitor's counters summed onto rank 0 (job is NULL elsewhere). */
 MW_HIDDEN int mw_report_monitor(mw_job_summary *job, MPI_Comm comm);
@@ -222,6 +250,13 @@ MW_HIDDEN int mw_partial_write(const char *reason);
 MW_HIDDEN void mw_partial_remove(void);
 /* The JSON file's path once written, else "". */
 MW_HIDDEN const char *mw_partial_path(void);
+/* What the ranks of one job share without talking (the launcher's job, or
+ * the batch job's id), or "" (MPICH's Hydra outside a batch system). */
+MW_HIDDEN const char *mw_partial_job_key(void);
+/* Wait, at most ms milliseconds, until want partial profiles of this
+ * program and size written at or after since are in the report folder. */
+struct timespec;
+MW_HIDDEN void mw_partial_wait_for(int want, const struct timespec *since, int ms);
 
 /* Write s as a JSON string. */
 MW_HIDDEN void mw_json_string(FILE *out, const char *s);

@@ -44,6 +44,7 @@ static void write_partial(FILE *out, const mw_job_summary *job)
     fprintf(out, "taken %s on %s (pid %ld) because: %s; `mpiwatch --merge` combines the "
                  "ranks' partial files\n",
             when, job->partial_host, (long)getpid(), job->partial);
+    fprintf(out, "command: %s\n", job->command);
 }
 
 /* When, where and why one rank's partial profile was taken. */
