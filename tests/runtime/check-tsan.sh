@@ -46,7 +46,14 @@ fi
 # Compile the runtime and the generated wrappers, the way Makefile.am does,
 # plus -fsanitize=thread -g -O1.
 cflags=(-std=c11 -D_POSIX_C_SOURCE=200809L -fvisibility=hidden -fsanitize=thread -g -O1
-        -I"$top_srcdir/include" -I"$top_srcdir/runtime" -I"$top_builddir/generated")
+        -I"$top_srcdir/include" -I"$top_srcdir/runtime" -I"$top_builddir/generated"
+        -I"$top_srcdir/client")
+# The client's parts libmpiwatch holds (the trace's reader and wait-state
+# analysis, the OTF2 converter: run at MPI_Finalize, on the calling thread)
+# are linked as the build made them, without the sanitizer.
+client_libs=("$top_builddir/client/.libs/libmwwait.a" "$top_builddir/client/.libs/libmwotf2.a")
+[ "$MW_HAVE_OTF2" = yes ] && client_libs+=(-lotf2)
+client_libs+=(-lm)
 mkdir -p "$work/obj"
 sources=()
 for src in "$top_srcdir"/runtime/*/*.c "$top_builddir"/generated/*.c; do
@@ -74,7 +81,8 @@ for variant in clean canary; do
     defs=()
     [ "$variant" = canary ] && defs=(-DMW_TSAN_CANARY)
     if ! $MPICC -fsanitize=thread -g -O1 ${defs[@]+"${defs[@]}"} -o "$work/threads-$variant" \
-            "$rt_dir/threads.c" "$work"/obj/*.o -lpthread >"$work/link-$variant.log" 2>&1; then
+            "$rt_dir/threads.c" "$work"/obj/*.o "${client_libs[@]}" -lpthread \
+            >"$work/link-$variant.log" 2>&1; then
         fail "tsan build" "linking threads.c ($variant) with the runtime failed" \
             "$work/link-$variant.log"
         finish
