@@ -26,15 +26,7 @@ static int same_site(const mw_site_summary *x, const mw_site_summary *y)
 /* x gains y, a later rank's row of the same site. */
 static void combine(mw_site_summary *x, const mw_site_summary *y)
 {
-    mw_site_record *a = &x->all;
-    const mw_site_record *b = &y->all;
-    a->calls += b->calls;
-    a->sent += b->sent;
-    a->recv += b->recv;
-    a->sizes |= b->sizes;
-    a->time += b->time;
-    a->min = b->min < a->min ? b->min : a->min;
-    a->max = b->max > a->max ? b->max : a->max;
+    mw_site_record_add(&x->all, &y->all);
     x->squares += y->squares;
     if (y->rank_min < x->rank_min)   /* ranks ascend: the lowest of equals stays */
         x->rank_min = y->rank_min, x->rank_min_at = y->rank_min_at;

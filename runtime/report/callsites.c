@@ -160,13 +160,7 @@ static void combine(partial *x, const partial *y)
 {
     mw_site_record *a = &x->all;
     const mw_site_record *b = &y->all;
-    a->calls += b->calls;
-    a->sent += b->sent;
-    a->recv += b->recv;
-    a->sizes |= b->sizes;
-    a->time += b->time;
-    a->min = b->min < a->min ? b->min : a->min;
-    a->max = b->max > a->max ? b->max : a->max;
+    mw_site_record_add(a, b);
     if (b->rank < a->rank)
         a->rank = b->rank;
     x->squares += y->squares;

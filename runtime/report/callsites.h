@@ -30,6 +30,20 @@ typedef struct mw_site_record {
     int32_t depth;               /* frames: 1 + the ones in up_* */
 } mw_site_record;
 
+/* a gains b, the same site's figures over more calls or ranks: the one rule
+ * of MPI_Finalize's tree merge (report/callsites.c) and of mpiwatch --merge
+ * (client/merge_tables.c). */
+static inline void mw_site_record_add(mw_site_record *a, const mw_site_record *b)
+{
+    a->calls += b->calls;
+    a->sent += b->sent;
+    a->recv += b->recv;
+    a->sizes |= b->sizes;
+    a->time += b->time;
+    a->min = b->min < a->min ? b->min : a->min;
+    a->max = b->max > a->max ? b->max : a->max;
+}
+
 /* A return address resolved (rank 0). */
 typedef struct mw_frame_name {
     char function[128];
