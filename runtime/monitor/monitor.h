@@ -252,4 +252,14 @@ MW_HIDDEN void mw_monitor_finish(const mw_fn_stats *stats);
 MW_HIDDEN int mw_monitor_active(const char **transport, mw_monitor_counts *counts,
                                 uint64_t *skipped);
 
+/* Whether the n bytes at a and b are equal, in a time that does not depend
+ * on where they differ: how a token or a node's secret is compared. */
+static inline int mw_same_secret(const char *a, const char *b, size_t n)
+{
+    unsigned char d = 0;
+    for (size_t i = 0; i < n; i++)
+        d |= (unsigned char)(a[i] ^ b[i]);
+    return d == 0;
+}
+
 #endif

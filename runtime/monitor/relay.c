@@ -15,7 +15,6 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +23,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "core/background.h"
 #include "core/clock.h"
 #include "core/tls.h"
 #include "monitor/monitor.h"
@@ -90,14 +90,6 @@ static void refuse_member(member *x, const char *why)
     close_member(x);
 }
 
-static int same(const char *a, const char *b, size_t n)
-{
-    unsigned char d = 0;
-    for (size_t i = 0; i < n; i++)
-        d |= (unsigned char)(a[i] ^ b[i]);
-    return d == 0;
-}
-
 /* Its first line: MW_LOCAL_HELLO_FORMAT with the node's secret and a rank
  * of the job, from a process of this user. */
 static void authenticate(member *x)
@@ -132,7 +124,7 @@ static void authenticate(member *x)
     struct ucred cred;
     socklen_t clen = sizeof cred;
     if (space == NULL || end != nl || rank < 0 || rank >= mw_state.world_size ||
-        (size_t)(nl - x->line) + 1 != (size_t)wlen || !same(x->line, want, (size_t)wlen)) {
+        (size_t)(nl - x->line) + 1 != (size_t)wlen || !mw_same_secret(x->line, want, (size_t)wlen)) {
         refuse_member(x, "a wrong first line (not a rank of this job)");
         return;
     }
@@ -322,11 +314,7 @@ int mw_relay_open(const char *bind, const char *token, const char *secret, char 
         mw_tcp_transport.shutdown(0);
         return -1;
     }
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);   /* the application's signals are not ours */
-    int rc = pthread_create(&relay.thread, NULL, relay_main, NULL);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    int rc = mw_background_start(&relay.thread, relay_main);
     if (rc != 0) {
         mw_warn("monitor: cannot start the node leader's thread (error %d)", rc);
         close(relay.listen_fd);

@@ -189,14 +189,6 @@ static void refuse(int *fd, const char *addr, const char *why)
     *fd = -1;
 }
 
-static int same(const char *a, const char *b, size_t n)
-{
-    unsigned char d = 0;
-    for (size_t i = 0; i < n; i++)
-        d |= (unsigned char)(a[i] ^ b[i]);
-    return d == 0;
-}
-
 /* An authenticated request for the partial profile (mpiwatch --dump): it is
  * written here, on the sender's thread, which a rank stuck inside MPI still
  * runs; the answer is one short line, then the connection closes. */
@@ -228,14 +220,15 @@ static int handshake(int k)
             if (nl == NULL && c->len < sizeof c->line - 1)
                 continue;
             size_t want = strlen(expected);
-            if (nl != NULL && (size_t)(nl - c->line) + 1 == want && same(c->line, expected, want)) {
+            if (nl != NULL && (size_t)(nl - c->line) + 1 == want &&
+                mw_same_secret(c->line, expected, want)) {
                 client_fd = c->fd;
                 c->fd = -1;
                 return 1;
             }
             want = strlen(expected_dump);
             if (nl != NULL && (size_t)(nl - c->line) + 1 == want &&
-                same(c->line, expected_dump, want)) {
+                mw_same_secret(c->line, expected_dump, want)) {
                 serve_dump(c);
                 return -1;
             }
