@@ -8,12 +8,12 @@
  *
  * At MPI_Finalize the accepting thread is left blocked (see mpi_shutdown). */
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "core/background.h"
 #include "core/clock.h"
 #include "monitor/monitor.h"
 #include "core/state.h"
@@ -140,11 +140,7 @@ int mw_mpiport_open(const char *token)
     }
     snprintf(token_text, sizeof token_text, "%s", token);
     snprintf(endpoint, sizeof endpoint, "mpi %s %s", token, port);
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    rc = pthread_create(&acceptor, NULL, accept_main, NULL);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    rc = mw_background_start(&acceptor, accept_main);
     if (rc != 0) {
         if (mw_state.world_rank == 0)
             mw_warn("cannot start the MPI port's accepting thread; using TCP");

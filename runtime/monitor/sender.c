@@ -24,13 +24,13 @@
  * per-thread tables of core/thread_stats.h; a snapshot may be a few calls behind). */
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "core/background.h"
 #include "core/clock.h"
 #include "core/mode.h"
 #include "monitor/events.h"
@@ -504,11 +504,7 @@ void mw_monitor_start(void)
     }
     if (sender.transport != NULL) {
         mw_timebase_init(&sender.tb);
-        sigset_t all, old;
-        sigfillset(&all);
-        pthread_sigmask(SIG_SETMASK, &all, &old);   /* the application's signals are not ours */
-        int rc = pthread_create(&sender.thread, NULL, sender_main, NULL);
-        pthread_sigmask(SIG_SETMASK, &old, NULL);
+        int rc = mw_background_start(&sender.thread, sender_main);
         if (rc != 0) {
             mw_warn("cannot start the monitor's thread (error %d); the monitor is off on this rank", rc);
             sender.transport->shutdown(0);

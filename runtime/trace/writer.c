@@ -7,7 +7,6 @@
 #include <fcntl.h>
 #include <mpi.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/background.h"
 #include "core/call_events.h"
 #include "core/clock.h"
 #include "core/mode.h"
@@ -254,11 +254,7 @@ void mw_trace_start(void)
         return;
     }
     mw_trace_bound = mw_state.config.trace_buffer;
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);   /* the application's signals are not ours */
-    rc = pthread_create(&w.thread, NULL, writer_main, NULL);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    rc = mw_background_start(&w.thread, writer_main);
     if (rc != 0) {
         w.failed = 1;
         mw_warn("the trace's writer thread cannot be started (%s); no trace", strerror(rc));
