@@ -21,3 +21,13 @@ callgrind_total() {
     [[ -z "$total" ]] && total=$(sed -n 's/^summary: *\([0-9]*\).*/\1/p' "$1" | head -n1)
     echo "$total"
 }
+
+# bench_workdir NAME: TMP, a new temporary folder mpiwatch-NAME.*, removed at
+# exit unless KEEP is 1 (then named on stderr); as root, Open MPI may run.
+bench_workdir() {
+    TMP=$(mktemp -d "${TMPDIR:-/tmp}/mpiwatch-$1.XXXXXX")
+    trap 'if [[ ${KEEP:-0} -eq 1 ]]; then echo "# kept $TMP" >&2; else rm -rf "$TMP"; fi' EXIT
+    if [[ $(id -u) -eq 0 ]]; then
+        export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    fi
+}

@@ -104,14 +104,9 @@ done
 . "$HERE/common.sh"
 need_mpi_tools
 
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/mpiwatch-monitor-bench.XXXXXX")
-cleanup() { if [[ $KEEP -eq 1 ]]; then echo "# kept $TMP" >&2; else rm -rf "$TMP"; fi; }
-trap cleanup EXIT
+bench_workdir monitor-bench
 cp -L "$LIB" "$TMP/libmpiwatch.so"
 PRELOAD=$TMP/libmpiwatch.so
-if [[ $(id -u) -eq 0 ]]; then
-    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fi
 unset LD_PRELOAD MPIWATCH_LEVEL MPIWATCH_MONITOR MPIWATCH_WAIT 2>/dev/null || true
 mkdir -p "$TMP/reports"
 export MPIWATCH_OUTDIR=$TMP/reports

@@ -65,12 +65,7 @@ DO_CALLGRIND=0
 need_mpi_tools
 PYTHON=${PYTHON:-python3}
 
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/mpiwatch-trace-bounds.XXXXXX")
-cleanup() { if [[ $KEEP -eq 1 ]]; then echo "# kept $TMP" >&2; else rm -rf "$TMP"; fi; }
-trap cleanup EXIT
-if [[ $(id -u) -eq 0 ]]; then
-    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fi
+bench_workdir trace-bounds
 unset LD_PRELOAD MPIWATCH_TRACE MPIWATCH_TRACE_BUFFER 2>/dev/null || true
 "$MPICC" -std=c11 -O2 -o "$TMP/trace_bounds" "$SRC" >"$TMP/build.log" 2>&1 ||
     { cat "$TMP/build.log" >&2; die "building $SRC failed"; }

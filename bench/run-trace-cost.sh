@@ -59,13 +59,8 @@ DO_CALLGRIND=1
 need_mpi_tools
 PYTHON=${PYTHON:-python3}
 
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/mpiwatch-trace-cost.XXXXXX")
-cleanup() { if [[ $KEEP -eq 1 ]]; then echo "# kept $TMP" >&2; else rm -rf "$TMP"; fi; }
-trap cleanup EXIT
+bench_workdir trace-cost
 cp -L "$LIB" "$TMP/libmpiwatch.so"
-if [[ $(id -u) -eq 0 ]]; then
-    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fi
 unset LD_PRELOAD MPIWATCH_LEVEL MPIWATCH_TIMER MPIWATCH_TRACE 2>/dev/null || true
 "$MPICC" -std=c11 -O2 -o "$TMP/overhead" "$SRC" >"$TMP/build.log" 2>&1 ||
     { cat "$TMP/build.log" >&2; die "building $SRC failed"; }

@@ -69,12 +69,7 @@ DO_CALLGRIND=0
 need_mpi_tools
 PYTHON=${PYTHON:-python3}
 
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/mpiwatch-trace-size.XXXXXX")
-cleanup() { if [[ $KEEP -eq 1 ]]; then echo "# kept $TMP" >&2; else rm -rf "$TMP"; fi; }
-trap cleanup EXIT
-if [[ $(id -u) -eq 0 ]]; then
-    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fi
+bench_workdir trace-size
 unset LD_PRELOAD MPIWATCH_TRACE 2>/dev/null || true
 
 # traced NAME PRELOAD PROGRAM ARGS...: one traced run in $TMP/NAME; its
