@@ -60,6 +60,7 @@ while [[ $# -gt 0 ]]; do
 done
 [[ "$MPI" == openmpi || "$MPI" == mpich ]] || die "--mpi wants openmpi or mpich (see --help)"
 [[ -f "$LIB" ]] || die "--lib: no library at '$LIB'"
+LIB=$(cd "$(dirname "$LIB")" && pwd)/$(basename "$LIB")   # the runs start elsewhere
 DO_CALLGRIND=0
 . "$HERE/common.sh"
 need_mpi_tools
