@@ -110,16 +110,7 @@ static int local_poll_attach(void)
 
 static long local_write(const unsigned char *buf, size_t len)
 {
-    if (local.fd < 0)
-        return -1;
-    for (;;) {
-        ssize_t n = send(local.fd, buf, len, MSG_NOSIGNAL | MSG_DONTWAIT);
-        if (n >= 0)
-            return (long)n;
-        if (errno == EINTR)
-            continue;
-        return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1;
-    }
+    return local.fd < 0 ? -1 : mw_socket_write(local.fd, buf, len);
 }
 
 static int local_busy(void)

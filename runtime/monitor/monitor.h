@@ -252,6 +252,10 @@ MW_HIDDEN void mw_monitor_finish(const mw_fn_stats *stats);
 MW_HIDDEN int mw_monitor_active(const char **transport, mw_monitor_counts *counts,
                                 uint64_t *skipped);
 
+/* Send what a connected socket takes now, never blocking (monitor/tcp.c):
+ * the bytes sent, 0 when it takes none now, -1 when it is closed. */
+MW_HIDDEN long mw_socket_write(int fd, const unsigned char *buf, size_t len);
+
 /* Whether the n bytes at a and b are equal, in a time that does not depend
  * on where they differ: how a token or a node's secret is compared. */
 static inline int mw_same_secret(const char *a, const char *b, size_t n)

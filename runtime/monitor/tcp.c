@@ -298,18 +298,21 @@ static int tcp_poll_attach(void)
     return 0;
 }
 
-static long tcp_write(const unsigned char *buf, size_t len)
+long mw_socket_write(int fd, const unsigned char *buf, size_t len)
 {
-    if (client_fd < 0)
-        return -1;
     for (;;) {
-        ssize_t n = send(client_fd, buf, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+        ssize_t n = send(fd, buf, len, MSG_NOSIGNAL | MSG_DONTWAIT);
         if (n >= 0)
             return (long)n;
         if (errno == EINTR)
             continue;
         return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1;
     }
+}
+
+static long tcp_write(const unsigned char *buf, size_t len)
+{
+    return client_fd < 0 ? -1 : mw_socket_write(client_fd, buf, len);
 }
 
 static int tcp_busy(void)
