@@ -217,13 +217,21 @@ nice_case() {
         sleep 0.2
         got=$(sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null | cut -d' ' -f17)
     done
+    local gone=""
+    kill -0 "$pid" 2>/dev/null || gone=" (the client had ended by itself)"
     kill "$pid" 2>/dev/null
     wait "$pid" 2>/dev/null
-    [ "$what" = flood ] && wait "$fake_pid_0" 2>/dev/null
+    local rc=$? frc=""
+    if [ "$what" = flood ]; then
+        wait "$fake_pid_0" 2>/dev/null
+        frc=", the fake rank's $?"
+    fi
     if [ "$got" = "$want" ]; then
         pass "priority $what ${*:-(default)}: nice $want"
     else
-        fail "priority $what ${*:-(default)}" "nice '${got:-unknown}', expected $want" "$d/err"
+        fail "priority $what ${*:-(default)}" \
+            "nice '${got:-unknown}', expected $want$gone; client status $rc$frc" \
+            "$d/err" "$d/fake0.err"
     fi
 }
 base=$(nice)

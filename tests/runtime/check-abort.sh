@@ -26,11 +26,15 @@ if [ "$bare_rc" -eq 0 ] || [ "$bare_rc" -eq 124 ]; then
 fi
 pass "bare abort: $(describe_rc "$bare_rc")"
 
+# The peers answer within the default 2 s on an idle machine; ranks spinning
+# in MPI_Barrier beside other suites may need longer (the aborting rank's
+# wait ends as soon as every peer's file is there).
+peers_wait=MPIWATCH_DUMP_PEERS_WAIT=10
 for mode in linked preload; do
     dir="$work/$mode"
     prog="$work/abort"
     [ "$mode" = preload ] && prog="$work/abort-bare"
-    run "$dir" "$NP" "$mode" MPIWATCH_OUTDIR="$dir/cwd" -- "$prog"
+    run "$dir" "$NP" "$mode" MPIWATCH_OUTDIR="$dir/cwd" "$peers_wait" -- "$prog"
     rc=$(rc_of "$dir")
     if [ "$rc" -eq 124 ]; then
         fail "abort $mode" "the job hangs: $(describe_rc "$rc")" "$dir/stdout" "$dir/stderr"
@@ -60,7 +64,7 @@ else
     run "$work/f-bare" 4 bare -- "$work/abort_f"
     dir="$work/f-preload"
     run "$dir" 4 bare LD_PRELOAD="$LIBMPIWATCH:$LIBMPIWATCH_F" MPIWATCH_OUTDIR="$dir/cwd" \
-        -- "$work/abort_f"
+        "$peers_wait" -- "$work/abort_f"
     if [ "$(rc_of "$dir")" -ne "$(rc_of "$work/f-bare")" ] || [ "$(rc_of "$dir")" -eq 124 ]; then
         fail "fortran abort: status" "$(describe_rc "$(rc_of "$dir")"), the bare run's was \
 $(rc_of "$work/f-bare")" "$dir/stdout" "$dir/stderr"

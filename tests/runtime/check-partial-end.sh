@@ -89,7 +89,11 @@ ended usr1-then-term usr1 "$work/forever" all printed - LD_PRELOAD="$LIBMPIWATCH
 # Rank 1 dies of SIGSEGV: no profile of its own (its state cannot be
 # trusted), but it asks the others for theirs before it dies, and Open MPI
 # signals them before it kills them.
-ended segv crash "$work/segv" 0,2,3 300 $((100 * NP)) LD_PRELOAD="$LIBMPIWATCH"
+# The peers answer within the default 2 s on an idle machine; 4 ranks
+# spinning in MPI_Barrier on 2 cores beside other suites may need longer
+# (the wait ends as soon as every peer's file is there).
+peers_wait=MPIWATCH_DUMP_PEERS_WAIT=10
+ended segv crash "$work/segv" 0,2,3 300 $((100 * NP)) LD_PRELOAD="$LIBMPIWATCH" "$peers_wait"
 
 if [ "$MW_HAVE_FORTRAN" != yes ] || [ ! -f "$LIBMPIWATCH_F" ]; then
     skip "fortran escalate" "this build has no libmpiwatch_f"
@@ -106,7 +110,7 @@ else
         fail "fortran segv: build" "$MPIFC failed" "$work/fc-segv.log"
     else
         ended fortran-segv crash "$work/segv_f" 0,2,3 300 $((100 * NP)) \
-            LD_PRELOAD="$LIBMPIWATCH:$LIBMPIWATCH_F"
+            LD_PRELOAD="$LIBMPIWATCH:$LIBMPIWATCH_F" "$peers_wait"
     fi
 fi
 
