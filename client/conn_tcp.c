@@ -177,6 +177,8 @@ static void on_readable(mwc_tcp *t, size_t i, double now)
     mwc_tcp_peer *p = &t->p[i];
     for (int rounds = 0; rounds < 16; rounds++) { /* bounded: others get their turn */
         ssize_t k = recv(p->fd, t->rbuf, RBUF, 0);
+        if (k == RBUF)
+            t->full_reads++;
         if (k > 0) {
             const mwc_decoder *d = mwc_session_conn_decoder(t->s, i);
             uint64_t frames = d->frames;

@@ -19,6 +19,7 @@ typedef struct {
     double wait_s;
     double stall_s;       /* --stall: HELLO, silence and unfinished-frame deadline */
     unsigned char *rbuf;
+    unsigned long full_reads;  /* reads that filled rbuf: more was waiting (a backlog) */
 } mwc_tcp;
 
 /* Takes the tcp endpoints of l; endpoint i is session slot i. */

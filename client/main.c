@@ -295,7 +295,7 @@ static int watch(const mwc_options *o, views *v, int *argc, char ***argv)
             }
             mwc_mpi_step(&mpi);
             mwc_session_tick(&s);
-            mwc_priority_step(&priority);
+            mwc_priority_step(&priority, tcp.full_reads);
         }
         int stale = !interrupted && o->port_file && mwc_tcp_all_refused(&tcp);
         mwc_tcp_close_all(&tcp);

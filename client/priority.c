@@ -32,9 +32,10 @@ void mwc_priority_init(mwc_priority *p, int nice, int quiet)
     p->lowered = nice == 0;
     p->wall0 = wall_now();
     p->cpu0 = cpu_now();
+    p->backlog0 = 0;
 }
 
-void mwc_priority_step(mwc_priority *p)
+void mwc_priority_step(mwc_priority *p, unsigned long backlog_reads)
 {
     if (p->lowered)
         return;
@@ -42,9 +43,11 @@ void mwc_priority_step(mwc_priority *p)
     if (wall - p->wall0 < 1.0)
         return;
     double cpu = cpu_now();
-    int busy = cpu - p->cpu0 > MWC_PRIORITY_BUSY_SHARE * (wall - p->wall0);
+    int busy = cpu - p->cpu0 > MWC_PRIORITY_BUSY_SHARE * (wall - p->wall0) ||
+               backlog_reads - p->backlog0 >= MWC_PRIORITY_BACKLOG_READS;
     p->wall0 = wall;
     p->cpu0 = cpu;
+    p->backlog0 = backlog_reads;
     if (!busy)
         return;
     p->lowered = 1;

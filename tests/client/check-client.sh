@@ -14,7 +14,9 @@
 # - priority: a client that is idle (waiting for a port file) keeps its
 #   parent's priority; one decoding a flood of events (a fake rank's flood
 #   scenario) lowers it by 19 (--nice's default), by 7 with --nice 7, and
-#   not at all with --nice 0;
+#   not at all with --nice 0; and by 19 when a crowded core gives it too
+#   little CPU to count as busy by its CPU time (starved: pinned beside two
+#   spinners at nice -15): the backlog it cannot decode counts;
 # - calls in progress (INFLIGHT): 4 ranks, rank 1 in MPI_Recv from 3 tag 99
 #   and the others in MPI_Barrier: with --stuck 2 the stuck summary (cycle
 #   [1,3], rank 1 waited on); two ranks in MPI_Ssend to each other,
@@ -201,14 +203,30 @@ d="$work/nice"; mkdir -p "$d"
 # watch of nothing (a port file that never comes) or of a flooding fake rank;
 # a value to be lowered to is waited for while the client runs (a loaded
 # machine may start the flood late; 30 s guard only against a hang).
+# starved: the client pinned to CPU 0 beside two spinners at nice -15 there
+# (it gets about 2% of that core, less than the 5% that counts as busy) and
+# the flooding fake rank on CPU 1: only the backlog the client cannot decode
+# says that it is busy (client/priority.h).
 nice_case() {
-    local want=$1 what=$2 pid got end=$((SECONDS + 30))
+    local want=$1 what=$2 pid got end=$((SECONDS + 30)) pin="" spinners=() cpu0 wall0 share
     shift 2
     rm -f "$d/ports"
+    if [ "$what" = starved ]; then
+        pin="taskset -c 0"
+        for _ in 1 2; do
+            nice -n -15 taskset -c 0 sh -c 'while :; do :; done' &
+            spinners+=($!)
+            pids+=($!)
+        done
+        taskset -c 1 "$fake" 0 1 "$d/ports" --scenario flood --hold 10 >"$d/fake0.out" 2>"$d/fake0.err" &
+        fake_pid_0=$!
+        pids+=($!)
+    fi
     [ "$what" = flood ] && fake "$d" 0 1 --scenario flood --hold 10
-    "$client" "$@" --json --wait 30 -f "$d/$( [ "$what" = flood ] && echo ports || echo never)" \
+    $pin "$client" "$@" --json --wait 30 -f "$d/$( [ "$what" = idle ] && echo never || echo ports)" \
         >/dev/null 2>"$d/err" &
     pid=$!
+    wall0=$(date +%s.%N)
     pids+=("$pid")
     sleep 2.5
     got=$(sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null | cut -d' ' -f17)
@@ -219,15 +237,19 @@ nice_case() {
     done
     local gone=""
     kill -0 "$pid" 2>/dev/null || gone=" (the client had ended by itself)"
+    share=$(awk -v w0="$wall0" -v w1="$(date +%s.%N)" -v hz="$(getconf CLK_TCK)" \
+                '{ printf "%.1f", 100 * ($13 + $14) / hz / (w1 - w0) }' \
+                <(sed 's/.*) /x /' "/proc/$pid/stat" 2>/dev/null))
+    [ ${#spinners[@]} -gt 0 ] && kill "${spinners[@]}" 2>/dev/null
     kill "$pid" 2>/dev/null
     wait "$pid" 2>/dev/null
     local rc=$? frc=""
-    if [ "$what" = flood ]; then
+    if [ "$what" != idle ]; then
         wait "$fake_pid_0" 2>/dev/null
         frc=", the fake rank's $?"
     fi
     if [ "$got" = "$want" ]; then
-        pass "priority $what ${*:-(default)}: nice $want"
+        pass "priority $what ${*:-(default)}: nice $want${share:+ (the client used $share% of a core)}"
     else
         fail "priority $what ${*:-(default)}" \
             "nice '${got:-unknown}', expected $want$gone; client status $rc$frc" \
@@ -239,6 +261,11 @@ nice_case "$base" idle
 nice_case $((base + 19 > 19 ? 19 : base + 19)) flood
 nice_case "$base" flood --nice 0
 nice_case $((base + 7 > 19 ? 19 : base + 7)) flood --nice 7
+if [ "$base" -ge 19 ] || ! nice -n -15 true 2>/dev/null || ! taskset -c 1 true 2>/dev/null; then
+    skip "priority starved" "needs two CPUs, a nice value below 19 and the right to lower it (root)"
+else
+    nice_case $((base + 19 > 19 ? 19 : base + 19)) starved
+fi
 
 # --- calls in progress and stuck ranks (INFLIGHT frames, --stuck)
 # stamp T0: each line of standard input, prefixed with the seconds since T0
