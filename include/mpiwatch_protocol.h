@@ -40,6 +40,12 @@
 #define MWP_DUMP_FORMAT "MPIWATCH %d %s dump\n"
 #define MWP_DUMPED_PREFIX "MPIWATCH dumped "
 #define MWP_NOT_DUMPED "MPIWATCH not dumped\n"
+/* A node leader answers a dump request for its node: per rank connected to
+ * it, as each answers, MWP_NODE_DUMP_FORMAT (the world rank) followed by
+ * that rank's answer line; it closes once all have answered, or after
+ * MWP_NODE_DUMP_SECONDS (ranks missing then did not answer). */
+#define MWP_NODE_DUMP_FORMAT "MPIWATCH rank %u "
+#define MWP_NODE_DUMP_SECONDS 10
 
 /* Over MPI ports: the client sends its token (MWP_TOKEN_HEX chars, MPI_CHAR)
  * with the first tag; the rank sends frames, as bytes, with the second. */

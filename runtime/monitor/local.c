@@ -3,7 +3,9 @@
  * secret (MW_LOCAL_HELLO_FORMAT). To the sender it is a transport like TCP
  * whose client is the leader: "attached" when the leader sends
  * MW_LOCAL_ATTACH (its own client has attached), "gone" when the leader
- * closes the connection (its client went away, or the leader died). Every
+ * closes the connection (its client went away, or the leader died). While
+ * not attached, MW_LOCAL_DUMP asks for the partial profile (mpiwatch --dump
+ * of the node), answered with one line as over TCP. Every
  * call is non-blocking: a leader that is slow, stuck or dead costs the rank
  * dropped events (counted by the sender) and one warning, never a wait.
  * Used by the sender thread only. */
@@ -100,6 +102,16 @@ static int local_poll_attach(void)
     if (n == 1 && c == MW_LOCAL_ATTACH) {
         local.attached = 1;
         return 1;
+    }
+    if (n == 1 && c == MW_LOCAL_DUMP) {   /* mpiwatch --dump, through the leader */
+        char answer[MW_DUMP_ANSWER_MAX];
+        size_t len = mw_monitor_dump_answer(answer, sizeof answer);
+        static int warned;
+        if (mw_socket_write(local.fd, (const unsigned char *)answer, len) != (long)len && !warned) {
+            mw_warn("monitor: the node leader did not take this rank's answer to --dump");
+            warned = 1;
+        }
+        return 0;
     }
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
         return 0;

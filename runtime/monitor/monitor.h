@@ -206,6 +206,8 @@ extern MW_HIDDEN const mw_transport mw_local_transport;
 /* A member's first line to its leader: version, the node's secret, its world rank. */
 #define MW_LOCAL_HELLO_FORMAT "MPIWATCH-LOCAL %d %s %d\n"
 #define MW_LOCAL_ATTACH 'A'      /* the leader's one byte: a client is attached, start */
+#define MW_LOCAL_DUMP 'D'        /* the leader's one byte: write your partial profile and answer
+                                  * its line (mw_monitor_dump_answer) on this connection */
 #define MW_LOCAL_NAME_MAX 100    /* the abstract socket's name, without its leading NUL */
 
 /* The leader's relay (monitor/relay.c), a thread of its own: the TCP client
@@ -242,6 +244,14 @@ MW_HIDDEN void mw_monitor_start(void);
  * --dump, over TCP): returns the file's path, or NULL. Set by the life
  * cycle, which owns the partial profile, before mw_monitor_start. */
 MW_HIDDEN void mw_monitor_on_dump(const char *(*dump)(void));
+/* Write the partial profile now and put the answer to a --dump request in
+ * line (MWP_DUMPED_PREFIX and the path, or MWP_NOT_DUMPED, with its newline):
+ * its length. Run on the monitor's threads only. */
+#define MW_DUMP_ANSWER_MAX 4400
+MW_HIDDEN size_t mw_monitor_dump_answer(char *line, size_t size);
+/* A node leader's relay takes each authenticated --dump connection (tcp.c
+ * hands over the socket instead of answering itself). */
+MW_HIDDEN void mw_tcp_hand_dumps_to(void (*take)(int fd));
 /* MPI_Pcontrol(level). */
 MW_HIDDEN void mw_monitor_pcontrol(int level);
 /* In mw_on_finalize: final SNAPSHOT from stats (the report's own merge),

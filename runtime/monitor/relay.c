@@ -10,7 +10,10 @@
  * When the client goes, the ranks' connections are closed: they reconnect
  * and start afresh for the next one. The relay never blocks: past
  * MW_RELAY_OUT_CAP of unsent output it stops reading the ranks, whose own
- * senders then drop and count events as for a slow client. */
+ * senders then drop and count events as for a slow client. While no client
+ * watches, `mpiwatch --dump` of the node is relayed: tcp.c hands over the
+ * request's connection, each idle rank is asked (MW_LOCAL_DUMP) and its
+ * answer line goes to the client as it comes (MWP_NODE_DUMP_FORMAT). */
 #define _GNU_SOURCE   /* struct ucred */
 #include <errno.h>
 #include <poll.h>
@@ -36,6 +39,7 @@
 #define MW_RELAY_TICK_MS 5
 #define MW_RELAY_LINGER_NS 3000000000ull   /* at the leader's MPI_Finalize: for the others' goodbyes */
 #define MW_LOCAL_AUTH_NS (MWP_HANDSHAKE_SECONDS * 1000000000ull)
+#define MW_RELAY_DUMP_NS (MWP_NODE_DUMP_SECONDS * 1000000000ull)
 
 _Static_assert(MW_RELAY_READ <= MWP_FORWARD_MAX, "a read fits one FORWARD frame");
 
@@ -47,6 +51,8 @@ typedef struct {
     uint64_t deadline;          /* M_AUTH: its first line is due */
     size_t len;
     char line[128];
+    char *answer;               /* asked for its partial profile: its answer line so far */
+    size_t alen;
 } member;
 
 static struct {
@@ -62,11 +68,25 @@ static struct {
     int stop;                   /* atomic */
     uint64_t linger_until;      /* set before stop */
     int warned_full, warned_refused;
+    int dump_fd;                /* a --dump request being answered, or -1 */
+    int dump_waiting;           /* the ranks asked that have not answered */
+    uint64_t dump_deadline;
     unsigned char rbuf[MW_RELAY_READ];
-} relay = {.listen_fd = -1};
+} relay = {.listen_fd = -1, .dump_fd = -1};
+
+static void forget_answer(member *x)
+{
+    if (x->answer == NULL)
+        return;
+    free(x->answer);
+    x->answer = NULL;
+    x->alen = 0;
+    relay.dump_waiting--;
+}
 
 static void close_member(member *x)
 {
+    forget_answer(x);
     if (x->fd >= 0)
         close(x->fd);
     x->fd = -1;
@@ -75,6 +95,8 @@ static void close_member(member *x)
 
 static void start_member(member *x)
 {
+    if (x->answer != NULL)
+        return;   /* once it has answered the --dump request it was asked */
     char go = MW_LOCAL_ATTACH;
     if (send(x->fd, &go, 1, MSG_NOSIGNAL | MSG_DONTWAIT) == 1)
         x->state = M_ACTIVE;
@@ -181,6 +203,67 @@ static void forward(member *x)
     }
 }
 
+/* The --dump request's end: every asked rank answered, or its time is up
+ * (a rank that did not answer starts afresh on a new connection, so that a
+ * late answer cannot enter a client's stream). */
+static void end_dump(void)
+{
+    for (int k = 0; k < MW_RELAY_MEMBERS; k++)
+        if (relay.m[k].answer != NULL)
+            close_member(&relay.m[k]);
+    close(relay.dump_fd);
+    relay.dump_fd = -1;
+}
+
+static void take_dump(int fd)
+{
+    if (relay.dump_fd >= 0) {   /* one at a time: the second client hears nothing */
+        close(fd);
+        return;
+    }
+    relay.dump_fd = fd;
+    relay.dump_waiting = 0;
+    relay.dump_deadline = mw_clock_monotonic_ns() + MW_RELAY_DUMP_NS;
+    char ask = MW_LOCAL_DUMP;
+    for (int k = 0; k < MW_RELAY_MEMBERS; k++) {
+        member *x = &relay.m[k];
+        if (x->state != M_READY || (x->answer = malloc(MW_DUMP_ANSWER_MAX)) == NULL)
+            continue;
+        x->alen = 0;
+        relay.dump_waiting++;
+        if (send(x->fd, &ask, 1, MSG_NOSIGNAL | MSG_DONTWAIT) != 1)
+            close_member(x);
+    }
+}
+
+/* An asked rank's answer, up to its newline, passed on with its rank. */
+static void dump_input(member *x)
+{
+    ssize_t n = recv(x->fd, x->answer + x->alen, MW_DUMP_ANSWER_MAX - 1 - x->alen, MSG_DONTWAIT);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+        return;
+    if (n <= 0) {
+        close_member(x);
+        return;
+    }
+    x->alen += (size_t)n;
+    char *nl = memchr(x->answer, '\n', x->alen);
+    if (nl == NULL) {
+        if (x->alen == MW_DUMP_ANSWER_MAX - 1)
+            close_member(x);   /* not an answer line */
+        return;
+    }
+    char out[MW_DUMP_ANSWER_MAX + 32];
+    int len = snprintf(out, sizeof out, MWP_NODE_DUMP_FORMAT "%.*s\n", x->rank,
+                       (int)(nl - x->answer), x->answer);
+    if (len > 0 && (size_t)len < sizeof out &&
+        mw_socket_write(relay.dump_fd, (const unsigned char *)out, (size_t)len) != len)
+        relay.dump_deadline = 0;   /* the client does not take it: give up */
+    forget_answer(x);
+    if (relay.attached)
+        start_member(x);
+}
+
 /* A member not started sends nothing; bytes are discarded, end of file closes. */
 static void idle_input(member *x)
 {
@@ -245,6 +328,8 @@ static void poll_members(int ms)
             continue;
         else if (x->state == M_ACTIVE)
             forward(x);
+        else if (x->answer != NULL)
+            dump_input(x);
         else
             idle_input(x);
     }
@@ -275,6 +360,9 @@ static void *relay_main(void *arg)
         accept_members();
         poll_members(MW_RELAY_TICK_MS);
         flush_out();
+        if (relay.dump_fd >= 0 &&
+            (relay.dump_waiting == 0 || mw_clock_monotonic_ns() > relay.dump_deadline))
+            end_dump();
     }
     return NULL;
 }
@@ -314,6 +402,7 @@ int mw_relay_open(const char *bind, const char *token, const char *secret, char 
         mw_tcp_transport.shutdown(0);
         return -1;
     }
+    mw_tcp_hand_dumps_to(take_dump);
     int rc = mw_background_start(&relay.thread, relay_main);
     if (rc != 0) {
         mw_warn("monitor: cannot start the node leader's thread (error %d)", rc);
@@ -340,6 +429,9 @@ void mw_relay_stop(int at_exit)
     mw_tcp_transport.shutdown(at_exit);
     for (int k = 0; k < MW_RELAY_MEMBERS; k++)
         close_member(&relay.m[k]);
+    if (relay.dump_fd >= 0)
+        close(relay.dump_fd);
+    relay.dump_fd = -1;
     close(relay.listen_fd);
     relay.listen_fd = -1;
     mw_buf_free(&relay.out);

@@ -38,11 +38,27 @@ static int listen_fd = -1, client_fd = -1;
 static mw_pending pending[MW_PENDING] = {[0 ... MW_PENDING - 1] = {.fd = -1}};
 static char expected[64], expected_dump[72];
 static const char *(*dump_now)(void);
+static void (*dump_taker)(int fd);
 static char endpoint[512];
 
 void mw_monitor_on_dump(const char *(*dump)(void))
 {
     dump_now = dump;
+}
+
+void mw_tcp_hand_dumps_to(void (*take)(int fd))
+{
+    dump_taker = take;
+}
+
+size_t mw_monitor_dump_answer(char *line, size_t size)
+{
+    const char *path = dump_now != NULL ? dump_now() : NULL;
+    int n = path != NULL ? snprintf(line, size, MWP_DUMPED_PREFIX "%s\n", path)
+                         : snprintf(line, size, MWP_NOT_DUMPED);
+    if (n < 0 || (size_t)n >= size)   /* a path too long for the line: as no file */
+        n = snprintf(line, size, MWP_NOT_DUMPED);
+    return (size_t)n;
 }
 
 int mw_monitor_token(char *out)
@@ -194,15 +210,16 @@ static void refuse(int *fd, const char *addr, const char *why)
  * runs; the answer is one short line, then the connection closes. */
 static void serve_dump(mw_pending *c)
 {
-    char answer[4400];
-    const char *path = dump_now != NULL ? dump_now() : NULL;
-    if (path != NULL)
-        snprintf(answer, sizeof answer, MWP_DUMPED_PREFIX "%s\n", path);
-    else
-        snprintf(answer, sizeof answer, MWP_NOT_DUMPED);
+    if (dump_taker != NULL) {   /* a node leader: its node's ranks answer, itself among them */
+        dump_taker(c->fd);
+        c->fd = -1;
+        return;
+    }
+    char answer[MW_DUMP_ANSWER_MAX];
+    size_t n = mw_monitor_dump_answer(answer, sizeof answer);
     int flags = fcntl(c->fd, F_GETFL);
     fcntl(c->fd, F_SETFL, flags & ~O_NONBLOCK);   /* a line: the socket's buffer takes it */
-    (void)!send(c->fd, answer, strlen(answer), MSG_NOSIGNAL);
+    (void)!send(c->fd, answer, n, MSG_NOSIGNAL);
     close(c->fd);
     c->fd = -1;
 }
