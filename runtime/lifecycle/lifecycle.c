@@ -12,6 +12,7 @@
 #include "core/mode.h"
 #include "lifecycle/partial_dumper.h"
 #include "lifecycle/peer_dumps.h"
+#include "lifecycle/settings_agreement.h"
 #include "monitor/monitor.h"
 #include "report/phases.h"
 #include "report/report.h"
@@ -148,6 +149,8 @@ void mw_on_init(void)
     if (PMPI_Comm_group(MPI_COMM_WORLD, &mw_state.world_group) != MPI_SUCCESS)
         mw_state.world_group = MPI_GROUP_NULL;
     init_pid = getpid();
+    mw_monitor_options_load(NULL, NULL);   /* loaded before MPI_Init's PMPI_Init, or now (Fortran) */
+    mw_settings_agree();   /* collective: the trace and the monitor only if every rank asks */
     atexit(dump_if_unfinished);
     mw_monitor_on_dump(dump_for_client);
     mw_monitor_start();   /* the live monitor, if asked for (may wait for a client) */
