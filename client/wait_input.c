@@ -126,6 +126,8 @@ int mwc_wait_rank_calls(const mwc_trace_job *job, const mwc_trace_rank *r, mww_c
                               0};
         if (completer[i] != SIZE_MAX && mww_fn_nonblocking_receive(r->names[t->fn]))
             completed_receive(&calls[i], completer[i], &r->done[done_of[i]]);
+        else if (completer[i] != SIZE_MAX && mww_fn_nonblocking_send(r->names[t->fn]))
+            calls[i].completed_by = completer[i] + 1;   /* a send's status says nothing */
     }
     free(completer);
     free(done_of);

@@ -19,10 +19,10 @@ typedef struct {
     uint64_t bytes;            /* bytes sent (a send's size decides rendezvous) */
     uint64_t site;             /* the call site (0 unknown) */
     uint32_t thread;           /* the previous call is the same thread's */
-    size_t completed_by;       /* a non-blocking receive's: the call (index + 1) that
-                                * completed it, which waited; its peer and tag are
-                                * then the message's (the completion's status); 0 not
-                                * known */
+    size_t completed_by;       /* a non-blocking receive's or send's: the call (index
+                                * + 1) that completed it, which waited; a receive's
+                                * peer and tag are then the message's (the
+                                * completion's status); 0 not known */
 } mww_call;
 
 /* A call's previous MPI call on its thread, named (the cause's "after"). */

@@ -392,6 +392,56 @@ static void test_irecv_test(void)
     mww_result_free(&res);
 }
 
+/* A non-blocking send completed by call `by` of its rank. */
+static void isend(calls *r, const char *fn, double enter, int peer, int tag, size_t by,
+                  uint64_t site)
+{
+    add(r, fn, enter, enter + 0.001, peer, tag, 0, site);
+    r->c[r->n - 1].completed_by = by + 1;
+}
+
+/* MPI_Issend, then work, then MPI_Wait from 0.2: the receive is posted at
+ * 1.0, so the Wait waited 0.8 s for it (Late Receiver, charged to the
+ * receiver's site); a second Issend completed by an MPI_Test (it returns
+ * at once: no wait measured); then one MPI_Waitall completing an Issend
+ * and an Irecv, whose receive is posted at 3.0 and whose send begins at
+ * 3.5: it waited for the later, 1.3 s of Late Sender, counted once. */
+static void test_issend_wait(void)
+{
+    calls r[2] = {0};
+    isend(&r[0], "MPI_Issend", 0.1, 1, 4, 1, 0x20);
+    add(&r[0], "MPI_Wait", 0.2, 1.01, -1, -1, -1, 0x21);
+    add(&r[1], "MPI_Recv", 1.0, 1.01, 0, 4, 0, 0x30);
+    isend(&r[0], "MPI_Issend", 1.1, 1, 4, 3, 0x22);
+    add(&r[0], "MPI_Test", 1.2, 2.1, -1, -1, -1, 0x23);
+    add(&r[1], "MPI_Recv", 2.0, 2.01, 0, 4, 0, 0x31);
+    isend(&r[0], "MPI_Issend", 2.1, 1, 4, 6, 0x24);
+    irecv(&r[0], 2.15, 1, 9, 6, 0x25);
+    add(&r[0], "MPI_Waitall", 2.2, 3.51, -1, -1, -1, 0x26);
+    add(&r[1], "MPI_Recv", 3.0, 3.01, 0, 4, 0, 0x32);
+    add(&r[1], "MPI_Send", 3.5, 3.501, 0, 9, 0, 0x33);
+    mww_result res = analyze_details(r, 2);
+    CHECK(res.messages == 4 && res.unmatched == 0, "%ld messages, %ld unmatched", res.messages,
+          res.unmatched);
+    CHECK(NEAR(res.pattern_time[MWW_LATE_RECEIVER], 0.8) &&
+              res.pattern_count[MWW_LATE_RECEIVER] == 1 &&
+              NEAR(res.pattern_time[MWW_LATE_SENDER], 1.3) && res.pattern_count[MWW_LATE_SENDER] == 1,
+          "late receiver %g (%ld), late sender %g (%ld)", res.pattern_time[MWW_LATE_RECEIVER],
+          res.pattern_count[MWW_LATE_RECEIVER], res.pattern_time[MWW_LATE_SENDER],
+          res.pattern_count[MWW_LATE_SENDER]);
+    int found = 0;
+    for (size_t i = 0; i < res.nwaits; i++) {
+        const mww_wait *w = &res.waits[i];
+        found += (w->pattern == MWW_LATE_RECEIVER && w->victim_call == 1 && w->rank == 1 &&
+                  w->call == 0) ||
+                 (w->pattern == MWW_LATE_SENDER && w->victim_call == 6 && w->rank == 1 &&
+                  w->call == 3);
+    }
+    CHECK(found == 2 && res.nwaits == 2, "%d of 2 waits in the completing calls (%zu)", found,
+          res.nwaits);
+    mww_result_free(&res);
+}
+
 /* A send nobody received and a receive nobody sent (a file cut short):
  * counted as unmatched, no wait; the pair around them still matches. */
 static void test_unmatched(void)
@@ -520,6 +570,7 @@ int main(void)
     test_irecv_any_source();
     test_waitall_reverse();
     test_irecv_test();
+    test_issend_wait();
     test_unmatched();
     test_balanced();
     test_direct();

@@ -8,6 +8,8 @@
  *                  MPI_ANY_SOURCE and waits in the MPI_Wait that completes it
  *                  (with a status: the trace learns the source from it)
  *   late-receiver  rank 1 sleeps, then MPI_Recv; rank 0 waits in MPI_Ssend
+ *   late-receiver-issend  the same, but rank 0 sends with MPI_Issend and
+ *                  waits in the MPI_Wait that completes it
  *   nxn            rank 2 sleeps, then MPI_Allreduce; the others wait in it
  *   bcast          rank 0, the root, sleeps, then MPI_Bcast; the others wait
  *   barrier        rank 3 sleeps, then MPI_Barrier; the others wait
@@ -89,7 +91,7 @@ int main(int argc, char **argv)
     }
     const char *pattern = argv[1];
     double d = atof(argv[2]) / 1e3, slept = 0;
-    int delayer = strcmp(pattern, "late-receiver") == 0 ? 1
+    int delayer = strncmp(pattern, "late-receiver", 13) == 0 ? 1
                   : strcmp(pattern, "nxn") == 0         ? 2
                   : strcmp(pattern, "barrier") == 0     ? 3
                   : strcmp(pattern, "reduce") == 0      ? 3
@@ -125,6 +127,14 @@ int main(int argc, char **argv)
             } else if (rank == 1) {
                 MPI_Recv(&value, 1, MPI_INT, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE); line = __LINE__;
             }
+        } else if (strcmp(pattern, "late-receiver-issend") == 0) {
+            if (rank == 0) {
+                MPI_Request req;
+                MPI_Issend(&value, 1, MPI_INT, 1, 5, MPI_COMM_WORLD, &req);
+                MPI_Wait(&req, MPI_STATUS_IGNORE);
+            } else if (rank == 1) {
+                MPI_Recv(&value, 1, MPI_INT, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE); line = __LINE__;
+            }
         } else if (strcmp(pattern, "nxn") == 0) {
             MPI_Allreduce(&value, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD); line = __LINE__;
         } else if (strcmp(pattern, "bcast") == 0) {
@@ -146,7 +156,7 @@ int main(int argc, char **argv)
          * receiver, the root for a late contributor, every other rank in
          * the other collectives */
         int only = strncmp(pattern, "late-sender", 11) == 0 ? 1
-                   : strcmp(pattern, "late-receiver") == 0 ? 0
+                   : strncmp(pattern, "late-receiver", 13) == 0 ? 0
                    : strcmp(pattern, "reduce") == 0        ? 0
                                                            : -1;
         double sum = 0, late = 0;
