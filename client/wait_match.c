@@ -181,6 +181,14 @@ static int by_waiting_call(const void *pa, const void *pb)
     return x->partner_rank < y->partner_rank ? -1 : x->partner_rank > y->partner_rank;
 }
 
+/* Where a waiting call's wait began: at its entry, or at the first poll
+ * of a polling loop that it ended (mww_call.polls), the call that waited. */
+static size_t wait_began_in(const mww_rank *t, size_t call)
+{
+    size_t p = t->calls[call].polls;
+    return p != 0 && p <= call ? p - 1 : call;
+}
+
 /* Each waiting call's latest partner, as a wait state of its pattern (the
  * candidates l[0..n) sorted in place). */
 static void latest_partner_waits(mww_analysis *a, late_partner *l, size_t n)
@@ -189,9 +197,10 @@ static void latest_partner_waits(mww_analysis *a, late_partner *l, size_t n)
     for (size_t i = 0; i < n; i++) {
         if (i > 0 && l[i].rank == l[i - 1].rank && l[i].waits_in == l[i - 1].waits_in)
             continue;
-        const mww_call *w = &a->ranks[l[i].rank].calls[l[i].waits_in];
-        add_wait(a, l[i].pattern, l[i].rank, l[i].waits_in, l[i].partner_rank, l[i].partner_call,
-                 lesser(l[i].until, w->leave) - w->enter);
+        const mww_rank *t = &a->ranks[l[i].rank];
+        size_t from = wait_began_in(t, l[i].waits_in);
+        add_wait(a, l[i].pattern, l[i].rank, from, l[i].partner_rank, l[i].partner_call,
+                 lesser(l[i].until, t->calls[l[i].waits_in].leave) - t->calls[from].enter);
     }
 }
 
@@ -216,11 +225,13 @@ static size_t waiting_call(const mww_call *c, size_t i, size_t ncalls)
     return c->completed_by != 0 && c->completed_by <= ncalls ? c->completed_by - 1 : i;
 }
 
-/* Whether the end's waiting call blocks: the call itself, or a completion
- * that blocks (an MPI_Test returns at once; its folded polls span work). */
+/* Whether the end's waiting call blocks: the call itself, a completion
+ * that blocks, or an MPI_Test* that ended a polling loop (a single MPI_Test
+ * returns at once: it waited in nothing). */
 static int waits_there(const mww_rank *t, const message_end *e)
 {
-    return e->waits_in == e->call || mww_fn_blocking_completion(t->calls[e->waits_in].function);
+    const mww_call *w = &t->calls[e->waits_in];
+    return e->waits_in == e->call || mww_fn_blocking_completion(w->function) || w->polls != 0;
 }
 
 int mww_hides_order(const mww_call *c, size_t ncalls)
@@ -298,8 +309,10 @@ int mww_match_messages(mww_analysis *a, const mww_options *opt, mww_result *res)
             continue;
         const mww_call *snd = &a->ranks[se->rank].calls[se->call];
         const mww_call *rcv = &a->ranks[re->rank].calls[re->call];
-        const mww_call *waiter = &a->ranks[re->rank].calls[re->waits_in];
-        const mww_call *sender = &a->ranks[se->rank].calls[se->waits_in];
+        const mww_call *waiter = &a->ranks[re->rank].calls[wait_began_in(&a->ranks[re->rank],
+                                                                           re->waits_in)];
+        const mww_call *sender = &a->ranks[se->rank].calls[wait_began_in(&a->ranks[se->rank],
+                                                                          se->waits_in)];
         res->messages += counted_at(a, re->rank);
         if (opt->details && keep_message(res, se, re) != 0)
             goto out;

@@ -23,6 +23,10 @@ typedef struct {
                                 * + 1) that completed it, which waited; a receive's
                                 * peer and tag are then the message's (the
                                 * completion's status); 0 not known */
+    size_t polls;              /* a completion that does not block (MPI_Test*), after
+                                * polls of the same function and site that found
+                                * nothing: the first of them (index + 1), from whose
+                                * entry it waited; 0 none (it waited in no poll) */
 } mww_call;
 
 /* A call's previous MPI call on its thread, named (the cause's "after"). */

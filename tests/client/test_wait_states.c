@@ -27,12 +27,12 @@ typedef struct {
 static void add(calls *r, const char *fn, double enter, double leave, int peer, int tag,
                 int comm, uint64_t site)
 {
-    r->c[r->n++] = (mww_call){fn, enter, leave, peer, tag, comm, -1, 8, site, 0, 0};
+    r->c[r->n++] = (mww_call){fn, enter, leave, peer, tag, comm, -1, 8, site, 0, 0, 0};
 }
 
 static void rooted(calls *r, const char *fn, double enter, double leave, int root, uint64_t site)
 {
-    r->c[r->n++] = (mww_call){fn, enter, leave, -1, -1, 0, root, 8, site, 0, 0};
+    r->c[r->n++] = (mww_call){fn, enter, leave, -1, -1, 0, root, 8, site, 0, 0, 0};
 }
 
 /* Each rank's own analysis (mww_options.victim, as at MPI_Finalize) sums
@@ -392,6 +392,57 @@ static void test_irecv_test(void)
     mww_result_free(&res);
 }
 
+/* A polling loop: MPI_Irecv, work, then MPI_Test polls that found nothing
+ * (folded into one record, 0.2 to 0.9) and the MPI_Test that completed the
+ * receive at 0.95 (its polls: the record before it, mww_call.polls, as
+ * client/wait_input.c finds them). The send began at 0.8: the loop waited
+ * from its first poll, 0.6 s, in the polls' record. An MPI_Test polling
+ * at another site does not join the loop. */
+static void test_test_polling(void)
+{
+    calls r[2] = {0};
+    irecv(&r[1], 0.1, 0, 3, 2, 0x30);
+    add(&r[1], "MPI_Test", 0.2, 0.9, -1, -1, -1, 0x31);
+    add(&r[1], "MPI_Test", 0.95, 0.951, -1, -1, -1, 0x31);
+    r[1].c[2].polls = 1 + 1;
+    add(&r[0], "MPI_Isend", 0.8, 0.801, 1, 3, 0, 0x20);
+    mww_result res = analyze_details(r, 2);
+    CHECK(res.messages == 1 && NEAR(res.pattern_time[MWW_LATE_SENDER], 0.6) && res.nwaits == 1 &&
+              res.waits[0].victim_call == 1 && res.ncauses == 1 && res.causes[0].site == 0x20,
+          "%ld messages, late sender %g in %zu waits", res.messages,
+          res.pattern_time[MWW_LATE_SENDER], res.nwaits);
+    mww_result_free(&res);
+}
+
+/* client/wait_input.c's part: the polls found before a completing MPI_Test
+ * (the same function and site, on its thread, completing nothing). */
+static void test_polls_found(void)
+{
+    mwc_trace_call t[5] = {{0}};
+    char *names[] = {"MPI_Irecv", "MPI_Test", "MPI_Comm_rank"};
+    mwc_trace_done done = {1, 0, 3, 8};
+    int fn[5] = {0, 1, 2, 1, 1};
+    uint64_t site[5] = {0x30, 0x31, 0x40, 0x31, 0x31};
+    for (int i = 0; i < 5; i++) {
+        t[i].fn = fn[i];
+        t[i].site = site[i];
+        t[i].t_in = 10 * (uint64_t)i;
+        t[i].t_out = 10 * (uint64_t)i + 5;
+        t[i].count = 1;
+    }
+    t[0].request = 1;
+    t[4].ndone = 1;   /* the last Test completed the Irecv; 1 and 3 found nothing */
+    mwc_trace_rank r = {.rank = 0, .ranks = 1, .per_second = 1e9, .names = names, .nnames = 3,
+                        .calls = t, .ncalls = 5, .done = &done, .ndone = 1};
+    mwc_trace_job job = {.ranks = &r, .nranks = 1};
+    mww_call *calls = NULL;
+    CHECK(mwc_wait_rank_calls(&job, &r, &calls) == 0 && calls != NULL, "calls");
+    if (calls != NULL)
+        CHECK(calls[4].polls == 3 + 1 && calls[3].polls == 0 && calls[0].completed_by == 4 + 1,
+              "polls %zu, completed by %zu", calls[4].polls, calls[0].completed_by);
+    free(calls);
+}
+
 /* A non-blocking send completed by call `by` of its rank. */
 static void isend(calls *r, const char *fn, double enter, int peer, int tag, size_t by,
                   uint64_t site)
@@ -571,6 +622,8 @@ int main(void)
     test_waitall_reverse();
     test_irecv_test();
     test_issend_wait();
+    test_test_polling();
+    test_polls_found();
     test_unmatched();
     test_balanced();
     test_direct();

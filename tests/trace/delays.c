@@ -7,6 +7,8 @@
  *   late-sender-irecv  the same, but rank 1 posts an MPI_Irecv from
  *                  MPI_ANY_SOURCE and waits in the MPI_Wait that completes it
  *                  (with a status: the trace learns the source from it)
+ *   late-sender-test  the same, but rank 1 polls with MPI_Test until its
+ *                  MPI_Irecv completes (the trace folds the polls)
  *   late-receiver  rank 1 sleeps, then MPI_Recv; rank 0 waits in MPI_Ssend
  *   late-receiver-issend  the same, but rank 0 sends with MPI_Issend and
  *                  waits in the MPI_Wait that completes it
@@ -120,6 +122,16 @@ int main(int argc, char **argv)
                 MPI_Status status;
                 MPI_Irecv(&value, 1, MPI_INT, MPI_ANY_SOURCE, 5, MPI_COMM_WORLD, &req);
                 MPI_Wait(&req, &status);
+            }
+        } else if (strcmp(pattern, "late-sender-test") == 0) {
+            if (rank == 0) {
+                MPI_Send(&value, 1, MPI_INT, 1, 5, MPI_COMM_WORLD); line = __LINE__;
+            } else if (rank == 1) {
+                MPI_Request req;
+                int done = 0;
+                MPI_Irecv(&value, 1, MPI_INT, 0, 5, MPI_COMM_WORLD, &req);
+                while (!done)
+                    MPI_Test(&req, &done, MPI_STATUS_IGNORE);
             }
         } else if (strcmp(pattern, "late-receiver") == 0) {
             if (rank == 0) {
