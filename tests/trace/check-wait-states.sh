@@ -5,12 +5,12 @@
 # --json --exe PROGRAM` (the programs linked without PIE, so that their
 # sites are named file:line):
 # - late sender, late receiver, wait at N x N, late broadcast, wait at
-#   barrier, in C and Fortran, and in C early reduce (rank 3 late to an
-#   MPI_Reduce to 0, whose root is found from the bytes), a late sender
-#   whose receiver posts an MPI_Irecv from MPI_ANY_SOURCE and waits in its
-#   MPI_Wait, or polls with MPI_Test until it completes (waiting from the
-#   first poll), and a late receiver whose sender waits in the MPI_Wait of
-#   an MPI_Issend: the largest cause is the delaying rank, at the
+#   barrier, a late sender whose receiver polls an MPI_Irecv with MPI_Test
+#   until it completes (waiting from the first poll), and a late receiver
+#   whose sender waits in the MPI_Wait of an MPI_Issend, in C and Fortran;
+#   in C early reduce (rank 3 late to an MPI_Reduce to 0, whose root is
+#   found from the bytes) and a late sender whose receiver posts an
+#   MPI_Irecv from MPI_ANY_SOURCE and waits in its MPI_Wait: the largest cause is the delaying rank, at the
 #   file:line of its delayed call, after the line of its MPI call before, of
 #   the pattern; its waiting within 10% of the waiting the program measured
 #   on its own clock (CLOCK_MONOTONIC: entry and exit of each delayed call);
@@ -197,7 +197,7 @@ elif ! $MPIFC -cpp -g -O1 -no-pie -o "$work/fdelays" "$top_srcdir/tests/trace/de
         >"$work/fdelays.log" 2>&1; then
     fail "build delays.f90" "$MPIFC could not build it" "$work/fdelays.log"
 else
-    for p in late-sender late-receiver nxn bcast barrier; do
+    for p in late-sender late-sender-test late-receiver late-receiver-issend nxn bcast barrier; do
         analysed "Fortran $p" "$work/fdelays" "$p" delays.f90 "$LIBMPIWATCH:$LIBMPIWATCH_F"
     done
 fi

@@ -16,7 +16,8 @@ program delays
     end interface
     character(len=32) :: pattern, arg
     integer, parameter :: iterations = 10
-    integer :: ierr, rank, nranks, delayer, i, w, line, prev, value, total, ms
+    integer :: ierr, rank, nranks, delayer, i, w, line, prev, value, total, ms, req
+    logical :: done
     integer(kind=8) :: t0, t1, rate
     double precision :: slept, waited, late, mine(3, iterations)
     double precision, allocatable :: times(:, :, :)
@@ -31,7 +32,7 @@ program delays
     call get_command_argument(2, arg)
     read (arg, *) ms
     select case (trim(pattern))
-    case ('late-receiver')
+    case ('late-receiver', 'late-receiver-issend')
         delayer = 1
     case ('nxn')
         delayer = 2
@@ -65,6 +66,23 @@ program delays
             else if (rank == 1) then
                 call MPI_Recv(value, 1, MPI_INTEGER, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
             end if
+        case ('late-sender-test')
+            if (rank == 0) then
+                call MPI_Send(value, 1, MPI_INTEGER, 1, 5, MPI_COMM_WORLD, ierr); line = __LINE__
+            else if (rank == 1) then
+                call MPI_Irecv(value, 1, MPI_INTEGER, 0, 5, MPI_COMM_WORLD, req, ierr)
+                done = .false.
+                do while (.not. done)
+                    call MPI_Test(req, done, MPI_STATUS_IGNORE, ierr)
+                end do
+            end if
+        case ('late-receiver-issend')
+            if (rank == 0) then
+                call MPI_Issend(value, 1, MPI_INTEGER, 1, 5, MPI_COMM_WORLD, req, ierr)
+                call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+            else if (rank == 1) then
+                call MPI_Recv(value, 1, MPI_INTEGER, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr); line = __LINE__
+            end if
         case ('late-receiver')
             if (rank == 0) then
                 call MPI_Ssend(value, 1, MPI_INTEGER, 1, 5, MPI_COMM_WORLD, ierr)
@@ -88,10 +106,10 @@ program delays
         waited = 0
         late = 0
         select case (trim(pattern))
-        case ('late-sender')
+        case ('late-sender', 'late-sender-test')
             waited = waiting(0, 1)
             late = behind(0, 1)
-        case ('late-receiver')
+        case ('late-receiver', 'late-receiver-issend')
             waited = waiting(1, 0)
             late = behind(1, 0)
         case default
