@@ -9,8 +9,10 @@
 #   until it completes (waiting from the first poll), and a late receiver
 #   whose sender waits in the MPI_Wait of an MPI_Issend, in C and Fortran;
 #   in C early reduce (rank 3 late to an MPI_Reduce to 0, whose root is
-#   found from the bytes) and a late sender whose receiver posts an
-#   MPI_Irecv from MPI_ANY_SOURCE and waits in its MPI_Wait: the largest cause is the delaying rank, at the
+#   found from the bytes), a late sender whose receiver posts an
+#   MPI_Irecv from MPI_ANY_SOURCE and waits in its MPI_Wait, and a late
+#   sender on a communicator of the even ranks numbered backwards (matched
+#   by its handle, its ranks as world ranks): the largest cause is the delaying rank, at the
 #   file:line of its delayed call, after the line of its MPI call before, of
 #   the pattern; its waiting within 10% of the waiting the program measured
 #   on its own clock (CLOCK_MONOTONIC: entry and exit of each delayed call);
@@ -111,8 +113,8 @@ at_finalize() {
     fi
 }
 
-for p in late-sender late-sender-irecv late-sender-test late-receiver late-receiver-issend nxn \
-        bcast barrier reduce; do
+for p in late-sender late-sender-irecv late-sender-test late-sender-split late-receiver \
+        late-receiver-issend nxn bcast barrier reduce; do
     analysed "C $p" "$work/delays" "$p" delays.c
 done
 

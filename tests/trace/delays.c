@@ -9,6 +9,9 @@
  *                  (with a status: the trace learns the source from it)
  *   late-sender-test  the same, but rank 1 polls with MPI_Test until its
  *                  MPI_Irecv completes (the trace folds the polls)
+ *   late-sender-split  rank 0 sleeps, then MPI_Send to rank 2 on the even
+ *                  ranks' communicator, numbered backwards (rank 2 is its
+ *                  0, rank 0 its 1); rank 2 waits in MPI_Recv
  *   late-receiver  rank 1 sleeps, then MPI_Recv; rank 0 waits in MPI_Ssend
  *   late-receiver-issend  the same, but rank 0 sends with MPI_Issend and
  *                  waits in the MPI_Wait that completes it
@@ -101,6 +104,12 @@ int main(int argc, char **argv)
     int line = 0, prev = 0, value = 1, total;
     static double big[1 << 20], sum[1 << 20];
     double mine[ITERATIONS][3] = {{0}};
+    MPI_Comm even = MPI_COMM_NULL;   /* late-sender-split's */
+    if (strcmp(pattern, "late-sender-split") == 0) {
+        int me;
+        MPI_Comm_rank(MPI_COMM_WORLD, &me);
+        MPI_Comm_split(MPI_COMM_WORLD, me % 2 == 0 ? 0 : MPI_UNDEFINED, -me, &even);
+    }
     MPI_Barrier(MPI_COMM_WORLD);
     for (int i = 0; i < ITERATIONS; i++) {
         MPI_Comm_rank(MPI_COMM_WORLD, &rank); prev = __LINE__;
@@ -122,6 +131,12 @@ int main(int argc, char **argv)
                 MPI_Status status;
                 MPI_Irecv(&value, 1, MPI_INT, MPI_ANY_SOURCE, 5, MPI_COMM_WORLD, &req);
                 MPI_Wait(&req, &status);
+            }
+        } else if (strcmp(pattern, "late-sender-split") == 0) {
+            if (rank == 0) {
+                MPI_Send(&value, 1, MPI_INT, 0, 5, even); line = __LINE__;
+            } else if (rank == 2) {
+                MPI_Recv(&value, 1, MPI_INT, 1, 5, even, MPI_STATUS_IGNORE);
             }
         } else if (strcmp(pattern, "late-sender-test") == 0) {
             if (rank == 0) {
@@ -167,7 +182,8 @@ int main(int argc, char **argv)
         /* who waits: the receiver for a late sender, the sender for a late
          * receiver, the root for a late contributor, every other rank in
          * the other collectives */
-        int only = strncmp(pattern, "late-sender", 11) == 0 ? 1
+        int only = strcmp(pattern, "late-sender-split") == 0 ? 2
+                   : strncmp(pattern, "late-sender", 11) == 0 ? 1
                    : strncmp(pattern, "late-receiver", 13) == 0 ? 0
                    : strcmp(pattern, "reduce") == 0        ? 0
                                                            : -1;
@@ -180,6 +196,8 @@ int main(int argc, char **argv)
         printf("delay %d %.6f %d %d %.6f %.6f\n", rank, slept, line, prev, sum, late);
     }
     free(times);
+    if (even != MPI_COMM_NULL)
+        MPI_Comm_free(&even);
     MPI_Finalize();
     return 0;
 }
