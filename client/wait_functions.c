@@ -21,8 +21,10 @@ static int named(const char *name, const char *const *list)
 
 static const char *const sends[] = {"MPI_Send", "MPI_Ssend", "MPI_Bsend", "MPI_Rsend",
                                     "MPI_Isend", "MPI_Issend", "MPI_Ibsend", "MPI_Irsend", NULL};
-static const char *const synchronous_sends[] = {"MPI_Ssend", NULL};
-static const char *const standard_sends[] = {"MPI_Send", NULL};
+static const char *const synchronous_sends[] = {"MPI_Ssend", "MPI_Issend", NULL};
+static const char *const standard_sends[] = {"MPI_Send", "MPI_Isend", NULL};
+static const char *const nonblocking_sends[] = {"MPI_Isend", "MPI_Issend", "MPI_Ibsend",
+                                                "MPI_Irsend", NULL};
 static const char *const blocking_receives[] = {"MPI_Recv", NULL};
 static const char *const nonblocking_receives[] = {"MPI_Irecv", NULL};
 static const char *const blocking_completions[] = {"MPI_Wait", "MPI_Waitall", "MPI_Waitany",
@@ -73,6 +75,11 @@ int mww_fn_waits_for_receive(const char *name, uint64_t bytes, uint64_t rendezvo
 {
     return named(name, synchronous_sends) ||
            (rendezvous_bytes > 0 && named(name, standard_sends) && bytes >= rendezvous_bytes);
+}
+
+int mww_fn_nonblocking_send(const char *name)
+{
+    return named(name, nonblocking_sends);
 }
 
 int mww_fn_blocking_receive(const char *name)

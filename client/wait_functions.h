@@ -10,9 +10,14 @@
 /* A send, blocking or not: matched to a receive in order. */
 int mww_fn_send(const char *name);
 
-/* A blocking send that waits for its receive to be posted: a synchronous
- * one, or a standard one of at least rendezvous_bytes (0: none). */
+/* A send that waits for its receive to be posted: a synchronous one, or a
+ * standard one of at least rendezvous_bytes (0: none); a non-blocking one
+ * (MPI_Issend, MPI_Isend) waits in the call that completes it. */
 int mww_fn_waits_for_receive(const char *name, uint64_t bytes, uint64_t rendezvous_bytes);
+
+/* MPI_Isend, MPI_Issend, MPI_Ibsend, MPI_Irsend: a send whose request a
+ * later call completes. */
+int mww_fn_nonblocking_send(const char *name);
 
 /* MPI_Recv: the receive a Late Sender makes wait. */
 int mww_fn_blocking_receive(const char *name);

@@ -100,6 +100,30 @@ static void completed_receive(mww_call *c, size_t completer, const mwc_trace_don
     }
 }
 
+/* Each MPI_Test* that completed a request after polls that found nothing
+ * (the same function and site, just before it on its thread: a polling
+ * loop, its polls folded into records of several): the first of them,
+ * from which it waited (mww_call.polls). 0, or -1 out of memory. */
+static int polling_loops(const mwc_trace_rank *r, mww_call *calls)
+{
+    size_t *prev;
+    if (mww_previous_calls(&(mww_rank){calls, r->ncalls, NULL}, &prev) != 0)
+        return -1;
+    for (size_t i = 0; i < r->ncalls; i++) {
+        if (r->calls[i].ndone == 0 || mww_fn_blocking_completion(calls[i].function))
+            continue;
+        size_t first = 0;
+        for (size_t j = prev[i]; j != 0 && r->calls[j - 1].ndone == 0 &&
+                                 r->calls[j - 1].fn == r->calls[i].fn &&
+                                 calls[j - 1].site == calls[i].site;
+             j = prev[j - 1])
+            first = j;
+        calls[i].polls = first;
+    }
+    free(prev);
+    return 0;
+}
+
 int mwc_wait_rank_calls(const mwc_trace_job *job, const mwc_trace_rank *r, mww_call **out)
 {
     *out = NULL;
@@ -123,12 +147,19 @@ int mwc_wait_rank_calls(const mwc_trace_job *job, const mwc_trace_rank *r, mww_c
                               t->sent,
                               t->site,
                               t->thread,
+                              0,
                               0};
         if (completer[i] != SIZE_MAX && mww_fn_nonblocking_receive(r->names[t->fn]))
             completed_receive(&calls[i], completer[i], &r->done[done_of[i]]);
+        else if (completer[i] != SIZE_MAX && mww_fn_nonblocking_send(r->names[t->fn]))
+            calls[i].completed_by = completer[i] + 1;   /* a send's status says nothing */
     }
     free(completer);
     free(done_of);
+    if (polling_loops(r, calls) != 0) {
+        free(calls);
+        return -1;
+    }
     *out = calls;
     return 0;
 }

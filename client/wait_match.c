@@ -53,7 +53,7 @@ typedef struct {
     size_t call;
     double enter;              /* the order of one rank's calls (a receive's: its post) */
     size_t waits_in;           /* the call that waits for the partner: the call itself,
-                                * or the one that completed a non-blocking receive */
+                                * or the one that completed a non-blocking one */
 } message_end;
 
 static int by_channel(const void *pa, const void *pb)
@@ -154,42 +154,84 @@ static int keep_message(mww_result *res, const message_end *se, const message_en
     return 0;
 }
 
-/* A Late Sender candidate: a receive's waiting call and the send it
- * waited for. One call may complete several receives (MPI_Waitall): it
- * waits for the latest of their sends, and only that one is charged, so
- * that the same interval is not counted twice. */
+/* A Late Sender or Late Receiver candidate: the call that waited (a
+ * receive, a synchronous send, or the call that completed a non-blocking
+ * one) and the partner it waited for. One call may complete several
+ * (MPI_Waitall, receives and sends alike): it waits for the latest of
+ * their partners, and only that one is charged, so that the same interval
+ * is not counted twice. */
 typedef struct {
+    int pattern;               /* MWW_LATE_SENDER or MWW_LATE_RECEIVER */
     int rank;
     size_t waits_in;
-    double until;              /* the send's entry */
-    int send_rank;
-    size_t send_call;
-} late_send;
+    double until;              /* the partner's entry */
+    int partner_rank;
+    size_t partner_call;
+} late_partner;
 
 static int by_waiting_call(const void *pa, const void *pb)
 {
-    const late_send *x = pa, *y = pb;
+    const late_partner *x = pa, *y = pb;
     if (x->rank != y->rank)
         return x->rank < y->rank ? -1 : 1;
     if (x->waits_in != y->waits_in)
         return x->waits_in < y->waits_in ? -1 : 1;
     if (x->until != y->until)
         return x->until > y->until ? -1 : 1;   /* the latest first */
-    return x->send_rank < y->send_rank ? -1 : x->send_rank > y->send_rank;
+    return x->partner_rank < y->partner_rank ? -1 : x->partner_rank > y->partner_rank;
 }
 
-/* Each waiting call's latest send, as a Late Sender wait state (the
+/* Where a waiting call's wait began: at its entry, or at the first poll
+ * of a polling loop that it ended (mww_call.polls), the call that waited. */
+static size_t wait_began_in(const mww_rank *t, size_t call)
+{
+    size_t p = t->calls[call].polls;
+    return p != 0 && p <= call ? p - 1 : call;
+}
+
+/* Each waiting call's latest partner, as a wait state of its pattern (the
  * candidates l[0..n) sorted in place). */
-static void late_sender_waits(mww_analysis *a, late_send *l, size_t n)
+static void latest_partner_waits(mww_analysis *a, late_partner *l, size_t n)
 {
     qsort(l, n, sizeof *l, by_waiting_call);
     for (size_t i = 0; i < n; i++) {
         if (i > 0 && l[i].rank == l[i - 1].rank && l[i].waits_in == l[i - 1].waits_in)
             continue;
-        const mww_call *w = &a->ranks[l[i].rank].calls[l[i].waits_in];
-        add_wait(a, MWW_LATE_SENDER, l[i].rank, l[i].waits_in, l[i].send_rank, l[i].send_call,
-                 lesser(l[i].until, w->leave) - w->enter);
+        const mww_rank *t = &a->ranks[l[i].rank];
+        size_t from = wait_began_in(t, l[i].waits_in);
+        add_wait(a, l[i].pattern, l[i].rank, from, l[i].partner_rank, l[i].partner_call,
+                 lesser(l[i].until, t->calls[l[i].waits_in].leave) - t->calls[from].enter);
     }
+}
+
+static int push_late(late_partner **v, size_t *n, size_t *cap, late_partner l)
+{
+    if (*n == *cap) {
+        size_t c = *cap ? *cap * 2 : 256;
+        late_partner *more = realloc(*v, c * sizeof *more);
+        if (more == NULL)
+            return -1;
+        *v = more;
+        *cap = c;
+    }
+    (*v)[(*n)++] = l;
+    return 0;
+}
+
+/* The call a message's end waits in: a non-blocking call's completion
+ * when the trace saw it (index + 1 within the rank's calls), else itself. */
+static size_t waiting_call(const mww_call *c, size_t i, size_t ncalls)
+{
+    return c->completed_by != 0 && c->completed_by <= ncalls ? c->completed_by - 1 : i;
+}
+
+/* Whether the end's waiting call blocks: the call itself, a completion
+ * that blocks, or an MPI_Test* that ended a polling loop (a single MPI_Test
+ * returns at once: it waited in nothing). */
+static int waits_there(const mww_rank *t, const message_end *e)
+{
+    const mww_call *w = &t->calls[e->waits_in];
+    return e->waits_in == e->call || mww_fn_blocking_completion(w->function) || w->polls != 0;
 }
 
 int mww_hides_order(const mww_call *c, size_t ncalls)
@@ -206,7 +248,7 @@ int mww_match_messages(mww_analysis *a, const mww_options *opt, mww_result *res)
 {
     message_end *s = NULL, *r = NULL;
     size_t ns = 0, nr = 0, cs = 0, cr = 0;
-    late_send *late = NULL;
+    late_partner *late = NULL;
     size_t nlate = 0, clate = 0;
     pair_set unordered = {NULL, 0, 0};
     int rc = -1;
@@ -222,6 +264,7 @@ int mww_match_messages(mww_analysis *a, const mww_options *opt, mww_result *res)
                     (c->peer >= 0 && add_pair(&unordered, c->peer, c->comm) != 0))
                     goto out;
             } else if (mww_fn_send(c->function) && c->peer >= 0 && c->tag >= 0) {
+                e.waits_in = waiting_call(c, i, t->ncalls);
                 if (push_end(&s, &ns, &cs, e) != 0)
                     goto out;
             } else if (mww_hides_order(c, t->ncalls)) {
@@ -236,7 +279,7 @@ int mww_match_messages(mww_analysis *a, const mww_options *opt, mww_result *res)
                 /* in order at its post, waiting in the call that completed it */
                 e.src = c->peer;
                 e.dst = k;
-                e.waits_in = c->completed_by - 1;
+                e.waits_in = waiting_call(c, i, t->ncalls);
                 if (push_end(&r, &nr, &cr, e) != 0)
                     goto out;
             }
@@ -266,36 +309,35 @@ int mww_match_messages(mww_analysis *a, const mww_options *opt, mww_result *res)
             continue;
         const mww_call *snd = &a->ranks[se->rank].calls[se->call];
         const mww_call *rcv = &a->ranks[re->rank].calls[re->call];
-        const mww_call *waiter = &a->ranks[re->rank].calls[re->waits_in];
+        const mww_call *waiter = &a->ranks[re->rank].calls[wait_began_in(&a->ranks[re->rank],
+                                                                           re->waits_in)];
+        const mww_call *sender = &a->ranks[se->rank].calls[wait_began_in(&a->ranks[se->rank],
+                                                                          se->waits_in)];
         res->messages += counted_at(a, re->rank);
         if (opt->details && keep_message(res, se, re) != 0)
             goto out;
         /* Late Sender: the receive (a non-blocking one's completing call,
          * when that blocks) began waiting before the send began. */
-        if (snd->enter > waiter->enter &&
-            (re->waits_in == re->call || mww_fn_blocking_completion(waiter->function))) {
-            if (nlate == clate) {
-                size_t c = clate ? clate * 2 : 256;
-                late_send *more = realloc(late, c * sizeof *more);
-                if (more == NULL)
-                    goto out;
-                late = more;
-                clate = c;
-            }
-            late[nlate++] = (late_send){re->rank, re->waits_in, snd->enter, se->rank, se->call};
-        }
+        if (snd->enter > waiter->enter && waits_there(&a->ranks[re->rank], re) &&
+            push_late(&late, &nlate, &clate,
+                      (late_partner){MWW_LATE_SENDER, re->rank, re->waits_in, snd->enter,
+                                     se->rank, se->call}) != 0)
+            goto out;
         /* Late Receiver: a send that cannot complete before its receive is
-         * posted began before it. */
+         * posted (a non-blocking one's completing call, when that blocks)
+         * began waiting before the receive was posted. */
         if (mww_fn_waits_for_receive(snd->function, snd->bytes, opt->rendezvous_bytes) &&
-            rcv->enter > snd->enter)
-            add_wait(a, MWW_LATE_RECEIVER, se->rank, se->call, re->rank, re->call,
-                     lesser(rcv->enter, snd->leave) - snd->enter);
+            rcv->enter > sender->enter && waits_there(&a->ranks[se->rank], se) &&
+            push_late(&late, &nlate, &clate,
+                      (late_partner){MWW_LATE_RECEIVER, se->rank, se->waits_in, rcv->enter,
+                                     re->rank, re->call}) != 0)
+            goto out;
     }
     for (size_t i = a_; i < ns; i++)
         res->unmatched += !has_pair(&unordered, s[i].dst, s[i].comm) && counted_at(a, s[i].dst);
     for (size_t i = b; i < nr; i++)
         res->unmatched += !has_pair(&unordered, r[i].dst, r[i].comm) && counted_at(a, r[i].dst);
-    late_sender_waits(a, late, nlate);
+    latest_partner_waits(a, late, nlate);
     rc = 0;
 out:
     free(late);

@@ -19,10 +19,14 @@ typedef struct {
     uint64_t bytes;            /* bytes sent (a send's size decides rendezvous) */
     uint64_t site;             /* the call site (0 unknown) */
     uint32_t thread;           /* the previous call is the same thread's */
-    size_t completed_by;       /* a non-blocking receive's: the call (index + 1) that
-                                * completed it, which waited; its peer and tag are
-                                * then the message's (the completion's status); 0 not
-                                * known */
+    size_t completed_by;       /* a non-blocking receive's or send's: the call (index
+                                * + 1) that completed it, which waited; a receive's
+                                * peer and tag are then the message's (the
+                                * completion's status); 0 not known */
+    size_t polls;              /* a completion that does not block (MPI_Test*), after
+                                * polls of the same function and site that found
+                                * nothing: the first of them (index + 1), from whose
+                                * entry it waited; 0 none (it waited in no poll) */
 } mww_call;
 
 /* A call's previous MPI call on its thread, named (the cause's "after"). */

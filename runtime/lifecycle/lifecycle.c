@@ -158,6 +158,12 @@ void mw_on_init(void)
     mw_mode_update();   /* Fortran handles convert from now on (core/mode.h) */
     mw_dumper_start();   /* partial profiles on signals and timers */
     mw_trace_start();   /* if asked for: collective (the files' name) */
+    /* The trace's clock sync answers the ranks one after the other, which
+     * would release them from MPI_Init up to tens of ms apart (under load)
+     * and show at the program's first synchronization as waiting that no
+     * work of its caused (docs/wait-states.md, "Balanced programs"). */
+    if (mw_state.config.trace && mw_private_comm() != MPI_COMM_NULL)
+        PMPI_Barrier(mw_private_comm());
 }
 
 void mw_on_finalize(void)

@@ -577,7 +577,8 @@ static size_t ghost_add(ghost_list *g, const wire_call *w, const site_table *t, 
     g->calls[g->n] = (mww_call){w->fn >= 0 ? mw_fn_names[w->fn] : "?", w->enter, w->leave,
                                 w->peer, w->tag, w->comm, w->root, w->bytes,
                                 table_index(t, w->site), w->thread,
-                                w->completed_by ? base + (size_t)w->completed_by : 0};
+                                w->completed_by ? base + (size_t)w->completed_by : 0,
+                                0};   /* polls: a peer's waiting is not measured here */
     g->prev[g->n] = (mww_prev){w->prev_fn >= 0 ? mw_fn_names[w->prev_fn] : NULL,
                                table_index(t, w->prev_site), w->prev_leave};
     return g->n++;

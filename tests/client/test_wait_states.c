@@ -27,12 +27,12 @@ typedef struct {
 static void add(calls *r, const char *fn, double enter, double leave, int peer, int tag,
                 int comm, uint64_t site)
 {
-    r->c[r->n++] = (mww_call){fn, enter, leave, peer, tag, comm, -1, 8, site, 0, 0};
+    r->c[r->n++] = (mww_call){fn, enter, leave, peer, tag, comm, -1, 8, site, 0, 0, 0};
 }
 
 static void rooted(calls *r, const char *fn, double enter, double leave, int root, uint64_t site)
 {
-    r->c[r->n++] = (mww_call){fn, enter, leave, -1, -1, 0, root, 8, site, 0, 0};
+    r->c[r->n++] = (mww_call){fn, enter, leave, -1, -1, 0, root, 8, site, 0, 0, 0};
 }
 
 /* Each rank's own analysis (mww_options.victim, as at MPI_Finalize) sums
@@ -392,6 +392,107 @@ static void test_irecv_test(void)
     mww_result_free(&res);
 }
 
+/* A polling loop: MPI_Irecv, work, then MPI_Test polls that found nothing
+ * (folded into one record, 0.2 to 0.9) and the MPI_Test that completed the
+ * receive at 0.95 (its polls: the record before it, mww_call.polls, as
+ * client/wait_input.c finds them). The send began at 0.8: the loop waited
+ * from its first poll, 0.6 s, in the polls' record. An MPI_Test polling
+ * at another site does not join the loop. */
+static void test_test_polling(void)
+{
+    calls r[2] = {0};
+    irecv(&r[1], 0.1, 0, 3, 2, 0x30);
+    add(&r[1], "MPI_Test", 0.2, 0.9, -1, -1, -1, 0x31);
+    add(&r[1], "MPI_Test", 0.95, 0.951, -1, -1, -1, 0x31);
+    r[1].c[2].polls = 1 + 1;
+    add(&r[0], "MPI_Isend", 0.8, 0.801, 1, 3, 0, 0x20);
+    mww_result res = analyze_details(r, 2);
+    CHECK(res.messages == 1 && NEAR(res.pattern_time[MWW_LATE_SENDER], 0.6) && res.nwaits == 1 &&
+              res.waits[0].victim_call == 1 && res.ncauses == 1 && res.causes[0].site == 0x20,
+          "%ld messages, late sender %g in %zu waits", res.messages,
+          res.pattern_time[MWW_LATE_SENDER], res.nwaits);
+    mww_result_free(&res);
+}
+
+/* client/wait_input.c's part: the polls found before a completing MPI_Test
+ * (the same function and site, on its thread, completing nothing). */
+static void test_polls_found(void)
+{
+    mwc_trace_call t[5] = {{0}};
+    char *names[] = {"MPI_Irecv", "MPI_Test", "MPI_Comm_rank"};
+    mwc_trace_done done = {1, 0, 3, 8};
+    int fn[5] = {0, 1, 2, 1, 1};
+    uint64_t site[5] = {0x30, 0x31, 0x40, 0x31, 0x31};
+    for (int i = 0; i < 5; i++) {
+        t[i].fn = fn[i];
+        t[i].site = site[i];
+        t[i].t_in = 10 * (uint64_t)i;
+        t[i].t_out = 10 * (uint64_t)i + 5;
+        t[i].count = 1;
+    }
+    t[0].request = 1;
+    t[4].ndone = 1;   /* the last Test completed the Irecv; 1 and 3 found nothing */
+    mwc_trace_rank r = {.rank = 0, .ranks = 1, .per_second = 1e9, .names = names, .nnames = 3,
+                        .calls = t, .ncalls = 5, .done = &done, .ndone = 1};
+    mwc_trace_job job = {.ranks = &r, .nranks = 1};
+    mww_call *calls = NULL;
+    CHECK(mwc_wait_rank_calls(&job, &r, &calls) == 0 && calls != NULL, "calls");
+    if (calls != NULL)
+        CHECK(calls[4].polls == 3 + 1 && calls[3].polls == 0 && calls[0].completed_by == 4 + 1,
+              "polls %zu, completed by %zu", calls[4].polls, calls[0].completed_by);
+    free(calls);
+}
+
+/* A non-blocking send completed by call `by` of its rank. */
+static void isend(calls *r, const char *fn, double enter, int peer, int tag, size_t by,
+                  uint64_t site)
+{
+    add(r, fn, enter, enter + 0.001, peer, tag, 0, site);
+    r->c[r->n - 1].completed_by = by + 1;
+}
+
+/* MPI_Issend, then work, then MPI_Wait from 0.2: the receive is posted at
+ * 1.0, so the Wait waited 0.8 s for it (Late Receiver, charged to the
+ * receiver's site); a second Issend completed by an MPI_Test (it returns
+ * at once: no wait measured); then one MPI_Waitall completing an Issend
+ * and an Irecv, whose receive is posted at 3.0 and whose send begins at
+ * 3.5: it waited for the later, 1.3 s of Late Sender, counted once. */
+static void test_issend_wait(void)
+{
+    calls r[2] = {0};
+    isend(&r[0], "MPI_Issend", 0.1, 1, 4, 1, 0x20);
+    add(&r[0], "MPI_Wait", 0.2, 1.01, -1, -1, -1, 0x21);
+    add(&r[1], "MPI_Recv", 1.0, 1.01, 0, 4, 0, 0x30);
+    isend(&r[0], "MPI_Issend", 1.1, 1, 4, 3, 0x22);
+    add(&r[0], "MPI_Test", 1.2, 2.1, -1, -1, -1, 0x23);
+    add(&r[1], "MPI_Recv", 2.0, 2.01, 0, 4, 0, 0x31);
+    isend(&r[0], "MPI_Issend", 2.1, 1, 4, 6, 0x24);
+    irecv(&r[0], 2.15, 1, 9, 6, 0x25);
+    add(&r[0], "MPI_Waitall", 2.2, 3.51, -1, -1, -1, 0x26);
+    add(&r[1], "MPI_Recv", 3.0, 3.01, 0, 4, 0, 0x32);
+    add(&r[1], "MPI_Send", 3.5, 3.501, 0, 9, 0, 0x33);
+    mww_result res = analyze_details(r, 2);
+    CHECK(res.messages == 4 && res.unmatched == 0, "%ld messages, %ld unmatched", res.messages,
+          res.unmatched);
+    CHECK(NEAR(res.pattern_time[MWW_LATE_RECEIVER], 0.8) &&
+              res.pattern_count[MWW_LATE_RECEIVER] == 1 &&
+              NEAR(res.pattern_time[MWW_LATE_SENDER], 1.3) && res.pattern_count[MWW_LATE_SENDER] == 1,
+          "late receiver %g (%ld), late sender %g (%ld)", res.pattern_time[MWW_LATE_RECEIVER],
+          res.pattern_count[MWW_LATE_RECEIVER], res.pattern_time[MWW_LATE_SENDER],
+          res.pattern_count[MWW_LATE_SENDER]);
+    int found = 0;
+    for (size_t i = 0; i < res.nwaits; i++) {
+        const mww_wait *w = &res.waits[i];
+        found += (w->pattern == MWW_LATE_RECEIVER && w->victim_call == 1 && w->rank == 1 &&
+                  w->call == 0) ||
+                 (w->pattern == MWW_LATE_SENDER && w->victim_call == 6 && w->rank == 1 &&
+                  w->call == 3);
+    }
+    CHECK(found == 2 && res.nwaits == 2, "%d of 2 waits in the completing calls (%zu)", found,
+          res.nwaits);
+    mww_result_free(&res);
+}
+
 /* A send nobody received and a receive nobody sent (a file cut short):
  * counted as unmatched, no wait; the pair around them still matches. */
 static void test_unmatched(void)
@@ -520,6 +621,9 @@ int main(void)
     test_irecv_any_source();
     test_waitall_reverse();
     test_irecv_test();
+    test_issend_wait();
+    test_test_polling();
+    test_polls_found();
     test_unmatched();
     test_balanced();
     test_direct();

@@ -5,21 +5,28 @@
 # --json --exe PROGRAM` (the programs linked without PIE, so that their
 # sites are named file:line):
 # - late sender, late receiver, wait at N x N, late broadcast, wait at
-#   barrier, in C and Fortran, and in C early reduce (rank 3 late to an
-#   MPI_Reduce to 0, whose root is found from the bytes) and a late sender
-#   whose receiver posts an MPI_Irecv from MPI_ANY_SOURCE and waits in its
-#   MPI_Wait: the largest cause is the delaying rank, at the
+#   barrier, a late sender whose receiver polls an MPI_Irecv with MPI_Test
+#   until it completes (waiting from the first poll), and a late receiver
+#   whose sender waits in the MPI_Wait of an MPI_Issend, in C and Fortran;
+#   in C early reduce (rank 3 late to an MPI_Reduce to 0, whose root is
+#   found from the bytes), a late sender whose receiver posts an
+#   MPI_Irecv from MPI_ANY_SOURCE and waits in its MPI_Wait, and a late
+#   sender on a communicator of the even ranks numbered backwards (matched
+#   by its handle, its ranks as world ranks; not with MPICH, whose ranks
+#   name it by different handles): the largest cause is the delaying rank, at the
 #   file:line of its delayed call, after the line of its MPI call before, of
 #   the pattern; its waiting within 10% of the waiting the program measured
 #   on its own clock (CLOCK_MONOTONIC: entry and exit of each delayed call);
-#   the rank's measured sleep x the ranks that wait is printed beside it (on
-#   a loaded machine the waiting ranks get the previous message late and so
-#   enter late themselves: they wait less than the sleep);
+#   printed beside it: the issue's D x 10 x the ranks that wait, and the
+#   two parts the machine adds to it (the delaying rank's oversleep x the
+#   waiting ranks, and how much later the waiting ranks began their
+#   iterations: they got the previous message or release late), which sum
+#   to the program's measurement (docs/wait-states.md, "Accuracy");
 # - the text form: the section's title and the cause's file:line;
-# - balanced (no rank sleeps; an 8 MB MPI_Allreduce each iteration): the
-#   waiting's share of the MPI time is printed, and must stay under 50% (a
-#   wait state measured as the whole call would make it about 75%: 3 of 4
-#   ranks); on an oversubscribed machine the ranks do arrive apart, as the
+# - balanced (no rank sleeps; an 8 MB MPI_Allreduce each iteration), on 4
+#   ranks and on 2: the waiting's share of the MPI time is printed, by
+#   pattern, and must stay under 50% (a wait state measured as the whole
+#   call would make it about 75%: 3 of 4 ranks); on an oversubscribed machine the ranks do arrive apart, as the
 #   previous MPI_Allreduce released them; the direct waiting (the late
 #   ranks' extra work, docs/wait-states.md) must be under 5%, the issue's
 #   bound;
@@ -61,8 +68,8 @@ analysed() {
     fi
     delay=$(grep '^delay ' "$dir/stdout")
     set -- $delay
-    if [ "$#" -ne 6 ]; then
-        fail "$case: output" "no line 'delay RANK SLEPT LINE PREV WAITED'" "$dir/stdout"
+    if [ "$#" -ne 7 ]; then
+        fail "$case: output" "no line 'delay RANK SLEPT LINE PREV WAITED BEHIND'" "$dir/stdout"
         return 1
     fi
     if ! "$client" --trace "$dir/cwd" --analyze --json --exe "$prog" >"$dir/analysis.json" \
@@ -72,7 +79,7 @@ analysed() {
     fi
     case "$pattern" in
         late-sender*) key=late_sender waiters=1 ;;
-        late-receiver) key=late_receiver waiters=1 ;;
+        late-receiver*) key=late_receiver waiters=1 ;;
         nxn) key=wait_nxn ;;
         bcast) key=late_broadcast ;;
         barrier) key=wait_barrier ;;
@@ -80,15 +87,15 @@ analysed() {
     esac
     log=$(mktemp "$work/log.XXXXXX")
     if "$PYTHON" "$check" cause "$dir/analysis.json" "$key" "$2" "$file" "$4" "$5" "$3" "$6" \
-            "$waiters" >"$log" 2>&1; then
+            "$7" "$waiters" "$D" >"$log" 2>&1; then
         pass "$case: $(tail -n 1 "$log")"
     else
         fail "$case" "$(tail -n 1 "$log")" "$log" "$dir/analysis.json"
     fi
-    at_finalize "$case" "$dir" "$key" "$2" "$file" "$4" "$5" "$3" "$6" "$waiters"
+    at_finalize "$case" "$dir" "$key" "$2" "$file" "$4" "$5" "$3" "$6" "$7" "$waiters" "$D"
 }
 
-# at_finalize CASE DIR PATTERN RANK FILE LINE PREV SLEPT WAITED WAITERS: the
+# at_finalize CASE DIR PATTERN RANK FILE LINE PREV SLEPT WAITED BEHIND WAITERS D: the
 # report written at MPI_Finalize has the section, with the same largest
 # cause and figures as --analyze of the same trace (DIR/analysis.json).
 at_finalize() {
@@ -107,7 +114,14 @@ at_finalize() {
     fi
 }
 
-for p in late-sender late-sender-irecv late-receiver nxn bcast barrier reduce; do
+for p in late-sender late-sender-irecv late-sender-test late-sender-split late-receiver \
+        late-receiver-issend nxn bcast barrier reduce; do
+    if [ "$p" = late-sender-split ] && [ "$MPI_FLAVOR" = mpich ]; then
+        # its ranks name the communicator by different handles (0x84000002
+        # on rank 0, 0x84000001 on rank 2): its messages stay unmatched
+        skip "C $p" "MPICH's handles of one communicator differ between ranks (docs/wait-states.md, Status)"
+        continue
+    fi
     analysed "C $p" "$work/delays" "$p" delays.c
 done
 
@@ -123,29 +137,31 @@ else
     fail "text" "no section, or not rank 0's delays.c:$line first" "$work/text.out"
 fi
 
-# --- balanced
-dir="$work/balanced"
-run "$dir" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_FORMATS=json -- "$work/delays" balanced 0
-log=$(mktemp "$work/log.XXXXXX")
-if [ "$(rc_of "$dir")" -ne 0 ]; then
-    fail "balanced: status" "$(describe_rc "$(rc_of "$dir")")" "$dir/stderr"
-elif "$client" --trace "$dir/cwd" --analyze --json >"$dir/analysis.json" 2>"$log" &&
-        "$PYTHON" "$check" share "$dir/analysis.json" 50 >"$log" 2>&1; then
-    pass "balanced: $(tail -n 1 "$log")"
-    report=$(ls "$dir"/cwd/mpiwatch-*.json | grep -v -- '-rank' | head -n 1)
-    if "$PYTHON" "$check" same "$report" "$dir/analysis.json" >"$log" 2>&1; then
-        pass "balanced at MPI_Finalize: $(tail -n 1 "$log")"
+# --- balanced, on 4 ranks (2 per core here) and on 2 (none oversubscribed)
+for np in "$NP" 2; do
+    dir="$work/balanced-$np"
+    run "$dir" "$np" preload MPIWATCH_TRACE=1 MPIWATCH_FORMATS=json -- "$work/delays" balanced 0
+    log=$(mktemp "$work/log.XXXXXX")
+    if [ "$(rc_of "$dir")" -ne 0 ]; then
+        fail "balanced, $np ranks: status" "$(describe_rc "$(rc_of "$dir")")" "$dir/stderr"
+    elif "$client" --trace "$dir/cwd" --analyze --json >"$dir/analysis.json" 2>"$log" &&
+            "$PYTHON" "$check" share "$dir/analysis.json" 50 >"$log" 2>&1; then
+        pass "balanced, $np ranks: $(tail -n 1 "$log")"
+        report=$(ls "$dir"/cwd/mpiwatch-*.json | grep -v -- '-rank' | head -n 1)
+        if "$PYTHON" "$check" same "$report" "$dir/analysis.json" >"$log" 2>&1; then
+            pass "balanced, $np ranks, at MPI_Finalize: $(tail -n 1 "$log")"
+        else
+            fail "balanced, $np ranks, at MPI_Finalize" "$(tail -n 1 "$log")" "$log"
+        fi
+        if "$PYTHON" "$check" direct "$report" 5 >"$log" 2>&1; then
+            pass "balanced, $np ranks, direct: $(tail -n 1 "$log")"
+        else
+            fail "balanced, $np ranks, direct" "$(tail -n 1 "$log")" "$log"
+        fi
     else
-        fail "balanced at MPI_Finalize" "$(tail -n 1 "$log")" "$log"
+        fail "balanced, $np ranks" "$(tail -n 1 "$log")" "$log"
     fi
-    if "$PYTHON" "$check" direct "$report" 5 >"$log" 2>&1; then
-        pass "balanced, direct: $(tail -n 1 "$log")"
-    else
-        fail "balanced, direct" "$(tail -n 1 "$log")" "$log"
-    fi
-else
-    fail "balanced" "$(tail -n 1 "$log")" "$log"
-fi
+done
 
 # --- a position-independent program: addresses, and why
 if $MPICC -g -O1 -fPIE -pie -o "$work/delays-pie" "$top_srcdir/tests/trace/delays.c" \
@@ -190,7 +206,7 @@ elif ! $MPIFC -cpp -g -O1 -no-pie -o "$work/fdelays" "$top_srcdir/tests/trace/de
         >"$work/fdelays.log" 2>&1; then
     fail "build delays.f90" "$MPIFC could not build it" "$work/fdelays.log"
 else
-    for p in late-sender late-receiver nxn bcast barrier; do
+    for p in late-sender late-sender-test late-receiver late-receiver-issend nxn bcast barrier; do
         analysed "Fortran $p" "$work/fdelays" "$p" delays.f90 "$LIBMPIWATCH:$LIBMPIWATCH_F"
     done
 fi

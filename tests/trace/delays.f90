@@ -1,7 +1,7 @@
 ! Injected delays for the wait-state analysis, in Fortran (the same
 ! patterns and output as tests/trace/delays.c, which explains them):
 !   delays PATTERN MS
-! prints "delay RANK SLEPT LINE PREV WAITED" on the delaying rank; times are
+! prints "delay RANK SLEPT LINE PREV WAITED BEHIND" on the delaying rank; times are
 ! system_clock's (CLOCK_MONOTONIC in gfortran: one clock for all processes
 ! of a host).
 program delays
@@ -16,9 +16,10 @@ program delays
     end interface
     character(len=32) :: pattern, arg
     integer, parameter :: iterations = 10
-    integer :: ierr, rank, nranks, delayer, i, w, line, prev, value, total, ms
+    integer :: ierr, rank, nranks, delayer, i, w, line, prev, value, total, ms, req
+    logical :: done
     integer(kind=8) :: t0, t1, rate
-    double precision :: slept, waited, mine(2, iterations)
+    double precision :: slept, waited, late, mine(3, iterations)
     double precision, allocatable :: times(:, :, :)
 
     call MPI_Init(ierr)
@@ -31,7 +32,7 @@ program delays
     call get_command_argument(2, arg)
     read (arg, *) ms
     select case (trim(pattern))
-    case ('late-receiver')
+    case ('late-receiver', 'late-receiver-issend')
         delayer = 1
     case ('nxn')
         delayer = 2
@@ -48,6 +49,8 @@ program delays
     call MPI_Barrier(MPI_COMM_WORLD, ierr)
     do i = 1, iterations
         call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr); prev = __LINE__
+        call system_clock(t0)
+        mine(1, i) = dble(t0) / dble(rate)
         if (rank == delayer .and. trim(pattern) /= 'balanced') then
             call system_clock(t0)
             ierr = usleep(int(ms * 1000, c_int))
@@ -55,13 +58,30 @@ program delays
             slept = slept + dble(t1 - t0) / dble(rate)
         end if
         call system_clock(t0)
-        mine(1, i) = dble(t0) / dble(rate)
+        mine(2, i) = dble(t0) / dble(rate)
         select case (trim(pattern))
         case ('late-sender')
             if (rank == 0) then
                 call MPI_Send(value, 1, MPI_INTEGER, 1, 5, MPI_COMM_WORLD, ierr); line = __LINE__
             else if (rank == 1) then
                 call MPI_Recv(value, 1, MPI_INTEGER, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
+            end if
+        case ('late-sender-test')
+            if (rank == 0) then
+                call MPI_Send(value, 1, MPI_INTEGER, 1, 5, MPI_COMM_WORLD, ierr); line = __LINE__
+            else if (rank == 1) then
+                call MPI_Irecv(value, 1, MPI_INTEGER, 0, 5, MPI_COMM_WORLD, req, ierr)
+                done = .false.
+                do while (.not. done)
+                    call MPI_Test(req, done, MPI_STATUS_IGNORE, ierr)
+                end do
+            end if
+        case ('late-receiver-issend')
+            if (rank == 0) then
+                call MPI_Issend(value, 1, MPI_INTEGER, 1, 5, MPI_COMM_WORLD, req, ierr)
+                call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+            else if (rank == 1) then
+                call MPI_Recv(value, 1, MPI_INTEGER, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr); line = __LINE__
             end if
         case ('late-receiver')
             if (rank == 0) then
@@ -77,25 +97,31 @@ program delays
             call MPI_Barrier(MPI_COMM_WORLD, ierr); line = __LINE__
         end select
         call system_clock(t1)
-        mine(2, i) = dble(t1) / dble(rate)
+        mine(3, i) = dble(t1) / dble(rate)
     end do
-    allocate (times(2, iterations, 0:nranks - 1))
-    call MPI_Gather(mine, 2 * iterations, MPI_DOUBLE_PRECISION, times, 2 * iterations, &
+    allocate (times(3, iterations, 0:nranks - 1))
+    call MPI_Gather(mine, 3 * iterations, MPI_DOUBLE_PRECISION, times, 3 * iterations, &
                     MPI_DOUBLE_PRECISION, delayer, MPI_COMM_WORLD, ierr)
     if (rank == delayer) then
         waited = 0
+        late = 0
         select case (trim(pattern))
-        case ('late-sender')
+        case ('late-sender', 'late-sender-test')
             waited = waiting(0, 1)
-        case ('late-receiver')
+            late = behind(0, 1)
+        case ('late-receiver', 'late-receiver-issend')
             waited = waiting(1, 0)
+            late = behind(1, 0)
         case default
             do w = 0, nranks - 1
-                if (w /= delayer) waited = waited + waiting(delayer, w)
+                if (w /= delayer) then
+                    waited = waited + waiting(delayer, w)
+                    late = late + behind(delayer, w)
+                end if
             end do
         end select
-        write (*, '(a,i0,a,f0.6,a,i0,a,i0,a,f0.6)') 'delay ', rank, ' ', slept, ' ', line, ' ', &
-            prev, ' ', waited
+        write (*, '(a,i0,a,f0.6,a,i0,a,i0,a,f0.6,a,f0.6)') 'delay ', rank, ' ', slept, ' ', &
+            line, ' ', prev, ' ', waited, ' ', late
     end if
     call MPI_Finalize(ierr)
 contains
@@ -107,8 +133,14 @@ contains
         double precision :: until
         waiting = 0
         do k = 1, iterations
-            until = min(times(1, k, late), times(2, k, w))
-            waiting = waiting + max(0d0, until - times(1, k, w))
+            until = min(times(2, k, late), times(3, k, w))
+            waiting = waiting + max(0d0, until - times(2, k, w))
         end do
     end function waiting
+
+    ! How much later than the late rank rank w began its iterations' work.
+    double precision function behind(late, w)
+        integer, intent(in) :: late, w
+        behind = sum(times(1, :, w) - times(1, :, late))
+    end function behind
 end program delays

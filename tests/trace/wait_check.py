@@ -3,12 +3,15 @@
 for tests/trace/check-wait-states.sh. Where a JSON is named, the JSON report
 written at MPI_Finalize may be given instead: its "waits" is checked.
 
-  wait_check.py cause JSON PATTERN RANK FILE LINE PREV SLEPT WAITED WAITERS
+  wait_check.py cause JSON PATTERN RANK FILE LINE PREV SLEPT WAITED BEHIND WAITERS D
       the largest cause is RANK arriving late at FILE:LINE after FILE:PREV,
       of PATTERN; its waiting is within 10% of WAITED, the waiting the
       program measured on its own clock (tests/trace/delays.c says how);
-      SLEPT (the delaying rank's measured sleep, all iterations) x WAITERS
-      (the ranks that wait) is printed beside it
+      printed beside it: the issue's D (ms) x 10 iterations x WAITERS (the
+      ranks that wait), and what the machine added to it: the delaying
+      rank's oversleep (SLEPT, its measured sleep in all, less D x 10) x
+      WAITERS, and BEHIND, how much later the waiting ranks began their
+      iterations (WAITED = WAITERS x SLEPT - BEHIND, docs/wait-states.md)
   wait_check.py share JSON MAX
       the waiting is less than MAX percent of the MPI time
   wait_check.py direct JSON MAX
@@ -91,7 +94,10 @@ def same(report, analysis):
     return None
 
 
-def cause(path, pattern, rank, file, line, prev, slept, waited, waiters):
+ITERATIONS = 10  # tests/trace/delays.c's
+
+
+def cause(path, pattern, rank, file, line, prev, slept, waited, behind, waiters, d_ms):
     a = load(path)
     if not a["causes"]:
         return f"no cause at all; waiting {a['waiting']:.6f} s"
@@ -101,10 +107,14 @@ def cause(path, pattern, rank, file, line, prev, slept, waited, waiters):
     if (c["pattern"], c["rank"], c["site"], got_after) != (pattern, int(rank), site, after):
         return (f"largest cause: {c['pattern']} rank {c['rank']} at {c['site']} after "
                 f"{got_after}; expected {pattern} rank {rank} at {site} after {after}")
-    measured, by_sleep = float(waited), float(slept) * int(waiters)
+    measured, n = float(waited), int(waiters)
+    issue = float(d_ms) / 1e3 * ITERATIONS * n
+    oversleep = (float(slept) - float(d_ms) / 1e3 * ITERATIONS) * n
     figures = (f"waiting {c['waiting']:.6f} s; the program measured {measured:.6f} s "
-               f"({100 * (c['waiting'] / measured - 1):+.1f}%); slept {float(slept):.6f} s x "
-               f"{waiters} = {by_sleep:.6f} s ({100 * (c['waiting'] / by_sleep - 1):+.1f}%)")
+               f"({100 * (c['waiting'] / measured - 1):+.1f}%); D x {ITERATIONS} x {n} = "
+               f"{issue:.6f} s ({100 * (c['waiting'] / issue - 1):+.1f}%), to which the "
+               f"machine added {oversleep:+.6f} s of oversleep and {-float(behind):+.6f} s "
+               f"of the waiting ranks beginning late")
     if abs(c["waiting"] - measured) > 0.1 * measured:
         return f"{pattern}: not within 10%: {figures}"
     print(f"{pattern} rank {rank} at {site} after {after}: {figures}")
@@ -116,8 +126,10 @@ def share(path, limit):
     if a["waiting_share"] >= float(limit):
         return (f"waiting {a['waiting']:.6f} s is {a['waiting_share']:.1f}% of the MPI time "
                 f"{a['mpi_time']:.6f} s, not under {limit}%")
+    by_pattern = ", ".join(f"{k} {p['time']:.6f} s" for k, p in a["patterns"].items()
+                           if p["count"])
     print(f"waiting {a['waiting']:.6f} s of MPI time {a['mpi_time']:.6f} s: "
-          f"{a['waiting_share']:.1f}%")
+          f"{a['waiting_share']:.1f}% ({by_pattern or 'none'})")
     return None
 
 
@@ -157,7 +169,7 @@ def damaged(client, count, *files):
 
 
 def main(argv):
-    checks = {"cause": (cause, 9), "share": (share, 2), "same": (same, 2), "direct": (direct, 2), "damaged": (damaged, None)}
+    checks = {"cause": (cause, 11), "share": (share, 2), "same": (same, 2), "direct": (direct, 2), "damaged": (damaged, None)}
     if (len(argv) < 2 or argv[1] not in checks or
             (checks[argv[1]][1] is not None and len(argv) - 2 != checks[argv[1]][1]) or
             (checks[argv[1]][1] is None and len(argv) < 5)):
