@@ -5,6 +5,7 @@
  * rank 0's resident memory rose by 3.6 MB in one 900-byte-per-rank Igather
  * at 128 ranks, 0.3 MB in this tree; docs/scaling.md). Here rank 0 hears
  * from log2 P ranks, as in the call sites' merge (report/callsites.c). */
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,10 @@ static int tree_gather(const void *in, size_t bytes, MPI_Comm comm, char **all, 
     for (int mask = 1; mask < size; mask <<= 1) {
         if (rank & mask) {
             subtree_head failed = {1};
+            if (held > INT_MAX) {   /* more than one message can carry */
+                free(mine);
+                mine = NULL;
+            }
             int sent = mine != NULL ? mw_send(mine, (int)held, rank - mask, MW_TAG_GATHER, comm)
                                     : mw_send(&failed, (int)sizeof failed, rank - mask,
                                               MW_TAG_GATHER, comm);
