@@ -44,21 +44,6 @@ int mw_allreduce(const void *in, void *out, int count, MPI_Datatype type, MPI_Op
     return wait_yielding(PMPI_Iallreduce(in, out, count, type, op, comm, &request), &request);
 }
 
-int mw_gather(const void *in, int count, MPI_Datatype type, void *out, MPI_Comm comm)
-{
-    MPI_Request request;
-    return wait_yielding(PMPI_Igather(in, count, type, out, count, type, 0, comm, &request),
-                         &request);
-}
-
-int mw_gatherv(const void *in, int count, MPI_Datatype type, void *out, const int *counts,
-               const int *displs, MPI_Comm comm)
-{
-    MPI_Request request;
-    return wait_yielding(PMPI_Igatherv(in, count, type, out, counts, displs, type, 0, comm,
-                                       &request), &request);
-}
-
 int mw_comm_dup(MPI_Comm comm, MPI_Comm *copy)
 {
     MPI_Request request;

@@ -14,6 +14,11 @@ MW_HIDDEN int mw_reduce(const void *in, void *out, int count, MPI_Datatype type,
                         MPI_Comm comm);
 MW_HIDDEN int mw_allreduce(const void *in, void *out, int count, MPI_Datatype type, MPI_Op op,
                            MPI_Comm comm);
+/* Gathers to rank 0 as MPI_Gather and MPI_Gatherv (contiguous types), made of
+ * mw_send and mw_recv_any in a binomial tree (core/tree_gather.c): rank 0
+ * talks to log2 P ranks, not P. Every rank takes part to the end whatever
+ * fails; rank 0 without room for the result (out, counts or displs NULL)
+ * gets MPI_ERR_NO_MEM. */
 MW_HIDDEN int mw_gather(const void *in, int count, MPI_Datatype type, void *out, MPI_Comm comm);
 MW_HIDDEN int mw_gatherv(const void *in, int count, MPI_Datatype type, void *out,
                          const int *counts, const int *displs, MPI_Comm comm);
@@ -29,6 +34,9 @@ MW_HIDDEN int mw_exscan(const void *in, void *out, int count, MPI_Datatype type,
  * its size in *bytes. Without memory for it the message is still taken (and
  * dropped), *buf is NULL and the result MPI_ERR_NO_MEM. */
 MW_HIDDEN int mw_send(const void *buf, int bytes, int dest, int tag, MPI_Comm comm);
+/* The tags of these messages on the private communicator, one per use. */
+#define MW_TAG_SITES 1    /* report/callsites.c's merge */
+#define MW_TAG_GATHER 2   /* mw_gather, mw_gatherv */
 MW_HIDDEN int mw_recv_any(void **buf, int *bytes, int source, int tag, MPI_Comm comm);
 
 #endif

@@ -243,8 +243,6 @@ static mw_site_summary *summaries(const partial *rows, int n, int world)
     return out;
 }
 
-#define SITES_TAG 1   /* the private communicator carries nothing else point to point */
-
 /* Merge the tables of the ranks of comm in a binomial tree: in round k a
  * rank whose bit k is set sends its table (its own merged with those it
  * received) to the rank 2^k below and is done; the others receive from the
@@ -257,14 +255,14 @@ static int tree_merge(MPI_Comm comm, table_head **table)
     table_head *mine = *table;
     for (int mask = 1; mask < size; mask <<= 1) {
         if (rank & mask) {
-            rc = mw_send(mine, (int)table_bytes(mine->count), rank - mask, SITES_TAG, comm);
+            rc = mw_send(mine, (int)table_bytes(mine->count), rank - mask, MW_TAG_SITES, comm);
             break;
         }
         if (rank + mask >= size)
             continue;
         void *got = NULL;
         int bytes = 0;
-        rc = mw_recv_any(&got, &bytes, rank + mask, SITES_TAG, comm);
+        rc = mw_recv_any(&got, &bytes, rank + mask, MW_TAG_SITES, comm);
         if (rc != MPI_SUCCESS && rc != MPI_ERR_NO_MEM)
             break;
         table_head *child = got;
