@@ -88,8 +88,8 @@ static OTF2_TimeStamp post_flush(void *user, OTF2_FileType type, OTF2_LocationRe
 static OTF2_FlushCallbacks flush_callbacks = {.otf2_pre_flush = pre_flush,
                                               .otf2_post_flush = post_flush};
 
-/* The run's function names, one region each: names[] of the first file that
- * has them, looked up by name for the others. */
+/* The functions called in the run, one region each, in the order of their
+ * first call (the others are not defined); looked up by name across files. */
 typedef struct {
     char **names;
     int n;
@@ -164,8 +164,7 @@ static int write_rank(OTF2_Archive *archive, const mwc_trace_job *j, int k, regi
         (start_of_done = malloc((t->ndone ? t->ndone : 1) * sizeof *start_of_done)) == NULL)
         goto oom;
     for (int f = 0; f < t->nnames; f++)
-        if ((region[f] = region_of(g, t->names[f])) < 0)
-            goto oom;
+        region[f] = -1;   /* a region for the functions called, at their first call */
     for (size_t d = 0; d < t->ndone; d++)
         start_of_done[d] = SIZE_MAX;
     for (size_t i = 0; i < t->ncalls; i++)
@@ -190,6 +189,8 @@ static int write_rank(OTF2_Archive *archive, const mwc_trace_job *j, int k, regi
         if (w == NULL)
             goto oom;
         const char *name = t->names[c->fn];
+        if (region[c->fn] < 0 && (region[c->fn] = region_of(g, name)) < 0)
+            goto oom;
         uint64_t in = ns_of(j, t, c->t_in), out = ns_of(j, t, c->t_out);
         uint64_t n = 0;
         OTF2_AttributeList *a = NULL;

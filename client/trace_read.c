@@ -111,31 +111,54 @@ static int read_header(cursor *c, mwc_trace_rank *r, char *err, size_t errsize)
     }
     r->origin = get_varint(c);
     r->wall_ns = get_varint(c);
-    uint64_t n = get_varint(c);
-    if (c->bad || ranks == 0 || ranks > 1u << 30 || rank >= ranks || n > 1u << 16 ||
+    if (c->bad || ranks == 0 || ranks > 1u << 30 || rank >= ranks ||
         !(r->per_second > 0 && r->per_second < 1e15)) {
         say(err, errsize, "%s: the header is cut short or damaged", r->path);
         return -1;
     }
     r->rank = (int)rank;
     r->ranks = (int)ranks;
-    r->names = calloc(n ? n : 1, sizeof *r->names);
-    if (r->names == NULL)
-        return say(err, errsize, "%s: out of memory", r->path), -1;
-    for (; r->nnames < (int)n; r->nnames++) {
-        uint64_t len = get_varint(c);
-        if (c->bad || len == 0 || len > 256 || (uint64_t)(c->end - c->p) < len) {
-            say(err, errsize, "%s: the function table is cut short or damaged", r->path);
+    return 0;
+}
+
+/* Function ids are below this (a build wraps under a thousand functions). */
+#define MAX_FUNCTIONS (1 << 16)
+
+/* One MWT_FUNCTIONS block, after its marker: 0; 1 when it is cut short (the
+ * end of a killed job's file); -1 with err set when it is damaged. */
+static int read_functions(cursor *c, mwc_trace_rank *r, char *err, size_t errsize, long offset)
+{
+    uint64_t n = get_varint(c);
+    for (uint64_t k = 0; k < n && !c->bad; k++) {
+        uint64_t id = get_varint(c), len = get_varint(c);
+        if (c->bad || (uint64_t)(c->end - c->p) < len)
+            return 1;
+        if (id >= MAX_FUNCTIONS || len == 0 || len > 256) {
+            say(err, errsize, "%s: damaged function names at offset %ld", r->path, offset);
             return -1;
         }
-        r->names[r->nnames] = malloc(len + 1);
-        if (r->names[r->nnames] == NULL)
+        if (id >= (uint64_t)r->nnames) {
+            char **more = realloc(r->names, (size_t)(id + 1) * sizeof *more);
+            if (more == NULL)
+                return say(err, errsize, "%s: out of memory", r->path), -1;
+            memset(more + r->nnames, 0, (size_t)(id + 1 - (uint64_t)r->nnames) * sizeof *more);
+            r->names = more;
+            r->nnames = (int)id + 1;
+        }
+        char *name = strndup((const char *)c->p, (size_t)len);
+        if (name == NULL)
             return say(err, errsize, "%s: out of memory", r->path), -1;
-        memcpy(r->names[r->nnames], c->p, len);
-        r->names[r->nnames][len] = '\0';
         c->p += len;
+        if (r->names[id] != NULL && strcmp(r->names[id], name) != 0) {
+            say(err, errsize, "%s: function %llu named both %s and %s (offset %ld)", r->path,
+                (unsigned long long)id, r->names[id], name, offset);
+            free(name);
+            return -1;
+        }
+        free(r->names[id]);
+        r->names[id] = name;
     }
-    return 0;
+    return c->bad ? 1 : 0;
 }
 
 /* One chunk's records; 0, or -1 with err set for a damaged chunk. */
@@ -210,7 +233,8 @@ static int read_records(cursor *c, mwc_trace_rank *r, uint32_t thread, uint64_t 
         }
         if (kind == MWT_POLLS)
             call.count = get_varint(c);
-        if (c->bad || fn >= (uint64_t)r->nnames || call.t_out < call.t_in || call.count == 0) {
+        if (c->bad || fn >= (uint64_t)r->nnames || r->names[fn] == NULL ||
+            call.t_out < call.t_in || call.count == 0) {
             say(err, errsize, "%s: a damaged record in the chunk at offset %ld", r->path, offset);
             return -1;
         }
@@ -289,6 +313,15 @@ int mwc_trace_read_file(const char *path, mwc_trace_rank *r, char *err, size_t e
                 break;
             }
             c.p += length;
+            continue;
+        }
+        if (*c.p == MWT_FUNCTIONS) {
+            c.p++;
+            int rc = read_functions(&c, r, err, errsize, offset);
+            if (rc > 0)
+                r->truncated = 1;
+            if (rc != 0)
+                break;
             continue;
         }
         if (*c.p++ != MWT_CHUNK) {

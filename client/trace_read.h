@@ -15,7 +15,7 @@ typedef struct {
     uint64_t site;             /* the call site's return address (0 unknown) */
     uint64_t sent, recv;       /* bytes; with traffic only */
     uint32_t thread;
-    int fn;                    /* index into the file's function table */
+    int fn;                    /* function id: names[fn] is never NULL */
     int traffic;               /* peer, tag, comm, sent and recv are set */
     int peer, tag, comm;       /* world rank, tag, Fortran handle; -1 none */
     int root;                  /* a rooted collective's root, world rank; -1 none */
@@ -42,7 +42,8 @@ typedef struct {
     double per_second;         /* ticks per second */
     uint64_t origin;           /* ticks at the clock origin */
     uint64_t wall_ns;          /* the wall clock at the origin, ns since the epoch */
-    char **names;              /* the function table */
+    char **names;              /* by function id, the functions the file named (MWT_FUNCTIONS);
+                                * NULL for the ids it did not */
     int nnames;
     mwc_trace_call *calls;     /* in file order: each thread's in its order */
     size_t ncalls, cap;

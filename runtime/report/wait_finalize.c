@@ -142,7 +142,7 @@ static int function_ids(own_trace *o)
         return -1;
     for (int i = 0; i < o->trace.nnames; i++) {
         o->fn[i] = -1;
-        for (int id = 0; id < MW_FN_COUNT; id++)
+        for (int id = 0; id < MW_FN_COUNT && o->trace.names[i] != NULL; id++)
             if (strcmp(mw_fn_names[id], o->trace.names[i]) == 0)
                 o->fn[i] = id;
     }

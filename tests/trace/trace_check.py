@@ -70,7 +70,7 @@ def signed(buf, pos):
 ROOTED = {"MPI_Bcast", "MPI_Reduce", "MPI_Gather", "MPI_Gatherv", "MPI_Scatter",
           "MPI_Scatterv", "MPI_Ibcast", "MPI_Ireduce"}
 HEADERS = {}  # path: (ticks per second, origin, the limits' text)
-HEADER_BYTES = {}  # path: the bytes of its header, magic to function table
+HEADER_BYTES = {}  # path: the bytes of its header and of its function names
 
 
 def records(path):
@@ -78,8 +78,8 @@ def records(path):
     a dict: fn, thread, t_in, t_out, count, request, root, done (a list of
     (request, source, tag, bytes))."""
     buf = open(path, "rb").read()
-    if buf[:8] != b"MWTRACE\0" or struct.unpack_from("<I", buf, 8)[0] != 2:
-        raise ValueError(f"{path}: not a version-2 trace file")
+    if buf[:8] != b"MWTRACE\0" or struct.unpack_from("<I", buf, 8)[0] != 3:
+        raise ValueError(f"{path}: not a version-3 trace file")
     pos = 12
     rank, pos = varint(buf, pos)
     _ranks, pos = varint(buf, pos)
@@ -87,15 +87,27 @@ def records(path):
     pos += 8
     origin, pos = varint(buf, pos)
     _wall, pos = varint(buf, pos)
-    count, pos = varint(buf, pos)
-    names = []
-    for _ in range(count):
-        length, pos = varint(buf, pos)
-        names.append(buf[pos:pos + length].decode())
-        pos += length
     HEADER_BYTES[path] = pos
+    names = {}  # function id: name, as the file names them before their calls
     calls, dropped, limits = [], 0, ""
     while pos < len(buf):
+        if buf[pos] == 0xCA:  # function names: a count, then id, length, name each
+            start = pos
+            try:
+                count, pos = varint(buf, pos + 1)
+                for _ in range(count):
+                    fn, pos = varint(buf, pos)
+                    length, pos = varint(buf, pos)
+                    if pos + length > len(buf):
+                        raise IndexError
+                    name = buf[pos:pos + length].decode()
+                    if names.setdefault(fn, name) != name:
+                        raise ValueError(f"{path}: function {fn} named twice, differently")
+                    pos += length
+            except IndexError:  # cut short (a killed job)
+                break
+            HEADER_BYTES[path] += pos - start
+            continue
         if buf[pos] == 0xC9:  # the user's limits: a length and "VAR=value" lines
             length, pos = varint(buf, pos + 1)
             limits = buf[pos:pos + length].decode()
@@ -151,6 +163,8 @@ def records(path):
             if kind == 7:
                 n, pos = varint(buf, pos)
             t += enter
+            if fn not in names:
+                raise ValueError(f"{path}: function {fn} called before the file names it")
             calls.append({"fn": names[fn], "thread": thread, "t_in": t, "t_out": t + duration,
                           "count": n, "request": 0, "root": None, "done": []})
         if pos != end:
