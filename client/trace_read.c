@@ -161,6 +161,54 @@ static int read_functions(cursor *c, mwc_trace_rank *r, char *err, size_t errsiz
     return c->bad ? 1 : 0;
 }
 
+/* One MWT_COMM block, after its marker: 0; 1 when it is cut short; -1 with
+ * err set when it is damaged. */
+static int read_comm(cursor *c, mwc_trace_rank *r, char *err, size_t errsize, long offset)
+{
+    mwc_trace_comm m = {0};
+    m.handle = get_int(c);
+    m.t = get_varint(c);
+    m.before = get_varint(c);
+    uint64_t nruns = get_varint(c);
+    if (c->bad)
+        return 1;
+    if (nruns == 0 || nruns > (uint64_t)r->ranks)
+        goto damaged;
+    int64_t end = 0;
+    for (uint64_t k = 0; k < nruns; k++) {
+        int64_t first = end + get_signed(c);
+        uint64_t length = get_varint(c);
+        if (c->bad) {
+            free(m.members);
+            return 1;
+        }
+        if (first < 0 || length == 0 || length > (uint64_t)r->ranks - (uint64_t)m.size ||
+            (uint64_t)first + length > (uint64_t)r->ranks)
+            goto damaged;
+        int *more = realloc(m.members, (size_t)(m.size + (int)length) * sizeof *more);
+        if (more == NULL) {
+            free(m.members);
+            return say(err, errsize, "%s: out of memory", r->path), -1;
+        }
+        m.members = more;
+        for (uint64_t i = 0; i < length; i++)
+            m.members[m.size++] = (int)(first + (int64_t)i);
+        end = first + (int64_t)length;
+    }
+    mwc_trace_comm *more = realloc(r->comms, (r->ncomms + 1) * sizeof *more);
+    if (more == NULL) {
+        free(m.members);
+        return say(err, errsize, "%s: out of memory", r->path), -1;
+    }
+    r->comms = more;
+    r->comms[r->ncomms++] = m;
+    return 0;
+damaged:
+    free(m.members);
+    say(err, errsize, "%s: a damaged communicator at offset %ld", r->path, offset);
+    return -1;
+}
+
 /* One chunk's records; 0, or -1 with err set for a damaged chunk. */
 static int read_records(cursor *c, mwc_trace_rank *r, uint32_t thread, uint64_t first_t,
                         char *err, size_t errsize, long offset)
@@ -315,9 +363,10 @@ int mwc_trace_read_file(const char *path, mwc_trace_rank *r, char *err, size_t e
             c.p += length;
             continue;
         }
-        if (*c.p == MWT_FUNCTIONS) {
-            c.p++;
-            int rc = read_functions(&c, r, err, errsize, offset);
+        if (*c.p == MWT_FUNCTIONS || *c.p == MWT_COMM) {
+            int comm = *c.p++ == MWT_COMM;
+            int rc = comm ? read_comm(&c, r, err, errsize, offset)
+                          : read_functions(&c, r, err, errsize, offset);
             if (rc > 0)
                 r->truncated = 1;
             if (rc != 0)
@@ -353,6 +402,9 @@ void mwc_trace_rank_free(mwc_trace_rank *r)
     free(r->done);
     free(r->path);
     free(r->limits);
+    for (size_t i = 0; i < r->ncomms; i++)
+        free(r->comms[i].members);
+    free(r->comms);
     memset(r, 0, sizeof *r);
 }
 

@@ -24,6 +24,7 @@
 #include "mpiwatch_trace.h"
 #include "mw_functions.h"
 #include "trace/chunks.h"
+#include "trace/comm_ids.h"
 #include "trace/clock_sync.h"
 #include "trace/limits.h"
 #include "trace/trace.h"
@@ -179,6 +180,17 @@ static void write_chunk(mw_trace_chunk *c)
 static void drain(void)
 {
     mw_trace_chunk *fifo = mw_trace_chunks_take();
+    /* The communicators made before these chunks were queued, and their
+     * functions, before the chunks that use them. */
+    size_t size = 0;
+    unsigned char *comms = mw_trace_comms_take(&size);
+    if (comms != NULL && !__atomic_load_n(&w.failed, __ATOMIC_RELAXED)) {
+        struct iovec iov[1] = {{comms, size}};
+        int rc = append(iov, 1);
+        if (rc != 0)
+            write_failed(rc);
+    }
+    free(comms);
     if (fifo != NULL && !__atomic_load_n(&w.failed, __ATOMIC_RELAXED))
         name_new_functions();
     while (fifo != NULL) {
