@@ -15,8 +15,8 @@ output. Subcommands (each prints what it found and exits 1 on a mismatch):
                                 trace.events, the drops they say its
                                 trace.dropped, and the two its total calls
   sizes FILE...                 bytes per call of the files, with and
-                                without their headers (the header and the
-                                function names)
+                                without their headers (the header, the
+                                function names and the communicators)
   comms N GROUP FILE...         every file defines, for the communicators
                                 its rank created, exactly N of world ranks
                                 GROUP (a count NP for 0..NP-1), numbered
@@ -76,7 +76,7 @@ def signed(buf, pos):
 ROOTED = {"MPI_Bcast", "MPI_Reduce", "MPI_Gather", "MPI_Gatherv", "MPI_Scatter",
           "MPI_Scatterv", "MPI_Ibcast", "MPI_Ireduce"}
 HEADERS = {}  # path: (ticks per second, origin, the limits' text)
-HEADER_BYTES = {}  # path: the bytes of its header and of its function names
+HEADER_BYTES = {}  # path: the bytes of its header, function names and communicators
 COMMS = {}  # path: the communicators it defines: (handle, tick, before, members)
 
 
@@ -100,6 +100,7 @@ def records(path):
     COMMS[path] = []
     while pos < len(buf):
         if buf[pos] == 0xCB:  # a communicator: handle, tick, before, runs of world ranks
+            start = pos
             try:
                 handle, pos = signed(buf, pos + 1)
                 tick, pos = varint(buf, pos)
@@ -114,6 +115,7 @@ def records(path):
             except IndexError:  # cut short (a killed job)
                 break
             COMMS[path].append((handle, tick, before, members))
+            HEADER_BYTES[path] += pos - start
             continue
         if buf[pos] == 0xCA:  # function names: a count, then id, length, name each
             start = pos
