@@ -104,6 +104,9 @@ static int function_table(const mwc_wait_input *j, functions *f)
         if ((f->map[k] = malloc((size_t)r->nnames * sizeof *f->map[k])) == NULL)
             return -1;
         for (int i = 0; i < r->nnames; i++) {
+            f->map[k][i] = -1;
+            if (r->names[i] == NULL)   /* an id the file never named: no call has it */
+                continue;
             size_t at = 0;
             while (at < f->n && strcmp(f->names[at], r->names[i]) != 0)
                 at++;

@@ -70,6 +70,11 @@ int mwc_trace_job_read(const char *spec, mwc_trace_job *j, int quiet)
     free(paths);
     if (j->nranks == 0)
         return -1;
+    if (mwc_trace_unify_comms(j->ranks, j->nranks, &j->comms, &j->ncomms) != 0) {
+        fprintf(stderr, "mpiwatch: out of memory for the trace's communicators\n");
+        mwc_trace_job_free(j);
+        return -1;
+    }
     j->base_ns = UINT64_MAX;
     for (int k = 0; k < j->nranks; k++)
         if (j->ranks[k].path != NULL && j->ranks[k].wall_ns < j->base_ns)
@@ -89,5 +94,6 @@ void mwc_trace_job_free(mwc_trace_job *j)
     for (int k = 0; k < j->nranks; k++)
         mwc_trace_rank_free(&j->ranks[k]);
     free(j->ranks);
+    free(j->comms);
     memset(j, 0, sizeof *j);
 }

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "trace_comms.h"
 #include "trace_read.h"
 
 typedef struct {
@@ -13,6 +14,8 @@ typedef struct {
     int nranks;
     uint64_t base_ns;          /* the earliest origin */
     double shift_ns;           /* the earliest call's time from base_ns: time 0 */
+    mwc_job_comm *comms;       /* the job's communicators: every call's comm indexes it */
+    int ncomms;
 } mwc_trace_job;
 
 /* Read the run's files (spec as mwc_trace_find takes it) into j; the

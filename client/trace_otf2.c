@@ -88,23 +88,23 @@ static OTF2_TimeStamp post_flush(void *user, OTF2_FileType type, OTF2_LocationRe
 static OTF2_FlushCallbacks flush_callbacks = {.otf2_pre_flush = pre_flush,
                                               .otf2_post_flush = post_flush};
 
-/* The run's function names, one region each: names[] of the first file that
- * has them, looked up by name for the others. */
+/* The functions called in the run, one region each, in the order of their
+ * first call (the others are not defined); looked up by name across files. */
 typedef struct {
     char **names;
     int n;
-    int *comms;      /* the communicators' ids (Fortran handles) seen: OTF2 comm i + 1 */
+    int *comms;      /* the job's communicators seen (trace_job.h): OTF2 comm i + 1 */
     int ncomms;
     mwc_otf2_sites *sites;   /* the call sites' source code locations; NULL none */
 } regions;
 
-/* The OTF2 communicator of a record's communicator id: 0 for none (-1: a
- * call that moved nothing), else one per id seen. All have MPI_COMM_WORLD's
- * group, as peers are world ranks (the files do not say a communicator's
- * members). -1: out of memory. */
+/* The OTF2 communicator of a record's communicator (the job's, trace_job.h):
+ * 0 for none (-1: a call that moved nothing), else one per communicator
+ * seen. All have MPI_COMM_WORLD's group, as peers are world ranks.
+ * -1: out of memory. */
 static int comm_of(regions *g, int id)
 {
-    if (id == -1)   /* none; other negative ids are handles (MPICH's, above INT_MAX) */
+    if (id == -1)
         return 0;
     for (int i = 0; i < g->ncomms; i++)
         if (g->comms[i] == id)
@@ -164,8 +164,7 @@ static int write_rank(OTF2_Archive *archive, const mwc_trace_job *j, int k, regi
         (start_of_done = malloc((t->ndone ? t->ndone : 1) * sizeof *start_of_done)) == NULL)
         goto oom;
     for (int f = 0; f < t->nnames; f++)
-        if ((region[f] = region_of(g, t->names[f])) < 0)
-            goto oom;
+        region[f] = -1;   /* a region for the functions called, at their first call */
     for (size_t d = 0; d < t->ndone; d++)
         start_of_done[d] = SIZE_MAX;
     for (size_t i = 0; i < t->ncalls; i++)
@@ -190,6 +189,8 @@ static int write_rank(OTF2_Archive *archive, const mwc_trace_job *j, int k, regi
         if (w == NULL)
             goto oom;
         const char *name = t->names[c->fn];
+        if (region[c->fn] < 0 && (region[c->fn] = region_of(g, name)) < 0)
+            goto oom;
         uint64_t in = ns_of(j, t, c->t_in), out = ns_of(j, t, c->t_out);
         uint64_t n = 0;
         OTF2_AttributeList *a = NULL;
@@ -369,7 +370,13 @@ static void write_definitions(OTF2_Archive *archive, const mwc_trace_job *j, con
                                        OTF2_COMM_FLAG_NONE);
         for (int i = 0; i < g->ncomms; i++) {
             char name[64];
-            snprintf(name, sizeof name, "communicator %d", g->comms[i]);
+            const mwc_job_comm *c = &j->comms[g->comms[i]];
+            if (c->def != NULL)
+                snprintf(name, sizeof name, "communicator %d (%d ranks)", g->comms[i],
+                         c->def->size);
+            else
+                snprintf(name, sizeof name, "communicator %d (handle %d)", g->comms[i],
+                         c->handle);
             write_string(d, next, name);
             OTF2_GlobalDefWriter_WriteComm(d, (OTF2_CommRef)(i + 1), next++, 1,
                                            OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);

@@ -111,31 +111,102 @@ static int read_header(cursor *c, mwc_trace_rank *r, char *err, size_t errsize)
     }
     r->origin = get_varint(c);
     r->wall_ns = get_varint(c);
-    uint64_t n = get_varint(c);
-    if (c->bad || ranks == 0 || ranks > 1u << 30 || rank >= ranks || n > 1u << 16 ||
+    if (c->bad || ranks == 0 || ranks > 1u << 30 || rank >= ranks ||
         !(r->per_second > 0 && r->per_second < 1e15)) {
         say(err, errsize, "%s: the header is cut short or damaged", r->path);
         return -1;
     }
     r->rank = (int)rank;
     r->ranks = (int)ranks;
-    r->names = calloc(n ? n : 1, sizeof *r->names);
-    if (r->names == NULL)
-        return say(err, errsize, "%s: out of memory", r->path), -1;
-    for (; r->nnames < (int)n; r->nnames++) {
-        uint64_t len = get_varint(c);
-        if (c->bad || len == 0 || len > 256 || (uint64_t)(c->end - c->p) < len) {
-            say(err, errsize, "%s: the function table is cut short or damaged", r->path);
+    return 0;
+}
+
+/* Function ids are below this (a build wraps under a thousand functions). */
+#define MAX_FUNCTIONS (1 << 16)
+
+/* One MWT_FUNCTIONS block, after its marker: 0; 1 when it is cut short (the
+ * end of a killed job's file); -1 with err set when it is damaged. */
+static int read_functions(cursor *c, mwc_trace_rank *r, char *err, size_t errsize, long offset)
+{
+    uint64_t n = get_varint(c);
+    for (uint64_t k = 0; k < n && !c->bad; k++) {
+        uint64_t id = get_varint(c), len = get_varint(c);
+        if (c->bad || (uint64_t)(c->end - c->p) < len)
+            return 1;
+        if (id >= MAX_FUNCTIONS || len == 0 || len > 256) {
+            say(err, errsize, "%s: damaged function names at offset %ld", r->path, offset);
             return -1;
         }
-        r->names[r->nnames] = malloc(len + 1);
-        if (r->names[r->nnames] == NULL)
+        if (id >= (uint64_t)r->nnames) {
+            char **more = realloc(r->names, (size_t)(id + 1) * sizeof *more);
+            if (more == NULL)
+                return say(err, errsize, "%s: out of memory", r->path), -1;
+            memset(more + r->nnames, 0, (size_t)(id + 1 - (uint64_t)r->nnames) * sizeof *more);
+            r->names = more;
+            r->nnames = (int)id + 1;
+        }
+        char *name = strndup((const char *)c->p, (size_t)len);
+        if (name == NULL)
             return say(err, errsize, "%s: out of memory", r->path), -1;
-        memcpy(r->names[r->nnames], c->p, len);
-        r->names[r->nnames][len] = '\0';
         c->p += len;
+        if (r->names[id] != NULL && strcmp(r->names[id], name) != 0) {
+            say(err, errsize, "%s: function %llu named both %s and %s (offset %ld)", r->path,
+                (unsigned long long)id, r->names[id], name, offset);
+            free(name);
+            return -1;
+        }
+        free(r->names[id]);
+        r->names[id] = name;
     }
+    return c->bad ? 1 : 0;
+}
+
+/* One MWT_COMM block, after its marker: 0; 1 when it is cut short; -1 with
+ * err set when it is damaged. */
+static int read_comm(cursor *c, mwc_trace_rank *r, char *err, size_t errsize, long offset)
+{
+    mwc_trace_comm m = {0};
+    m.handle = get_int(c);
+    m.t = get_varint(c);
+    m.before = get_varint(c);
+    uint64_t nruns = get_varint(c);
+    if (c->bad)
+        return 1;
+    if (nruns == 0 || nruns > (uint64_t)r->ranks)
+        goto damaged;
+    int64_t end = 0;
+    for (uint64_t k = 0; k < nruns; k++) {
+        int64_t first = end + get_signed(c);
+        uint64_t length = get_varint(c);
+        if (c->bad) {
+            free(m.members);
+            return 1;
+        }
+        if (first < 0 || length == 0 || length > (uint64_t)r->ranks - (uint64_t)m.size ||
+            (uint64_t)first + length > (uint64_t)r->ranks)
+            goto damaged;
+        int *more = realloc(m.members, (size_t)(m.size + (int)length) * sizeof *more);
+        if (more == NULL) {
+            free(m.members);
+            return say(err, errsize, "%s: out of memory", r->path), -1;
+        }
+        m.members = more;
+        for (uint64_t i = 0; i < length; i++)
+            m.members[m.size++] = (int)(first + (int64_t)i);
+        end = first + (int64_t)length;
+    }
+    mwc_trace_comm *more = realloc(r->comms, (r->ncomms + 1) * sizeof *more);
+    if (more == NULL) {
+        free(m.members);
+        return say(err, errsize, "%s: out of memory", r->path), -1;
+    }
+    r->comms = more;
+    r->comms[r->ncomms++] = m;
     return 0;
+damaged:
+    free(m.members);
+    say(err, errsize, "%s: a damaged communicator at offset %ld", r->path, offset);
+    return -1;
 }
 
 /* One chunk's records; 0, or -1 with err set for a damaged chunk. */
@@ -210,7 +281,8 @@ static int read_records(cursor *c, mwc_trace_rank *r, uint32_t thread, uint64_t 
         }
         if (kind == MWT_POLLS)
             call.count = get_varint(c);
-        if (c->bad || fn >= (uint64_t)r->nnames || call.t_out < call.t_in || call.count == 0) {
+        if (c->bad || fn >= (uint64_t)r->nnames || r->names[fn] == NULL ||
+            call.t_out < call.t_in || call.count == 0) {
             say(err, errsize, "%s: a damaged record in the chunk at offset %ld", r->path, offset);
             return -1;
         }
@@ -291,6 +363,16 @@ int mwc_trace_read_file(const char *path, mwc_trace_rank *r, char *err, size_t e
             c.p += length;
             continue;
         }
+        if (*c.p == MWT_FUNCTIONS || *c.p == MWT_COMM) {
+            int comm = *c.p++ == MWT_COMM;
+            int rc = comm ? read_comm(&c, r, err, errsize, offset)
+                          : read_functions(&c, r, err, errsize, offset);
+            if (rc > 0)
+                r->truncated = 1;
+            if (rc != 0)
+                break;
+            continue;
+        }
         if (*c.p++ != MWT_CHUNK) {
             say(err, errsize, "%s: no chunk at offset %ld; the rest of the file is skipped",
                 path, offset);
@@ -320,6 +402,9 @@ void mwc_trace_rank_free(mwc_trace_rank *r)
     free(r->done);
     free(r->path);
     free(r->limits);
+    for (size_t i = 0; i < r->ncomms; i++)
+        free(r->comms[i].members);
+    free(r->comms);
     memset(r, 0, sizeof *r);
 }
 

@@ -15,9 +15,12 @@ typedef struct {
     uint64_t site;             /* the call site's return address (0 unknown) */
     uint64_t sent, recv;       /* bytes; with traffic only */
     uint32_t thread;
-    int fn;                    /* index into the file's function table */
+    int fn;                    /* function id: names[fn] is never NULL */
     int traffic;               /* peer, tag, comm, sent and recv are set */
-    int peer, tag, comm;       /* world rank, tag, Fortran handle; -1 none */
+    int peer, tag, comm;       /* world rank, tag, communicator; -1 none. The
+                                * communicator is the rank's Fortran handle as read,
+                                * the job's communicator once mwc_trace_job_read
+                                * has unified them (trace_comms.h) */
     int root;                  /* a rooted collective's root, world rank; -1 none */
     uint64_t request;          /* the request a non-blocking call started (the rank's
                                 * trace id, from 1); 0 none */
@@ -36,13 +39,25 @@ typedef struct {
     uint64_t bytes;
 } mwc_trace_done;
 
+/* A communicator the rank created (MWT_COMM): from tick t on, its records'
+ * comm equal to handle name it. Its identity across ranks: its members and
+ * how many communicators of the same members the rank created before. */
+typedef struct {
+    int handle;
+    uint64_t t;
+    uint64_t before;
+    int *members;              /* world ranks, in the communicator's order */
+    int size;
+} mwc_trace_comm;
+
 typedef struct {
     char *path;
     int rank, ranks;
     double per_second;         /* ticks per second */
     uint64_t origin;           /* ticks at the clock origin */
     uint64_t wall_ns;          /* the wall clock at the origin, ns since the epoch */
-    char **names;              /* the function table */
+    char **names;              /* by function id, the functions the file named (MWT_FUNCTIONS);
+                                * NULL for the ids it did not */
     int nnames;
     mwc_trace_call *calls;     /* in file order: each thread's in its order */
     size_t ncalls, cap;
@@ -53,6 +68,8 @@ typedef struct {
     int nsync;                 /* 0 (no sync point: an old run), 1 (a job that died), 2 */
     int truncated;             /* the file ends inside a chunk */
     char *limits;              /* the user's limits in force ("VAR=value" lines), or NULL */
+    mwc_trace_comm *comms;     /* in file order */
+    size_t ncomms;
 } mwc_trace_rank;
 
 /* Read one file into *r (zeroed first). 0: read (perhaps truncated, or

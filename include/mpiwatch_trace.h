@@ -5,7 +5,7 @@
 
 #define MWT_MAGIC "MWTRACE"      /* 8 bytes with its NUL */
 #define MWT_MAGIC_SIZE 8
-#define MWT_VERSION 2u
+#define MWT_VERSION 3u
 
 /* A chunk of one thread's records starts with this byte. */
 #define MWT_CHUNK 0xC7
@@ -17,6 +17,18 @@
  * right after the header when there are any: varint length, then that many
  * bytes of "VARIABLE=value" lines. Calls they leave out are not recorded. */
 #define MWT_LIMITS 0xC9
+/* Names of functions, between chunks, before the first chunk whose records
+ * use them (each function once a file): varint count, then that many times
+ * varint function id, varint length and the name's bytes. Only the
+ * functions a rank called are named, so that a short run's file stays short. */
+#define MWT_FUNCTIONS 0xCA
+/* A communicator's identity, between chunks (trace/comm_ids.h): zigzag the
+ * rank's handle of it (as records name it), varint the tick at which it was
+ * created (the handle names it from then on), varint how many communicators
+ * of the same group the rank created before it, then its group: varint the
+ * count of runs, each a zigzag varint, its first world rank minus the rank
+ * after the previous run (0 for the first), and a varint length. */
+#define MWT_COMM 0xCB
 
 /* The kind byte of a record. The kinds 4 to 6 add to the call record
  * before them (of the same chunk). */

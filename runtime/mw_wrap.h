@@ -64,6 +64,7 @@
 #include "monitor/events.h"
 #include "monitor/inflight.h"
 #include "trace/call_event.h"
+#include "trace/comm_ids.h"
 #include "trace/notes.h"
 #include "mpiwatch_protocol.h"   /* the in-flight flags (MWP_IF_*) the wrappers publish */
 #include "mw_functions.h"

@@ -338,7 +338,8 @@ class _Builder:
             lifecycle = None   # the generic shim
         plan, remark = _plan(wrapper, entry, params, lifecycle)
         trace = fortran_trace_of(binding, wrapper.trace,
-                                 [(p.spec_name, p.name) for p in params])
+                                 [(p.spec_name, p.name) for p in params],
+                                 function, wrapper.inflight.creates)
         shim = Shim(binding, entry, function, symbols, target, params, return_type, lifecycle,
                     source, plan, trace)
         self.shims.append(shim)

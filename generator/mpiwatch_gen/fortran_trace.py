@@ -27,8 +27,10 @@ class FortranTrace:
 
 
 def fortran_trace_of(binding: FortranBinding, notes: TraceNotes,
-                     slots: Sequence[tuple[str | None, str]]) -> FortranTrace:
-    """slots: (the standard's name, the entry point's argument) of each argument."""
+                     slots: Sequence[tuple[str | None, str]],
+                     function: str = "", creates: str | None = None) -> FortranTrace:
+    """slots: (the standard's name, the entry point's argument) of each argument;
+    creates: the communicator the call (function) outputs, if any (InFlight)."""
     if binding is not FortranBinding.MPIF:
         return FortranTrace()
     slot = {spec: name for spec, name in slots if spec}
@@ -50,4 +52,7 @@ def fortran_trace_of(binding: FortranBinding, notes: TraceNotes,
                      f"{arg(c.flag)}, {arg(c.index)}, {arg(c.indices)}, {arg(c.statuses)});")
     if notes.poll_flag in slot:
         after.append(f"mpiwatch_fortran_trace_poll({ierror}, {slot[notes.poll_flag]});")
+    # As the C wrapper's (generic.c.j2): not MPI_Comm_idup's, unusable before it completes.
+    if creates in slot and "idup" not in function.lower():
+        after.append(f"mpiwatch_fortran_trace_comm({ierror}, {slot[creates]});")
     return FortranTrace(before, "\n".join(after))

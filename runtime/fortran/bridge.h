@@ -131,5 +131,8 @@ MW_EXPORT void mpiwatch_fortran_trace_completed(const void *ierror, int form, co
                                                 const void *flag, const void *index,
                                                 const void *indices, const void *statuses);
 MW_EXPORT void mpiwatch_fortran_trace_poll(const void *ierror, const void *flag);
+/* The call made the communicator comm (INTEGER): its identity for the
+ * trace (trace/comm_ids.h). */
+MW_EXPORT void mpiwatch_fortran_trace_comm(const void *ierror, const void *comm);
 
 #endif

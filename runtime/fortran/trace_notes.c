@@ -5,6 +5,7 @@
 
 #include "fortran/bridge.h"
 #include "fortran/convert.h"
+#include "trace/comm_ids.h"
 #include "trace/notes.h"
 
 /* Only where the header has Fortran interop (MPI_Fint, the _f2c functions):
@@ -46,6 +47,12 @@ void mpiwatch_fortran_trace_request(const void *ierror, const void *request, con
     MPI_Comm c = comm != NULL ? PMPI_Comm_f2c(*(const MPI_Fint *)comm) : MPI_COMM_NULL;
     mw_trace_note_request(mw_f_error(ierror), PMPI_Request_f2c(*(const MPI_Fint *)request), c,
                           receives);
+}
+
+void mpiwatch_fortran_trace_comm(const void *ierror, const void *comm)
+{
+    if (mw_trace_listening() && mw_f_error(ierror) == MPI_SUCCESS)
+        mw_trace_comm_created(PMPI_Comm_f2c(*(const MPI_Fint *)comm));
 }
 
 void mpiwatch_fortran_trace_completing(const void *count, const void *requests)

@@ -142,7 +142,7 @@ static int function_ids(own_trace *o)
         return -1;
     for (int i = 0; i < o->trace.nnames; i++) {
         o->fn[i] = -1;
-        for (int id = 0; id < MW_FN_COUNT; id++)
+        for (int id = 0; id < MW_FN_COUNT && o->trace.names[i] != NULL; id++)
             if (strcmp(mw_fn_names[id], o->trace.names[i]) == 0)
                 o->fn[i] = id;
     }
@@ -179,7 +179,7 @@ static int prepare_own(own_trace *o, const zero_clock *z)
     zero.per_second = z->per_second;
     zero.origin = z->origin;
     zero.wall_ns = z->wall_ns;
-    mwc_trace_job job = {mw_state.world_rank == 0 ? &o->trace : &zero, 1, z->wall_ns, 0};
+    mwc_trace_job job = {mw_state.world_rank == 0 ? &o->trace : &zero, 1, z->wall_ns, 0, NULL, 0};
     if (mwc_wait_rank_calls(&job, &o->trace, &o->calls) != 0 || function_ids(o) != 0)
         return -1;
     mww_rank view = {o->calls, o->trace.ncalls, NULL};

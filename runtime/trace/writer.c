@@ -19,10 +19,12 @@
 #include "core/clock.h"
 #include "core/mode.h"
 #include "core/state.h"
+#include "core/thread_stats.h"
 #include "core/warn.h"
 #include "mpiwatch_trace.h"
 #include "mw_functions.h"
 #include "trace/chunks.h"
+#include "trace/comm_ids.h"
 #include "trace/clock_sync.h"
 #include "trace/limits.h"
 #include "trace/trace.h"
@@ -102,6 +104,62 @@ static void stop_recording(void)
     mw_mode_set_trace(0);
 }
 
+/* A write failed (rc, an errno): the trace stops, said once. */
+static void write_failed(int rc)
+{
+    __atomic_store_n(&w.failed, 1, __ATOMIC_RELAXED);
+    stop_recording();
+    mw_warn("writing the trace file %s failed (%s); the trace stops here (the job and its "
+            "report go on)", w.path, strerror(rc));
+}
+
+/* The functions the file has named (MWT_FUNCTIONS), a bit each. */
+static uint64_t named_fns[(MW_FN_COUNT + 63) / 64];
+
+static void append_functions(const unsigned char *names, size_t size, int count)
+{
+    unsigned char head[16];
+    size_t n = 0;
+    head[n++] = MWT_FUNCTIONS;
+    n += put_varint(head + n, (uint64_t)count);
+    struct iovec iov[2] = {{head, n}, {(void *)names, size}};
+    int rc = append(iov, 2);
+    if (rc != 0)
+        write_failed(rc);
+}
+
+/* Name every function not named yet that the rank's profile has counted,
+ * before the chunks just taken from the queue are written: the slow body
+ * counts a call before it records it, and a chunk is queued after its
+ * records are made, so these names cover every function those chunks use
+ * (and perhaps one or two that a later chunk will). */
+static void name_new_functions(void)
+{
+    static mw_fn_stats counted[MW_FN_COUNT];
+    static unsigned char names[1 << 15];
+    size_t n = 0;
+    int count = 0;
+    mw_stats_merge(counted);
+    for (int i = 0; i < MW_FN_COUNT; i++) {
+        if (counted[i].calls == 0 || (named_fns[i / 64] >> (i % 64) & 1))
+            continue;
+        size_t len = strlen(mw_fn_names[i]);
+        if (n + len + 20 > sizeof names) {   /* never for MPI's names: one more block */
+            append_functions(names, n, count);
+            n = 0;
+            count = 0;
+        }
+        n += put_varint(names + n, (uint64_t)i);
+        n += put_varint(names + n, len);
+        memcpy(names + n, mw_fn_names[i], len);
+        n += len;
+        count++;
+        named_fns[i / 64] |= 1ull << (i % 64);
+    }
+    if (count > 0)
+        append_functions(names, n, count);
+}
+
 static void write_chunk(mw_trace_chunk *c)
 {
     if (__atomic_load_n(&w.failed, __ATOMIC_RELAXED))
@@ -114,18 +172,27 @@ static void write_chunk(mw_trace_chunk *c)
     n += put_varint(head + n, c->first_t);
     struct iovec iov[2] = {{head, n}, {c->data, c->used}};
     int rc = append(iov, 2);
-    if (rc != 0) {
-        __atomic_store_n(&w.failed, 1, __ATOMIC_RELAXED);
-        stop_recording();
-        mw_warn("writing the trace file %s failed (%s); the trace stops here (the job and its "
-                "report go on)", w.path, strerror(rc));
-    }
+    if (rc != 0)
+        write_failed(rc);
 }
 
 /* Write every queued chunk, in the order each thread queued them. */
 static void drain(void)
 {
     mw_trace_chunk *fifo = mw_trace_chunks_take();
+    /* The communicators made before these chunks were queued, and their
+     * functions, before the chunks that use them. */
+    size_t size = 0;
+    unsigned char *comms = mw_trace_comms_take(&size);
+    if (comms != NULL && !__atomic_load_n(&w.failed, __ATOMIC_RELAXED)) {
+        struct iovec iov[1] = {{comms, size}};
+        int rc = append(iov, 1);
+        if (rc != 0)
+            write_failed(rc);
+    }
+    free(comms);
+    if (fifo != NULL && !__atomic_load_n(&w.failed, __ATOMIC_RELAXED))
+        name_new_functions();
     while (fifo != NULL) {
         mw_trace_chunk *next = fifo->next;
         write_chunk(fifo);
@@ -172,8 +239,9 @@ static int agree_on_name(char *name, size_t size)
     return rc;
 }
 
-/* The file's header (docs/trace.md); its size, or 0 if buf is too small. */
-static size_t header(unsigned char *buf, size_t size, uint64_t origin, uint64_t wall_ns)
+/* The file's header (docs/trace.md): at most 60 bytes; its size. The
+ * functions are named later, as the calls are written (MWT_FUNCTIONS). */
+static size_t header(unsigned char *buf, uint64_t origin, uint64_t wall_ns)
 {
     size_t n = 0;
     memcpy(buf, MWT_MAGIC, MWT_MAGIC_SIZE);
@@ -189,15 +257,6 @@ static size_t header(unsigned char *buf, size_t size, uint64_t origin, uint64_t 
         buf[n++] = (unsigned char)(bits >> (8 * i));
     n += put_varint(buf + n, origin);
     n += put_varint(buf + n, wall_ns);
-    n += put_varint(buf + n, MW_FN_COUNT);
-    for (int i = 0; i < MW_FN_COUNT; i++) {
-        size_t len = strlen(mw_fn_names[i]);
-        if (n + len + 10 > size)
-            return 0;
-        n += put_varint(buf + n, len);
-        memcpy(buf + n, mw_fn_names[i], len);
-        n += len;
-    }
     return n;
 }
 
@@ -223,16 +282,12 @@ void mw_trace_start(void)
     struct timespec wall;
     uint64_t origin = mw_now();
     clock_gettime(CLOCK_REALTIME, &wall);
-    size_t n = header(head, sizeof head, origin,
+    size_t n = header(head, origin,
                       (uint64_t)wall.tv_sec * 1000000000ull + (uint64_t)wall.tv_nsec);
     w.fd = open(w.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (w.fd < 0 || n == 0) {
+    if (w.fd < 0) {
         mw_warn("rank %d: the trace file %s cannot be made (%s); no trace (see "
-                "MPIWATCH_TRACE_DIR)", mw_state.world_rank, w.path,
-                n == 0 ? "too many functions" : strerror(errno));
-        if (w.fd >= 0)
-            close(w.fd);
-        w.fd = -1;
+                "MPIWATCH_TRACE_DIR)", mw_state.world_rank, w.path, strerror(errno));
         return;
     }
     w.started = 1;

@@ -52,6 +52,7 @@ WRAPPER_API: dict[str, tuple[str, ...]] = {
                                   "mw_note_*", "mw_persist"),
     "runtime/monitor/events.h": ("mw_event_push_times_first", "mw_event_push_traffic_slow"),
     "runtime/trace/call_event.h": ("mw_call_event",),
+    "runtime/trace/comm_ids.h": ("mw_trace_comm_created",),
     "runtime/trace/notes.h": ("mw_trace_note_*",),
     "runtime/monitor/inflight.h": ("mw_inflight_on",),
     "runtime/lifecycle/lifecycle.h": ("mw_on_init_args", "mw_init_thread_level",

@@ -69,7 +69,8 @@ def fortran(name: str, binding: FortranBinding = FortranBinding.MPIF):
     """A Fortran entry point's trace statements, its slots named f_<standard's name>."""
     w = wrapper(reconciled("trace_notes.h"), name)
     slots = [(p.spec.name, "f_" + p.spec.name) for p in w.params if p.spec is not None]
-    return fortran_trace_of(binding, w.trace, slots + [("ierror", "f_ierror")])
+    return fortran_trace_of(binding, w.trace, slots + [("ierror", "f_ierror")], name,
+                            w.inflight.creates)
 
 
 class FortranTraceTest(unittest.TestCase):
@@ -90,6 +91,13 @@ class FortranTraceTest(unittest.TestCase):
     def test_a_probe_is_a_poll(self):
         self.assertEqual(fortran("MPI_Iprobe").after,
                          "mpiwatch_fortran_trace_poll(f_ierror, f_flag);")
+
+    def test_a_new_communicator_is_defined(self):
+        self.assertEqual(fortran("MPI_Comm_split").after,
+                         "mpiwatch_fortran_trace_comm(f_ierror, f_newcomm);")
+
+    def test_an_idup_communicator_is_not(self):
+        self.assertNotIn("trace_comm", fortran("MPI_Comm_idup").after)
 
     def test_use_mpi_f08_notes_nothing_yet(self):
         got = fortran("MPI_Irecv", FortranBinding.F08)

@@ -18,8 +18,10 @@
 # ring.c (mpiwatch::site); a PIE program is said. A job SIGKILLed
 # (tests/runtime/forever.c) leaves files that convert into an archive
 # otf2-print reads, with exactly the calls of the files' whole chunks.
-# SKIP without OTF2 in this build, otf2-print, or python3-otf2; the threads
-# case under MPICH (its communicators are not identified across ranks yet).
+# In the threads case, every file defines the 4 duplicates of MPI_COMM_WORLD
+# alike (tests/trace/trace_check.py comms), so that MPICH's ranks, whose
+# handles of them differ, are matched. SKIP without OTF2 in this build,
+# otf2-print, or python3-otf2.
 name=trace-otf2
 . "$(dirname "$0")/../lib/harness.sh"
 
@@ -212,13 +214,19 @@ build "$top_srcdir/tests/runtime/threads.c" "$work/threads" plain
 run "$work/threads-run" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_FORMATS=json -- "$work/threads"
 if grep -q '^SKIP' "$work/threads-run/stdout"; then
     skip "threads" "$(grep '^SKIP' "$work/threads-run/stdout" | head -n 1 | sed 's/^SKIP: //')"
-elif [ "$MPI_FLAVOR" = mpich ]; then
-    # Its messages are on duplicated communicators, which the files name by
-    # each rank's own handle: MPICH's differ between ranks (docs/trace.md,
-    # Status: a communicator's identity across ranks is missing).
-    skip "threads" "MPICH names one communicator by different handles on different ranks; the trace does not identify communicators across ranks yet"
 else
+    # Its messages are on 4 duplicates of MPI_COMM_WORLD, which each rank's
+    # records name by its own handle (MPICH's differ between ranks): each
+    # file defines them (MWT_COMM), numbered 0..3 among the rank's
+    # communicators of the world's ranks, for the converter to match them.
     archive "threads (4 a rank, MPI_THREAD_MULTIPLE)" "$work/threads-run"
+    log="$work/threads-run/comms.log"
+    if "$PYTHON" "$top_srcdir/tests/trace/trace_check.py" comms 4 "$NP" \
+            "$work"/threads-run/cwd/*.trace.* >"$log" 2>&1; then
+        pass "threads: the communicators defined alike in every file: $(tail -n 1 "$log")"
+    else
+        fail "threads: the communicators defined alike" "$(head -n 3 "$log")" "$log"
+    fi
 fi
 
 if [ "$MW_HAVE_FORTRAN" != yes ] || [ ! -f "$LIBMPIWATCH_F" ]; then

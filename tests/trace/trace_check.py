@@ -15,8 +15,14 @@ output. Subcommands (each prints what it found and exits 1 on a mismatch):
                                 trace.events, the drops they say its
                                 trace.dropped, and the two its total calls
   sizes FILE...                 bytes per call of the files, with and
-                                without their headers (magic to function
-                                table)
+                                without their headers (the header, the
+                                function names and the communicators)
+  comms N GROUP FILE...         every file defines, for the communicators
+                                its rank created, exactly N of world ranks
+                                GROUP (a count NP for 0..NP-1), numbered
+                                0..N-1 among the rank's communicators of
+                                that group, each handle of them used by
+                                the file's calls
   mutate CLIENT FILE N          N damaged copies of FILE (bytes changed,
                                 cut, repeated; seeded, so the same each run),
                                 each converted by CLIENT alone: it never
@@ -70,7 +76,8 @@ def signed(buf, pos):
 ROOTED = {"MPI_Bcast", "MPI_Reduce", "MPI_Gather", "MPI_Gatherv", "MPI_Scatter",
           "MPI_Scatterv", "MPI_Ibcast", "MPI_Ireduce"}
 HEADERS = {}  # path: (ticks per second, origin, the limits' text)
-HEADER_BYTES = {}  # path: the bytes of its header, magic to function table
+HEADER_BYTES = {}  # path: the bytes of its header, function names and communicators
+COMMS = {}  # path: the communicators it defines: (handle, tick, before, members)
 
 
 def records(path):
@@ -78,8 +85,8 @@ def records(path):
     a dict: fn, thread, t_in, t_out, count, request, root, done (a list of
     (request, source, tag, bytes))."""
     buf = open(path, "rb").read()
-    if buf[:8] != b"MWTRACE\0" or struct.unpack_from("<I", buf, 8)[0] != 2:
-        raise ValueError(f"{path}: not a version-2 trace file")
+    if buf[:8] != b"MWTRACE\0" or struct.unpack_from("<I", buf, 8)[0] != 3:
+        raise ValueError(f"{path}: not a version-3 trace file")
     pos = 12
     rank, pos = varint(buf, pos)
     _ranks, pos = varint(buf, pos)
@@ -87,15 +94,46 @@ def records(path):
     pos += 8
     origin, pos = varint(buf, pos)
     _wall, pos = varint(buf, pos)
-    count, pos = varint(buf, pos)
-    names = []
-    for _ in range(count):
-        length, pos = varint(buf, pos)
-        names.append(buf[pos:pos + length].decode())
-        pos += length
     HEADER_BYTES[path] = pos
+    names = {}  # function id: name, as the file names them before their calls
     calls, dropped, limits = [], 0, ""
+    COMMS[path] = []
     while pos < len(buf):
+        if buf[pos] == 0xCB:  # a communicator: handle, tick, before, runs of world ranks
+            start = pos
+            try:
+                handle, pos = signed(buf, pos + 1)
+                tick, pos = varint(buf, pos)
+                before, pos = varint(buf, pos)
+                runs, pos = varint(buf, pos)
+                members, end = [], 0
+                for _ in range(runs):
+                    delta, pos = signed(buf, pos)
+                    length, pos = varint(buf, pos)
+                    members += range(end + delta, end + delta + length)
+                    end = end + delta + length
+            except IndexError:  # cut short (a killed job)
+                break
+            COMMS[path].append((handle, tick, before, members))
+            HEADER_BYTES[path] += pos - start
+            continue
+        if buf[pos] == 0xCA:  # function names: a count, then id, length, name each
+            start = pos
+            try:
+                count, pos = varint(buf, pos + 1)
+                for _ in range(count):
+                    fn, pos = varint(buf, pos)
+                    length, pos = varint(buf, pos)
+                    if pos + length > len(buf):
+                        raise IndexError
+                    name = buf[pos:pos + length].decode()
+                    if names.setdefault(fn, name) != name:
+                        raise ValueError(f"{path}: function {fn} named twice, differently")
+                    pos += length
+            except IndexError:  # cut short (a killed job)
+                break
+            HEADER_BYTES[path] += pos - start
+            continue
         if buf[pos] == 0xC9:  # the user's limits: a length and "VAR=value" lines
             length, pos = varint(buf, pos + 1)
             limits = buf[pos:pos + length].decode()
@@ -142,17 +180,21 @@ def records(path):
             _site, pos = signed(buf, pos)
             enter, pos = varint(buf, pos)
             duration, pos = varint(buf, pos)
+            comm = None
             if kind == 2:
-                for _ in range(3):
-                    _, pos = signed(buf, pos)
+                _, pos = signed(buf, pos)
+                _, pos = signed(buf, pos)
+                comm, pos = signed(buf, pos)
                 for _ in range(2):
                     _, pos = varint(buf, pos)
             n = 1
             if kind == 7:
                 n, pos = varint(buf, pos)
             t += enter
+            if fn not in names:
+                raise ValueError(f"{path}: function {fn} called before the file names it")
             calls.append({"fn": names[fn], "thread": thread, "t_in": t, "t_out": t + duration,
-                          "count": n, "request": 0, "root": None, "done": []})
+                          "comm": comm, "count": n, "request": 0, "root": None, "done": []})
         if pos != end:
             raise ValueError(f"{path}: a chunk's records overrun its length")
     HEADERS[path] = (per_second, origin, limits)
@@ -172,6 +214,27 @@ def sizes(files):
     print(f"{calls} calls, {size} bytes ({header} of headers): {size / calls:.1f} bytes a call, "
           f"{(size - header) / calls:.1f} without the headers")
     return 0
+
+
+def comms(n, group, files):
+    """Each file defines n communicators of world ranks group, numbered
+    0..n-1 among the rank's of that group, each handle used by its calls."""
+    problems = []
+    for path in files:
+        _rank, calls, _ = records(path)
+        used = {c["comm"] for c in calls}
+        mine = [c for c in COMMS[path] if c[3] == group]
+        if sorted(c[2] for c in mine) != list(range(n)):
+            problems.append(f"{path}: communicators of {group}: numbered "
+                            f"{sorted(c[2] for c in mine)}, expected 0..{n - 1}")
+        problems += [f"{path}: communicator handle {c[0]} is used by no call"
+                     for c in mine if c[0] not in used]
+    for p in problems[:10]:
+        print(p)
+    if not problems:
+        print(f"{len(files)} files: {n} communicators of world ranks {group[:8]} each, "
+              f"numbered alike")
+    return 1 if problems else 0
 
 
 def decode(path):
@@ -441,6 +504,10 @@ def main(argv):
     if len(argv) >= 3 and argv[0] in ("counts", "written"):
         report = json.load(open(argv[1], encoding="utf-8"))
         return (counts if argv[0] == "counts" else written)(report, argv[2:])
+    if len(argv) >= 4 and argv[0] == "comms":
+        group = [int(r) for r in argv[2].split(",")] if "," in argv[2] else \
+            list(range(int(argv[2])))
+        return comms(int(argv[1]), group, argv[3:])
     if len(argv) >= 2 and argv[0] == "sizes":
         return sizes(argv[1:])
     if len(argv) >= 2 and argv[0] == "calls":

@@ -1,6 +1,7 @@
 /* Functions the trace notes more of (trace_notes.py): a non-blocking
  * receive and send, waits and tests of each form, a non-blocking probe,
- * rooted collectives (blocking and not) and a call with nothing to add. */
+ * rooted collectives (blocking and not), a call with nothing to add, and
+ * two that make a communicator (the second non-blocking). */
 #include "fake_types.h"
 
 int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
@@ -20,3 +21,5 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
 int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                 MPI_Request *request);
 int PMPI_Comm_rank(MPI_Comm comm, int *rank);
+int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
+int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);

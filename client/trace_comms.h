@@ -1,0 +1,27 @@
+/* A job's communicators, named alike on every rank (docs/trace.md,
+ * "Communicators"): each rank's records name a communicator by the rank's
+ * own handle, which MPICH gives differently on different ranks; the files
+ * say, for each communicator a rank created, its members and how many of
+ * the same members the rank created before it (MWT_COMM), which is the
+ * same on every member. */
+#ifndef MWC_TRACE_COMMS_H
+#define MWC_TRACE_COMMS_H
+
+#include "trace_read.h"
+
+typedef struct {
+    /* Its identity as one of its members' files says it; NULL for a
+     * communicator no file defines (MPI_COMM_WORLD, MPI_COMM_SELF, an
+     * intercommunicator), known by its handle alone. */
+    const mwc_trace_comm *def;
+    int handle;                /* def NULL: the handle */
+} mwc_job_comm;
+
+/* Replace the comm of every call of the n ranks' files (-1 stays -1) by an
+ * index into *comms, one per communicator of the job, whichever rank names
+ * it: a handle a file defined at the call's time by the definition's
+ * identity, any other by its handle. *comms is malloc'd (its defs point
+ * into the ranks' comms, which must outlive it). 0, or -1 out of memory. */
+int mwc_trace_unify_comms(mwc_trace_rank *ranks, int n, mwc_job_comm **comms, int *ncomms);
+
+#endif
