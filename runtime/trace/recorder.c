@@ -9,12 +9,14 @@
 #include <stdlib.h>
 
 #include "core/tls.h"
+#include "trace/limits.h"
 #include "trace/recorder.h"
 #include "trace/trace.h"
 
 typedef mw_trace_recorder recorder;
 
-_Thread_local mw_trace_recorder *mw_trace_self MW_TLS_MODEL;
+mw_trace_recorder mw_trace_unattached;
+_Thread_local mw_trace_recorder *mw_trace_self MW_TLS_MODEL = &mw_trace_unattached;
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static recorder *registry;
 
@@ -113,7 +115,7 @@ void mw_trace_record_general(int id, const mw_call *call, int traffic, const mw_
     mw_trace_pending *pend = &mw_trace_pending_tls;
     if (!__atomic_load_n(&mw_trace_recording, __ATOMIC_RELAXED) ||
         (mw_trace_limited && mw_trace_limits_skip(id, call->t_in)) ||
-        (r == NULL && (r = attach()) == NULL)) {
+        (r == &mw_trace_unattached && (r = attach()) == NULL)) {
         mw_trace_pending_clear(pend);
         return;
     }
@@ -165,10 +167,13 @@ static MW_NOINLINE void record_plain(int id, const mw_call *call, const mw_fn_st
     mw_trace_record_inline(id, call, 0, 1, 0, s);
 }
 
-/* Each way a jump, so that none pays for another's registers. */
+/* Each way a jump, so that none pays for another's registers; the limits,
+ * which the inline record does not test, the general way. */
 void mw_trace_record(int id, const mw_call *call, int traffic, const mw_fn_stats *s)
 {
-    if (traffic)
+    if (mw_trace_limited)
+        mw_trace_record_general(id, call, traffic, s);
+    else if (traffic)
         record_transfer(id, call, s);
     else if (mw_trace_pending_tls.ndone != 0)
         record_completion(id, call, s);

@@ -12,7 +12,6 @@
 #include "core/handles.h"
 #include "core/thread_stats.h"
 #include "trace/chunks.h"
-#include "trace/limits.h"
 #include "trace/pending.h"
 #include "traffic/traffic.h"
 #include "mpiwatch_trace.h"
@@ -32,8 +31,10 @@ typedef struct mw_trace_recorder {
     } fold;
 } mw_trace_recorder;
 
-/* The calling thread's; NULL before its first record. */
+/* The calling thread's; before its first record, mw_trace_unattached,
+ * whose NULL chunk sends the call the general way (one test for both). */
 extern MW_HIDDEN _Thread_local mw_trace_recorder *mw_trace_self MW_TLS_MODEL;
+extern MW_HIDDEN mw_trace_recorder mw_trace_unattached;
 
 /* Record one call the general way: limits, polls to fold, completions, a
  * new chunk, drops (trace/call_event.h has the arguments). */
@@ -95,10 +96,15 @@ static MW_ALWAYS_INLINE unsigned char *mw_trace_put_notes(unsigned char *p,
 #define MW_TRACE_ROOM_FOR_ONE \
     (MW_TRACE_CHUNK_BYTES - 2 * MWT_RECORD_MAX - MW_TRACE_FAST_DONE * MWT_DONE_MAX)
 
-/* One call, inline when nothing is unusual about it (no limit in force, no
- * poll to fold, at most MW_TRACE_FAST_DONE completions, no drop to say, room
- * in a chunk that already has a record, recording on); anything else goes
- * to mw_trace_record_general, which writes the same bytes. traffic,
+/* One call, inline when nothing is unusual about it (no poll to fold, at
+ * most MW_TRACE_FAST_DONE completions, no drop to say, room in a chunk that
+ * already has a record); anything else goes to mw_trace_record_general,
+ * which writes the same bytes. Neither the limits nor the end of recording
+ * are tested here: while limits are in force the slots point at the slow
+ * body, whose calls mw_trace_record sends the general way, and recording
+ * stops by pointing the slots away and clearing the slow body's event bit
+ * (a call already inside a traced body ends in its chunk, as it did when
+ * this tested the switch before writing). traffic,
  * notes and completes are constants of the caller (the generator knows
  * them): with notes 0 the function notes nothing for the trace
  * (trace/notes.h), so the thread's pending notes are neither read nor
@@ -111,12 +117,11 @@ static MW_ALWAYS_INLINE void mw_trace_record_inline(int id, const mw_call *call,
     mw_trace_pending *pend = &mw_trace_pending_tls;
     mw_trace_chunk *c;
     /* used - 1 wraps for an empty chunk: its first record sets first_t. */
-    if (MW_UNLIKELY(r == NULL || (c = r->chunk) == NULL ||
+    if (MW_UNLIKELY((c = r->chunk) == NULL ||
                     (uint32_t)(c->used - 1) >= MW_TRACE_ROOM_FOR_ONE - 1 ||
                     (r->fold.count | r->dropped_unsaid) != 0 ||
-                    ((notes ? pend->poll_failed : 0) | mw_trace_limited) != 0 ||
-                    (completes && pend->ndone > MW_TRACE_FAST_DONE) ||
-                    !__atomic_load_n(&mw_trace_recording, __ATOMIC_RELAXED))) {
+                    (notes && pend->poll_failed) ||
+                    (completes && pend->ndone > MW_TRACE_FAST_DONE))) {
         mw_trace_record_general(id, call, traffic, s);
         return;
     }
