@@ -69,8 +69,11 @@ BUDGET_TRACE=40
 # MPI_Send, MPI_Recv, MPI_Sendrecv and MPI_Allreduce 201-218 (a transfer's
 # fields, a root); MPI_Isend and MPI_Irecv 307-321 (the request table);
 # MPI_Waitall of two requests 582-589. Times are varints: a slower run under
-# valgrind may add a few instructions.
-BUDGET_TRACE_CHEAP=115
+# valgrind may add a few instructions. MPICH 4.0's figures were 2 to 20 above
+# Open MPI's with the slow body (not measured again with the traced body): the
+# margins allow 20.
+BUDGET_TRACE_PLAIN=105
+BUDGET_TRACE_CHEAP=125
 BUDGET_TRACE_TEST=235
 BUDGET_TRACE_BLOCKING=250
 BUDGET_TRACE_START=350
@@ -80,7 +83,8 @@ BUDGET_TRACE_WAITALL=640
 # over profiling; status 1 for an unknown name.
 trace_budget_of() {
     case $1 in
-        comm_rank | iprobe) echo "$BUDGET_TRACE_CHEAP" ;;
+        comm_rank) echo "$BUDGET_TRACE_PLAIN" ;;
+        iprobe) echo "$BUDGET_TRACE_CHEAP" ;;
         test_null) echo "$BUDGET_TRACE_TEST" ;;
         send | recv | sendrecv_self | allreduce) echo "$BUDGET_TRACE_BLOCKING" ;;
         isend | irecv) echo "$BUDGET_TRACE_START" ;;
