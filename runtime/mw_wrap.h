@@ -6,7 +6,7 @@
  * objects (runtime/README.md).
  *
  * MPI_X is one indirect jump through its slot (runtime/core/mode.h): to PMPI_X
- * when profiling is off, else to one of three instances of the profiled body
+ * when profiling is off, else to one of four instances of the profiled body
  *
  *     if (!mw_enter_guard())           -- a nested call: not counted again
  *         return PMPI_X(...);
@@ -22,8 +22,10 @@
  *   MW_WATCHED  the same, and the call's event pushed inline into the
  *               thread's monitor ring;
  *   MW_SLOW     any clock; per-call events (out of line) while the monitor
- *               or the trace collects them (docs/trace.md).
- * The first two send a call that finds the guard taken straight to PMPI_X
+ *               or the trace collects them (docs/trace.md);
+ *   MW_TRACED*  the fast body that also encodes the call into its thread's
+ *               trace chunk, inline, and runs the trace's notes.
+ * All but the slow one send a call that finds the guard taken straight to PMPI_X
  * when it is nested (its thread has statistics: an MPI's Fortran binding
  * calling MPI_X, say), as the slow body would, and the thread's first call
  * to the slow body, which attaches its statistics in mw_guard_contended.
@@ -66,13 +68,31 @@
 #include "trace/call_event.h"
 #include "trace/comm_ids.h"
 #include "trace/notes.h"
+#include "trace/recorder.h"
 #include "mpiwatch_protocol.h"   /* the in-flight flags (MWP_IF_*) the wrappers publish */
 #include "mw_functions.h"
 #include "traffic/memo.h"
 #include "traffic/traffic.h"
 
-/* The instances of a wrapper's body (above). */
-enum { MW_SLOW, MW_FAST, MW_WATCHED };
+/* The instances of a wrapper's body (above). The traced body is the fast
+ * one that also encodes each call into its thread's trace chunk, inline
+ * (trace/recorder.h): the slots point at it while the trace records with
+ * the TSC, the monitor off and one-frame call sites (core/mode.h). Its
+ * three values say, as the generator knows them, what the function notes
+ * for the trace (trace/notes.h): nothing, a request, root or poll, or also
+ * completions. */
+enum { MW_SLOW, MW_FAST, MW_WATCHED, MW_TRACED, MW_TRACED_NOTED, MW_TRACED_DONE };
+
+/* Does a body of how record the trace inline? */
+#define MW_IS_TRACED(how) ((how) >= MW_TRACED)
+
+/* The traced body's record of a call that ended (traffic: its transfer
+ * fields were noted). */
+static MW_ALWAYS_INLINE void mw_traced_record(const mw_call *call, int id, int how, int traffic,
+                                              const mw_fn_stats *s)
+{
+    mw_trace_record_inline(id, call, traffic, how != MW_TRACED, how == MW_TRACED_DONE, s);
+}
 
 /* Is profiling on (MPI_Pcontrol, MPIWATCH_LEVEL)? */
 static inline int mw_profiling(void)
@@ -192,6 +212,8 @@ static MW_ALWAYS_INLINE void mw_leave_at(const mw_call *call, int id, int how, c
     if (how == MW_WATCHED) {
         if (MW_LIKELY(__atomic_load_n(&mw_call_events, __ATOMIC_RELAXED) & MW_CALL_EVENTS_MONITOR))
             mw_event_push_times(id, call->t_in, call->t_out);
+    } else if (MW_IS_TRACED(how)) {
+        mw_traced_record(call, id, how, 0, s);
     } else if (how == MW_SLOW) {
         if (MW_UNLIKELY(__atomic_load_n(&mw_call_events, __ATOMIC_RELAXED)))
             mw_call_event(id, call, 0, s);
@@ -239,6 +261,8 @@ static MW_ALWAYS_INLINE void mw_leave_xfer_at(const mw_call *call, int id, int h
     if (how == MW_WATCHED) {
         if (MW_LIKELY(__atomic_load_n(&mw_call_events, __ATOMIC_RELAXED) & MW_CALL_EVENTS_MONITOR))
             mw_event_push_traffic(id, call);
+    } else if (MW_IS_TRACED(how)) {
+        mw_traced_record(call, id, how, 1, s);
     } else if (how == MW_SLOW) {
         if (MW_UNLIKELY(__atomic_load_n(&mw_call_events, __ATOMIC_RELAXED)))
             mw_call_event(id, call, 1, s);

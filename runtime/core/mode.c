@@ -10,6 +10,7 @@
 static pthread_mutex_t mode_lock = PTHREAD_MUTEX_INITIALIZER;
 static int monitor_on;
 static int trace_on;
+static int trace_inline;   /* the traced body may record (no limit in force) */
 
 /* Profiling is on at load (mw_level starts at 1): the slow way is right in
  * every case, as the slots' starting point. */
@@ -42,14 +43,21 @@ static void point_fortran_slots(int table, int fortran)
 static void apply_locked(void)
 {
     int level = __atomic_load_n(&mw_level, __ATOMIC_RELAXED);
-    /* Deeper call sites unwind the stack, and the trace takes every call:
-     * only the slow body does either. */
-    int tsc = mw_clock_use_tsc && MW_HAVE_TSC && mw_callsite_depth == 1 && !trace_on;
+    /* Deeper call sites unwind the stack: only the slow body does. The trace
+     * takes every call: the traced body with the TSC, no monitor and no
+     * limit, else the slow one (and the Fortran bodies' slow way). */
+    int tsc_ok = mw_clock_use_tsc && MW_HAVE_TSC && mw_callsite_depth == 1;
+    int traced = tsc_ok && trace_on && trace_inline && !monitor_on;
+    int tsc = tsc_ok && !trace_on;
     for (int i = 0; i < MW_FN_COUNT; i++) {
         const mw_impl *f = mw_impls[i];
         if (f == NULL)
             continue;
-        mw_fn to = !level ? f->quiet : !tsc ? f->slow : monitor_on ? f->watched : f->fast;
+        mw_fn to = !level    ? f->quiet
+                   : traced  ? f->traced
+                   : !tsc    ? f->slow
+                   : monitor_on ? f->watched
+                                : f->fast;
         __atomic_store_n(f->slot, to, __ATOMIC_RELAXED);
     }
     int fortran = !level ? MW_FMODE_OFF
@@ -77,10 +85,11 @@ void mw_mode_set_monitor(int on)
     pthread_mutex_unlock(&mode_lock);
 }
 
-void mw_mode_set_trace(int on)
+void mw_mode_set_trace(int on, int inline_record)
 {
     pthread_mutex_lock(&mode_lock);
     trace_on = on != 0;
+    trace_inline = inline_record != 0;
     apply_locked();
     pthread_mutex_unlock(&mode_lock);
 }

@@ -8,7 +8,9 @@
  *            inline into the thread's ring;
  *   slow     the profiled body for everything else: clock_gettime, deeper
  *            call sites, the trace (with per-call events while the monitor
- *            or the trace is on).
+ *            or the trace is on);
+ *   traced   the fast body that also records the trace inline, while the
+ *            trace records with the TSC and the monitor off.
  *
  * The choice is pushed into every slot when something it depends on changes
  * (MPI_Pcontrol, the monitor), never tested per call. Slots start at slow,
@@ -31,11 +33,14 @@ MW_HIDDEN void mw_mode_update(void);
  * set the bit before switching on, clear it after off. */
 MW_HIDDEN void mw_mode_set_monitor(int on);
 
-/* The trace's switch: on = 1 routes every profiled call, C and Fortran,
- * through the slow body, which hands each call to the trace while
- * mw_call_events has MW_CALL_EVENTS_TRACE (docs/trace.md); on = 0 goes back.
- * Thread-safe; the same rule for the bit as above. */
-MW_HIDDEN void mw_mode_set_trace(int on);
+/* The trace's switch: on = 1 routes every profiled call to a body that
+ * records it: the traced body, which records inline, when inline_record
+ * allows it (no trace limit in force), the TSC is the clock, call sites are
+ * one frame and the monitor is off; else (and for Fortran) the slow body,
+ * which hands each call to the trace while mw_call_events has
+ * MW_CALL_EVENTS_TRACE (docs/trace.md); on = 0 goes back. Thread-safe; the
+ * same rule for the bit as above. */
+MW_HIDDEN void mw_mode_set_trace(int on, int inline_record);
 
 /* The Fortran library's mode: MW_FMODE_OFF while profiling is off,
  * MW_FMODE_FAST while the C slots point at their fast bodies (the TSC, no

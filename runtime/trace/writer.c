@@ -101,7 +101,7 @@ static void stop_recording(void)
 {
     __atomic_store_n(&mw_trace_recording, 0, __ATOMIC_RELAXED);
     mw_call_events_set(MW_CALL_EVENTS_TRACE, 0);
-    mw_mode_set_trace(0);
+    mw_mode_set_trace(0, 0);
 }
 
 /* A write failed (rc, an errno): the trace stops, said once. */
@@ -318,7 +318,7 @@ void mw_trace_start(void)
     w.running = 1;
     __atomic_store_n(&mw_trace_recording, 1, __ATOMIC_RELAXED);
     mw_call_events_set(MW_CALL_EVENTS_TRACE, 1);
-    mw_mode_set_trace(1);
+    mw_mode_set_trace(1, !mw_trace_limited);
 }
 
 void mw_trace_finish(void)

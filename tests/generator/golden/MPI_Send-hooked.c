@@ -54,10 +54,15 @@ static MW_NOINLINE int mw_slow_MPI_Send(const void *buf, int count, MPI_Datatype
     return mw_body_MPI_Send(buf, count, datatype, dest, tag, comm, MW_SLOW, NULL);
 }
 
+static MW_NOINLINE int mw_traced_MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return mw_body_MPI_Send(buf, count, datatype, dest, tag, comm, MW_TRACED, NULL);
+}
+
 static mw_fn mw_slot_MPI_Send = (mw_fn)mw_slow_MPI_Send;
 MW_HIDDEN const mw_impl mw_impl_MPI_Send = {
     &mw_slot_MPI_Send, (mw_fn)PMPI_Send, (mw_fn)mw_fast_MPI_Send,
-    (mw_fn)mw_watched_MPI_Send, (mw_fn)mw_slow_MPI_Send,
+    (mw_fn)mw_watched_MPI_Send, (mw_fn)mw_slow_MPI_Send, (mw_fn)mw_traced_MPI_Send,
 };
 
 MW_EXPORT int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)

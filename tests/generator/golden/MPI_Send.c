@@ -105,6 +105,11 @@ static MW_NOINLINE int mw_slow_MPI_Send(const void *buf, int count, MPI_Datatype
     return mw_slow_at_MPI_Send(MW_CALL_SITE, buf, count, datatype, dest, tag, comm);
 }
 
+static MW_NOINLINE int mw_traced_MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return mw_body_MPI_Send(buf, count, datatype, dest, tag, comm, MW_TRACED, NULL);
+}
+
 /* The general body for a call from mw_ra. */
 static MW_NOINLINE int mw_slow_at_MPI_Send(const void *mw_ra, const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
@@ -114,7 +119,7 @@ static MW_NOINLINE int mw_slow_at_MPI_Send(const void *mw_ra, const void *buf, i
 static mw_fn mw_slot_MPI_Send = (mw_fn)mw_slow_MPI_Send;
 MW_HIDDEN const mw_impl mw_impl_MPI_Send = {
     &mw_slot_MPI_Send, (mw_fn)PMPI_Send, (mw_fn)mw_fast_MPI_Send,
-    (mw_fn)mw_watched_MPI_Send, (mw_fn)mw_slow_MPI_Send,
+    (mw_fn)mw_watched_MPI_Send, (mw_fn)mw_slow_MPI_Send, (mw_fn)mw_traced_MPI_Send,
 };
 
 MW_EXPORT int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)

@@ -18,7 +18,7 @@ static MW_ALWAYS_INLINE int mw_body_MPI_Send_c(const void *buf, MPI_Count count,
         mw_guard_hold();
 #line 21 "TMPDIR/golden-hooks.j2"
     fprintf(stderr, "MPI_Send_c: %lld bytes to %d\n", ((long long)(count) * mpiwatch_type_size(datatype)), dest);
-#line 137 "wrap_send.c"
+#line 142 "wrap_send.c"
     mw_publish_args(mw_how, MWP_IF_SENDS | MW_INFLIGHT_HAS_COMM | MW_INFLIGHT_HAS_PEER | MW_INFLIGHT_HAS_TAG, (uintptr_t)comm, dest, tag, 0);
     mw_publish(mw_how, MW_ID_MPI_Send_c);
     mw_call call;
@@ -34,7 +34,7 @@ static MW_ALWAYS_INLINE int mw_body_MPI_Send_c(const void *buf, MPI_Count count,
 #line 16 "TMPDIR/golden-hooks.j2"
     if (hook_calls > 1000)
         fprintf(stderr, "MPI_Send_c returned %d\n", (int)ret);
-#line 153 "wrap_send.c"
+#line 158 "wrap_send.c"
     mw_leave_xfer_at(&call, MW_ID_MPI_Send_c, mw_how, MW_SITE_OR_CALLER(mw_ra));
     return ret;
 }
@@ -54,10 +54,15 @@ static MW_NOINLINE int mw_slow_MPI_Send_c(const void *buf, MPI_Count count, MPI_
     return mw_body_MPI_Send_c(buf, count, datatype, dest, tag, comm, MW_SLOW, NULL);
 }
 
+static MW_NOINLINE int mw_traced_MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return mw_body_MPI_Send_c(buf, count, datatype, dest, tag, comm, MW_TRACED, NULL);
+}
+
 static mw_fn mw_slot_MPI_Send_c = (mw_fn)mw_slow_MPI_Send_c;
 MW_HIDDEN const mw_impl mw_impl_MPI_Send_c = {
     &mw_slot_MPI_Send_c, (mw_fn)PMPI_Send_c, (mw_fn)mw_fast_MPI_Send_c,
-    (mw_fn)mw_watched_MPI_Send_c, (mw_fn)mw_slow_MPI_Send_c,
+    (mw_fn)mw_watched_MPI_Send_c, (mw_fn)mw_slow_MPI_Send_c, (mw_fn)mw_traced_MPI_Send_c,
 };
 
 MW_EXPORT int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)

@@ -105,6 +105,11 @@ static MW_NOINLINE int mw_slow_MPI_Send_c(const void *buf, MPI_Count count, MPI_
     return mw_slow_at_MPI_Send_c(MW_CALL_SITE, buf, count, datatype, dest, tag, comm);
 }
 
+static MW_NOINLINE int mw_traced_MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return mw_body_MPI_Send_c(buf, count, datatype, dest, tag, comm, MW_TRACED, NULL);
+}
+
 /* The general body for a call from mw_ra. */
 static MW_NOINLINE int mw_slow_at_MPI_Send_c(const void *mw_ra, const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
@@ -114,7 +119,7 @@ static MW_NOINLINE int mw_slow_at_MPI_Send_c(const void *mw_ra, const void *buf,
 static mw_fn mw_slot_MPI_Send_c = (mw_fn)mw_slow_MPI_Send_c;
 MW_HIDDEN const mw_impl mw_impl_MPI_Send_c = {
     &mw_slot_MPI_Send_c, (mw_fn)PMPI_Send_c, (mw_fn)mw_fast_MPI_Send_c,
-    (mw_fn)mw_watched_MPI_Send_c, (mw_fn)mw_slow_MPI_Send_c,
+    (mw_fn)mw_watched_MPI_Send_c, (mw_fn)mw_slow_MPI_Send_c, (mw_fn)mw_traced_MPI_Send_c,
 };
 
 MW_EXPORT int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)

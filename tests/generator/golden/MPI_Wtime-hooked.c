@@ -48,10 +48,15 @@ static MW_NOINLINE double mw_slow_MPI_Wtime(void)
     return mw_body_MPI_Wtime(MW_SLOW, NULL);
 }
 
+static MW_NOINLINE double mw_traced_MPI_Wtime(void)
+{
+    return mw_body_MPI_Wtime(MW_TRACED, NULL);
+}
+
 static mw_fn mw_slot_MPI_Wtime = (mw_fn)mw_slow_MPI_Wtime;
 MW_HIDDEN const mw_impl mw_impl_MPI_Wtime = {
     &mw_slot_MPI_Wtime, (mw_fn)PMPI_Wtime, (mw_fn)mw_fast_MPI_Wtime,
-    (mw_fn)mw_watched_MPI_Wtime, (mw_fn)mw_slow_MPI_Wtime,
+    (mw_fn)mw_watched_MPI_Wtime, (mw_fn)mw_slow_MPI_Wtime, (mw_fn)mw_traced_MPI_Wtime,
 };
 
 MW_EXPORT double MPI_Wtime(void)
