@@ -10,6 +10,7 @@
 #include "core/handles.h"
 #include "core/warn.h"
 #include "mpiwatch_trace.h"
+#include "trace/recorder.h"
 
 /* The groups this rank has created communicators of, and how many of each. */
 typedef struct group_count {
@@ -24,20 +25,15 @@ static group_count *groups;    /* lock */
 static unsigned char *queued;  /* lock: MWT_COMM blocks the writer has not taken */
 static size_t nqueued;
 
+/* The format's numbers, encoded as the recorder encodes them (trace/recorder.h). */
 static size_t put_varint(unsigned char *p, uint64_t v)
 {
-    size_t n = 0;
-    while (v >= 0x80) {
-        p[n++] = (unsigned char)(v | 0x80);
-        v >>= 7;
-    }
-    p[n++] = (unsigned char)v;
-    return n;
+    return (size_t)(mw_trace_put_varint(p, v) - p);
 }
 
 static size_t put_signed(unsigned char *p, int64_t v)
 {
-    return put_varint(p, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+    return (size_t)(mw_trace_put_signed(p, v) - p);
 }
 
 /* The world ranks of comm's n ranks, in comm's order, as runs of

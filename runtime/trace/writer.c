@@ -22,6 +22,7 @@
 #include "core/thread_stats.h"
 #include "core/warn.h"
 #include "mpiwatch_trace.h"
+#include "trace/recorder.h"
 #include "mw_functions.h"
 #include "trace/chunks.h"
 #include "trace/comm_ids.h"
@@ -46,15 +47,10 @@ static struct {
     uint64_t bytes;               /* atomic: written */
 } w = {.fd = -1, .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER};
 
+/* The format's numbers, encoded as the recorder encodes them (trace/recorder.h). */
 static size_t put_varint(unsigned char *p, uint64_t v)
 {
-    size_t n = 0;
-    while (v >= 0x80) {
-        p[n++] = (unsigned char)(v | 0x80);
-        v >>= 7;
-    }
-    p[n++] = (unsigned char)v;
-    return n;
+    return (size_t)(mw_trace_put_varint(p, v) - p);
 }
 
 /* A sync point (mpiwatch_trace.h, MWT_SYNC); its size. */
