@@ -9,6 +9,7 @@
 #include "trace_job.h"
 #include "trace_read.h"
 #include "view_json.h"
+#include "array_room.h"
 #include "wait_functions.h"
 
 /* A message's end: a send or a receive, on its channel (comm, source,
@@ -92,14 +93,10 @@ static void mark_unsafe(unsafe_set *u, int rank, int comm)
 
 static int push_end(message_end **v, size_t *n, size_t *cap, message_end e)
 {
-    if (*n == *cap) {
-        size_t c = *cap ? *cap * 2 : 1024;
-        message_end *more = realloc(*v, c * sizeof *more);
-        if (more == NULL)
-            return -1;
-        *v = more;
-        *cap = c;
-    }
+    message_end *room = mwc_array_room(*v, *n, cap, sizeof *room, 1024);
+    if (room == NULL)
+        return -1;
+    *v = room;
     (*v)[(*n)++] = e;
     return 0;
 }

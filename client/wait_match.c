@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 
+#include "array_room.h"
 #include "wait_functions.h"
 
 /* A wait state found: none for a time that is not positive (the partner
@@ -75,14 +76,10 @@ static int same_channel(const message_end *x, const message_end *y)
 
 static int push_end(message_end **v, size_t *n, size_t *cap, message_end e)
 {
-    if (*n == *cap) {
-        size_t c = *cap ? *cap * 2 : 256;
-        message_end *more = realloc(*v, c * sizeof *more);
-        if (more == NULL)
-            return -1;
-        *v = more;
-        *cap = c;
-    }
+    message_end *room = mwc_array_room(*v, *n, cap, sizeof *room, 256);
+    if (room == NULL)
+        return -1;
+    *v = room;
     (*v)[(*n)++] = e;
     return 0;
 }
@@ -206,14 +203,10 @@ static void latest_partner_waits(mww_analysis *a, late_partner *l, size_t n)
 
 static int push_late(late_partner **v, size_t *n, size_t *cap, late_partner l)
 {
-    if (*n == *cap) {
-        size_t c = *cap ? *cap * 2 : 256;
-        late_partner *more = realloc(*v, c * sizeof *more);
-        if (more == NULL)
-            return -1;
-        *v = more;
-        *cap = c;
-    }
+    late_partner *room = mwc_array_room(*v, *n, cap, sizeof *room, 256);
+    if (room == NULL)
+        return -1;
+    *v = room;
     (*v)[(*n)++] = l;
     return 0;
 }
