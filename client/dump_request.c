@@ -189,9 +189,9 @@ static int ask_node(const mwc_endpoints *l, const rank_index *ri, const mwc_endp
         char *line = buf, *nl;
         while ((nl = strchr(line, '\n')) != NULL) {
             *nl = '\0';
-            size_t k = strlen("MPIWATCH rank ");
+            size_t k = strlen(MWP_NODE_DUMP_PREFIX);
             char *end = NULL;
-            long r = strncmp(line, "MPIWATCH rank ", k) == 0 ? strtol(line + k, &end, 10) : -1;
+            long r = strncmp(line, MWP_NODE_DUMP_PREFIX, k) == 0 ? strtol(line + k, &end, 10) : -1;
             long i = end != NULL && *end == ' ' ? member_of(l, ri, r, ep->rank) : -1;
             if (i >= 0 && got[i].line == NULL) {   /* anything else is not an answer: skipped */
                 got[i].line = mwc_strndup(end + 1, strlen(end + 1));

@@ -44,7 +44,8 @@
  * it, as each answers, MWP_NODE_DUMP_FORMAT (the world rank) followed by
  * that rank's answer line; it closes once all have answered, or after
  * MWP_NODE_DUMP_SECONDS (ranks missing then did not answer). */
-#define MWP_NODE_DUMP_FORMAT "MPIWATCH rank %u "
+#define MWP_NODE_DUMP_PREFIX "MPIWATCH rank "
+#define MWP_NODE_DUMP_FORMAT MWP_NODE_DUMP_PREFIX "%u "
 #define MWP_NODE_DUMP_SECONDS 10
 
 /* Over MPI ports: the client sends its token (MWP_TOKEN_HEX chars, MPI_CHAR)
