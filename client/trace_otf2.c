@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "otf2_comms.h"
 #include "otf2_sites.h"
 #include "trace_job.h"
 #include "trace_read.h"
@@ -17,10 +18,10 @@
 const int mwc_trace_otf2_built = 1;
 
 /* The string ids: 0 "", then the function names, then the other names. */
-enum { S_EMPTY, S_WORLD, S_RANKS, S_LOCATIONS, S_MACHINE, S_NODE, S_CALLS, S_CALLS_DESC,
+enum { S_EMPTY, S_MACHINE, S_NODE, S_CALLS, S_CALLS_DESC,
        S_SITE, S_SITE_DESC, S_FIRST_NAME };
 
-#define LOCATION(rank, thread) (((uint64_t)(rank) << 32) | (uint64_t)(thread))
+#define LOCATION MWC_OTF2_LOCATION
 #define ATTR_CALLS 0
 #define ATTR_SITE 1   /* defined with --exe only */
 
@@ -93,29 +94,9 @@ static OTF2_FlushCallbacks flush_callbacks = {.otf2_pre_flush = pre_flush,
 typedef struct {
     char **names;
     int n;
-    int *comms;      /* the job's communicators seen (trace_job.h): OTF2 comm i + 1 */
-    int ncomms;
+    mwc_otf2_comms *comms;   /* the job's communicators events name */
     mwc_otf2_sites *sites;   /* the call sites' source code locations; NULL none */
 } regions;
-
-/* The OTF2 communicator of a record's communicator (the job's, trace_job.h):
- * 0 for none (-1: a call that moved nothing), else one per communicator
- * seen. All have MPI_COMM_WORLD's group, as peers are world ranks.
- * -1: out of memory. */
-static int comm_of(regions *g, int id)
-{
-    if (id == -1)
-        return 0;
-    for (int i = 0; i < g->ncomms; i++)
-        if (g->comms[i] == id)
-            return i + 1;
-    int *more = realloc(g->comms, (size_t)(g->ncomms + 1) * sizeof *more);
-    if (more == NULL)
-        return -1;
-    g->comms = more;
-    g->comms[g->ncomms++] = id;
-    return g->ncomms;
-}
 
 static int region_of(regions *g, const char *name)
 {
@@ -207,21 +188,22 @@ static int write_rank(OTF2_Archive *archive, const mwc_trace_job *j, int k, regi
         }
         OTF2_EvtWriter_Enter(w, a, in, (OTF2_RegionRef)region[c->fn]);
         n++;
-        int comm = comm_of(g, c->traffic ? c->comm : -1);
-        if (comm < 0)
-            goto oom;
         int op = collective_of(name);
+        OTF2_CommRef comm;
+        int peer;   /* the peer (a collective's root) as a rank of comm */
+        if (mwc_otf2_comms_place(g->comms, c->traffic ? c->comm : -1, k,
+                                 op >= 0 ? c->root : c->peer, &comm, &peer) != 0)
+            goto oom;
         if (c->traffic && c->peer >= 0 && c->tag >= 0 && named(name, sends)) {
-            OTF2_EvtWriter_MpiSend(w, NULL, in, (uint32_t)c->peer, (OTF2_CommRef)comm,
-                                   (uint32_t)c->tag, c->sent);
+            OTF2_EvtWriter_MpiSend(w, NULL, in, (uint32_t)peer, comm, (uint32_t)c->tag, c->sent);
             n++;
         } else if (c->traffic && c->peer >= 0 && c->tag >= 0 && named(name, isends)) {
             if (c->request != 0)
-                OTF2_EvtWriter_MpiIsend(w, NULL, in, (uint32_t)c->peer, (OTF2_CommRef)comm,
-                                        (uint32_t)c->tag, c->sent, c->request);
+                OTF2_EvtWriter_MpiIsend(w, NULL, in, (uint32_t)peer, comm, (uint32_t)c->tag,
+                                        c->sent, c->request);
             else   /* its request is not known (a Fortran call): a send */
-                OTF2_EvtWriter_MpiSend(w, NULL, in, (uint32_t)c->peer, (OTF2_CommRef)comm,
-                                       (uint32_t)c->tag, c->sent);
+                OTF2_EvtWriter_MpiSend(w, NULL, in, (uint32_t)peer, comm, (uint32_t)c->tag,
+                                       c->sent);
             n++;
         } else if (same_name(name, "MPI_Irecv") && c->request != 0 &&
                    receive_known(t, c, done_of[i])) {
@@ -232,8 +214,7 @@ static int write_rank(OTF2_Archive *archive, const mwc_trace_job *j, int k, regi
             n++;
         }
         if (c->traffic && c->peer >= 0 && c->tag >= 0 && same_name(name, "MPI_Recv")) {
-            OTF2_EvtWriter_MpiRecv(w, NULL, out, (uint32_t)c->peer, (OTF2_CommRef)comm,
-                                   (uint32_t)c->tag, c->recv);
+            OTF2_EvtWriter_MpiRecv(w, NULL, out, (uint32_t)peer, comm, (uint32_t)c->tag, c->recv);
             n++;
         }
         for (uint32_t d = 0; d < c->ndone; d++) {
@@ -246,24 +227,25 @@ static int write_rank(OTF2_Archive *archive, const mwc_trace_job *j, int k, regi
                 OTF2_EvtWriter_MpiIsendComplete(w, NULL, out, done->request);
                 n++;
             } else if (same_name(t->names[start->fn], "MPI_Irecv")) {
-                int known = done->source >= 0, scomm = comm_of(g, start->comm);
-                if (scomm < 0)
-                    goto oom;
-                int source = known ? done->source : start->peer;
+                int known = done->source >= 0;
                 int tag = known ? done->tag : start->tag;
+                OTF2_CommRef scomm;
+                int source;
                 if (!receive_known(t, start, at))
                     continue;
-                OTF2_EvtWriter_MpiIrecv(w, NULL, out, (uint32_t)source, (OTF2_CommRef)scomm,
+                if (mwc_otf2_comms_place(g->comms, start->comm, k,
+                                         known ? done->source : start->peer, &scomm,
+                                         &source) != 0)
+                    goto oom;
+                OTF2_EvtWriter_MpiIrecv(w, NULL, out, (uint32_t)source, scomm,
                                         (uint32_t)tag,
                                         known ? done->bytes : start->recv, done->request);
                 n++;
             }
         }
         if (op >= 0) {
-            OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, out, (OTF2_CollectiveOp)op,
-                                            (OTF2_CommRef)comm,
-                                            c->root >= 0 ? (uint32_t)c->root
-                                                         : OTF2_UNDEFINED_UINT32,
+            OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, out, (OTF2_CollectiveOp)op, comm,
+                                            peer >= 0 ? (uint32_t)peer : OTF2_UNDEFINED_UINT32,
                                             c->sent, c->recv);
             n++;
         }
@@ -297,15 +279,15 @@ static void write_string(OTF2_GlobalDefWriter *d, uint32_t id, const char *s)
 }
 
 /* The global definitions: strings, regions, the system tree, a location
- * group per rank and a location per thread, MPI_COMM_WORLD. */
+ * group per rank and a location per thread, the communicators
+ * (otf2_comms.h). */
 static void write_definitions(OTF2_Archive *archive, const mwc_trace_job *j, const regions *g,
                               location_count **locs, const size_t *nlocs, uint64_t last_ns)
 {
     OTF2_GlobalDefWriter *d = OTF2_Archive_GetGlobalDefWriter(archive);
     OTF2_GlobalDefWriter_WriteClockProperties(d, 1000000000ull, 0, last_ns + 1,
                                               j->base_ns + (uint64_t)llround(j->shift_ns));
-    static const char *const fixed[] = {"", "communicator not recorded", "MPI_COMM_WORLD ranks",
-                                        "MPI_COMM_WORLD locations", "machine", "node",
+    static const char *const fixed[] = {"", "machine", "node",
                                         "mpiwatch::calls",
                                         "the calls this record stands for: polls that found "
                                         "nothing, folded",
@@ -331,8 +313,6 @@ static void write_definitions(OTF2_Archive *archive, const mwc_trace_job *j, con
     OTF2_GlobalDefWriter_WriteSystemTreeNode(d, 0, S_MACHINE, S_NODE,
                                              OTF2_UNDEFINED_SYSTEM_TREE_NODE);
     uint32_t next = S_FIRST_NAME + (uint32_t)g->n;
-    uint64_t *world = calloc((size_t)j->nranks, sizeof *world);
-    uint64_t *ranks = calloc((size_t)j->nranks, sizeof *ranks);
     for (int k = 0; k < j->nranks; k++) {
         char name[64];
         snprintf(name, sizeof name, "rank %d", k);
@@ -354,37 +334,9 @@ static void write_definitions(OTF2_Archive *archive, const mwc_trace_job *j, con
                                                OTF2_LOCATION_TYPE_CPU_THREAD, 0,
                                                (OTF2_LocationGroupRef)k);
         }
-        if (world != NULL && ranks != NULL) {
-            world[k] = LOCATION(k, 0);
-            ranks[k] = (uint64_t)k;
-        }
     }
-    if (world != NULL && ranks != NULL) {
-        OTF2_GlobalDefWriter_WriteGroup(d, 0, S_LOCATIONS, OTF2_GROUP_TYPE_COMM_LOCATIONS,
-                                        OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
-                                        (uint32_t)j->nranks, world);
-        OTF2_GlobalDefWriter_WriteGroup(d, 1, S_RANKS, OTF2_GROUP_TYPE_COMM_GROUP,
-                                        OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
-                                        (uint32_t)j->nranks, ranks);
-        OTF2_GlobalDefWriter_WriteComm(d, 0, S_WORLD, 1, OTF2_UNDEFINED_COMM,
-                                       OTF2_COMM_FLAG_NONE);
-        for (int i = 0; i < g->ncomms; i++) {
-            char name[64];
-            const mwc_job_comm *c = &j->comms[g->comms[i]];
-            if (c->def != NULL)
-                snprintf(name, sizeof name, "communicator %d (%d ranks)", g->comms[i],
-                         c->def->size);
-            else
-                snprintf(name, sizeof name, "communicator %d (handle %d)", g->comms[i],
-                         c->handle);
-            write_string(d, next, name);
-            OTF2_GlobalDefWriter_WriteComm(d, (OTF2_CommRef)(i + 1), next++, 1,
-                                           OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
-        }
-    }
+    next = mwc_otf2_comms_define(g->comms, d, next);
     mwc_otf2_sites_define(g->sites, d, next);
-    free(world);
-    free(ranks);
     OTF2_Archive_CloseGlobalDefWriter(archive, d);
 }
 
@@ -413,7 +365,7 @@ int mwc_trace_otf2(const char *spec, const char *out, const char *program, int q
     OTF2_Archive_SetFlushCallbacks(archive, &flush_callbacks, NULL);
     OTF2_Archive_SetSerialCollectiveCallbacks(archive);
     OTF2_Archive_OpenEvtFiles(archive);
-    regions g = {NULL, 0, NULL, 0, NULL};
+    regions g = {NULL, 0, mwc_otf2_comms_new(&j), NULL};
     if (program != NULL) {
         char why[1200];
         if ((g.sites = mwc_otf2_sites_open(program, why, sizeof why)) == NULL)
@@ -423,8 +375,8 @@ int mwc_trace_otf2(const char *spec, const char *out, const char *program, int q
     location_count **locs = calloc((size_t)j.nranks, sizeof *locs);
     size_t *nlocs = calloc((size_t)j.nranks, sizeof *nlocs);
     uint64_t last_ns = 0, calls = 0;
-    int status = problems != 0 || locs == NULL || nlocs == NULL;
-    for (int k = 0; k < j.nranks && locs != NULL && nlocs != NULL; k++) {
+    int status = problems != 0 || locs == NULL || nlocs == NULL || g.comms == NULL;
+    for (int k = 0; k < j.nranks && locs != NULL && nlocs != NULL && g.comms != NULL; k++) {
         if (j.ranks[k].path != NULL &&
             write_rank(archive, &j, k, &g, &locs[k], &nlocs[k], &last_ns) != 0)
             status = 1;
@@ -445,7 +397,7 @@ int mwc_trace_otf2(const char *spec, const char *out, const char *program, int q
             OTF2_Archive_CloseDefWriter(archive, dw);
         }
     OTF2_Archive_CloseDefFiles(archive);
-    if (locs != NULL && nlocs != NULL)
+    if (locs != NULL && nlocs != NULL && g.comms != NULL)
         write_definitions(archive, &j, &g, locs, nlocs, last_ns);
     if (OTF2_Archive_Close(archive) != OTF2_SUCCESS) {
         fprintf(stderr, "mpiwatch: --otf2 %s: the archive could not be closed\n", out);
@@ -462,7 +414,7 @@ int mwc_trace_otf2(const char *spec, const char *out, const char *program, int q
     free(locs);
     free(nlocs);
     free(g.names);
-    free(g.comms);
+    mwc_otf2_comms_free(g.comms);
     mwc_otf2_sites_close(g.sites);
     mwc_trace_job_free(&j);
     return status;

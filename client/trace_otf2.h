@@ -1,7 +1,8 @@
 /* mpiwatch --trace DIR --otf2 OUT: a run's per-rank trace files as an OTF2
  * archive (OUT/traces.otf2, for Vampir, Scalasca, otf2-print): a location
  * group per rank, a location per traced thread, a region per MPI function,
- * MPI_COMM_WORLD, and the MPI events OTF2 defines (docs/trace.md, "OTF2"). */
+ * each communicator with its own group (otf2_comms.h), and the MPI events
+ * OTF2 defines (docs/trace.md, "OTF2"). */
 #ifndef MWC_TRACE_OTF2_H
 #define MWC_TRACE_OTF2_H
 

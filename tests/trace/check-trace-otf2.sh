@@ -18,6 +18,8 @@
 # ring.c (mpiwatch::site); a PIE program is said. A job SIGKILLed
 # (tests/runtime/forever.c) leaves files that convert into an archive
 # otf2-print reads, with exactly the calls of the files' whole chunks.
+# Split communicators (tests/trace/split_comms.c): each its own OTF2 group,
+# ranks in events within it, collectives' roots alike on every member.
 # In the threads case, every file defines the 4 duplicates of MPI_COMM_WORLD
 # alike (tests/trace/trace_check.py comms), so that MPICH's ranks, whose
 # handles of them differ, are matched. SKIP without OTF2 in this build,
@@ -209,6 +211,23 @@ build "$top_srcdir/tests/trace/nonblocking.c" "$work/nonblocking" plain
 run "$work/nb" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_FORMATS=json -- "$work/nonblocking" \
     --polls 1000
 archive "non-blocking" "$work/nb"
+
+# Split communicators (tests/trace/split_comms.c): each is an OTF2 Comm of
+# its own group, the even and the odd world ranks and all of them backwards,
+# whose events name ranks within it (the checker turns them into world
+# ranks through the group for the matrix and the matching); both archives.
+build "$top_srcdir/tests/trace/split_comms.c" "$work/split" plain
+run "$work/split-run" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_FORMATS=json -- "$work/split"
+archive "split communicators" "$work/split-run"
+for log in "$work/split-run/at-finalize/check.log" "$work/split-run/check.log"; do
+    groups=$(tail -n 1 "$log" 2>/dev/null | sed -n 's/.*own groups (world ranks): //p')
+    if [ "$groups" = "[0, 2] [1, 3] [3, 2, 1, 0]" ]; then
+        pass "split communicators: their own groups in ${log#"$work"/split-run/}: $groups"
+    else
+        fail "split communicators: their own groups in ${log#"$work"/split-run/}" \
+            "want [0, 2] [1, 3] [3, 2, 1, 0], found: ${groups:-none}" "$log"
+    fi
+done
 
 build "$top_srcdir/tests/runtime/threads.c" "$work/threads" plain
 run "$work/threads-run" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_FORMATS=json -- "$work/threads"

@@ -7,7 +7,11 @@ It finds, exactly, or prints what differs and exits 1:
 - per function, as many calls as the report (Enter events of the function's
   region; a record of folded polls counts its mpiwatch::calls attribute);
 - per (sender, receiver), the bytes and messages of the report's matrix
-  (MpiSend and MpiIsend events);
+  (MpiSend and MpiIsend events), their peers being ranks within the event's
+  communicator, turned into world ranks through its group;
+- every message's and collective's rank a member of its communicator, and
+  on each communicator the same sequence of collectives and roots (as
+  world ranks) on every member that called them;
 - every receive (MpiRecv, MpiIrecv) matched to exactly one send and every
   send to one receive, in MPI's non-overtaking order per (communicator,
   sender, receiver, tag): the k-th send to the k-th receive in the order
@@ -23,6 +27,27 @@ from collections import Counter, defaultdict
 
 import otf2
 
+WORLD_GROUP = "MPI_COMM_WORLD ranks"      # the group of a communicator known by handle
+NO_COMM = "communicator not recorded"     # the communicator of calls that named none
+
+
+def world_rank(location):
+    """The world rank of a location (its location group is "rank R")."""
+    return int(location.group.name.split()[-1])
+
+
+def world_of(comm, rank):
+    """A rank within comm (an event's peer or root) as a world rank; None
+    when comm has no such rank."""
+    if comm is None:
+        return rank
+    members = comm.group.members
+    return world_rank(members[rank]) if 0 <= rank < len(members) else None
+
+
+def members_of(comm):
+    return {world_rank(m) for m in comm.group.members} if comm is not None else None
+
 
 def check(archive, report):
     problems = []
@@ -32,6 +57,23 @@ def check(archive, report):
     open_enter = {}            # location -> time of the Enter of the call in progress
     pending = defaultdict(dict)   # rank -> request id -> (kind, posted time)
     leave_of = []              # receives waiting for their call's Leave: (location, entry)
+    collectives = defaultdict(lambda: defaultdict(list))   # comm -> rank -> [(op, root)]
+    groups = set()             # the communicators' own groups, as world ranks
+
+    def on_comm(event, rank, peer, what):
+        """peer (a rank of the event's communicator) as a world rank, after
+        checking that rank is a member; None when either is not."""
+        comm = event.communicator
+        if comm is not None and comm.group.name != WORLD_GROUP:
+            groups.add(tuple(world_rank(m) for m in comm.group.members))
+        if comm is not None and rank not in members_of(comm):
+            problems.append(f"rank {rank}: {what} on {comm.name}, of which it is no member")
+            return None
+        world = world_of(comm, peer)
+        if world is None:
+            problems.append(f"rank {rank}: {what} names rank {peer} of {comm.name}, "
+                            f"which has {len(comm.group.members)}")
+        return world
     with otf2.reader.open(archive) as trace:
         for location, event in trace.events:
             name = type(event).__name__
@@ -53,9 +95,10 @@ def check(archive, report):
                 leave_of = [x for x in leave_of if x[0] != location]
             elif name in ("MpiSend", "MpiIsend"):
                 comm = event.communicator.name if event.communicator else None
-                pairs[(rank, event.receiver)] += 1
-                pairs[("bytes", rank, event.receiver)] += event.msg_length
-                sends[(comm, rank, event.receiver, event.msg_tag)].append(
+                receiver = on_comm(event, rank, event.receiver, name)
+                pairs[(rank, receiver)] += 1
+                pairs[("bytes", rank, receiver)] += event.msg_length
+                sends[(comm, rank, receiver, event.msg_tag)].append(
                     {"entered": open_enter[location], "rank": rank})
                 if name == "MpiIsend":
                     if event.request_id in pending[rank]:
@@ -76,8 +119,15 @@ def check(archive, report):
                                         "which no MpiIrecvRequest started")
                 comm = event.communicator.name if event.communicator else None
                 entry = {"posted": posted, "left": None, "rank": rank}
-                recvs[(comm, event.sender, rank, event.msg_tag)].append(entry)
+                sender = on_comm(event, rank, event.sender, name)
+                recvs[(comm, sender, rank, event.msg_tag)].append(entry)
                 leave_of.append((location, entry))
+            elif name == "MpiCollectiveEnd" and event.communicator is not None and \
+                    event.communicator.name != NO_COMM:
+                undefined = event.root == 2**32 - 1
+                root = None if undefined else on_comm(event, rank, event.root, name)
+                collectives[event.communicator.name][rank].append(
+                    (str(event.collective_op), root))
     for rank, left in pending.items():
         for request, (kind, _) in left.items():
             problems.append(f"rank {rank}: {kind} request {request} never completed")
@@ -106,12 +156,22 @@ def check(archive, report):
             if recv["left"] is None or send["entered"] > recv["left"]:
                 problems.append(f"channel {channel}: a send entered at {send['entered']}, "
                                 f"after its receive left at {recv['left']}")
+    agreed = 0
+    for comm, by_rank in collectives.items():
+        first, *others = sorted(by_rank.items())
+        for rank, sequence in others:
+            if sequence != first[1]:
+                problems.append(f"{comm}: rank {rank}'s collectives (op, world root) "
+                                f"{sequence[:4]}..., rank {first[0]}'s {first[1][:4]}...")
+        agreed += len(first[1])
     for p in problems[:12]:
         print(p)
     if not problems:
         print(f"{sum(calls.values())} calls of {len(calls)} functions as the report, "
               f"{matched} messages matched send to receive, the report's matrix, "
-              f"every request completed, times in order")
+              f"every request completed, times in order; {agreed} collectives alike on "
+              f"their communicators' members; own groups (world ranks): "
+              f"{' '.join(str(list(g)) for g in sorted(groups)) or 'none'}")
     return 1 if problems else 0
 
 
