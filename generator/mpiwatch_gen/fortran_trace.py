@@ -4,9 +4,13 @@ flag, as the C wrapper's slow body notes them (trace_notes.py), from the
 same description, over the entry point's Fortran arguments. The statements
 call runtime/fortran/bridge.h's mpiwatch_fortran_trace_*, which convert the
 handles, indices and statuses and do nothing unless the trace records. For
-mpif.h and use mpi (INTEGER handles and statuses) only; use mpi_f08's are
-not noted yet. (A rooted collective's root is noted in libmpiwatch's end of
-the call, templates/fortran/calls.c.j2.)
+mpif.h and use mpi (INTEGER handles and statuses); of use mpi_f08's, only
+the communicators a call creates are noted: a TYPE(MPI_Comm) is, as the
+standard defines it, its one INTEGER MPI_VAL, so the entry point's argument
+points at the Fortran handle as mpif.h's does (its ierror is optional: NULL
+when absent, which the bridge reads as success). Its requests, completions
+and polls are not noted yet. (A rooted collective's root is noted in
+libmpiwatch's end of the call, templates/fortran/calls.c.j2.)
 """
 
 from __future__ import annotations
@@ -31,10 +35,13 @@ def fortran_trace_of(binding: FortranBinding, notes: TraceNotes,
                      function: str = "", creates: str | None = None) -> FortranTrace:
     """slots: (the standard's name, the entry point's argument) of each argument;
     creates: the communicator the call (function) outputs, if any (InFlight)."""
-    if binding is not FortranBinding.MPIF:
-        return FortranTrace()
     slot = {spec: name for spec, name in slots if spec}
     ierror = slot.get("ierror", "NULL")
+    # As the C wrapper's (generic.c.j2): not MPI_Comm_idup's, unusable before it completes.
+    created = (f"mpiwatch_fortran_trace_comm({ierror}, {slot[creates]});"
+               if creates in slot and "idup" not in function.lower() else "")
+    if binding is not FortranBinding.MPIF:
+        return FortranTrace(after=created)
 
     def arg(spec: str) -> str:
         return slot[spec] if spec else "NULL"
@@ -52,7 +59,6 @@ def fortran_trace_of(binding: FortranBinding, notes: TraceNotes,
                      f"{arg(c.flag)}, {arg(c.index)}, {arg(c.indices)}, {arg(c.statuses)});")
     if notes.poll_flag in slot:
         after.append(f"mpiwatch_fortran_trace_poll({ierror}, {slot[notes.poll_flag]});")
-    # As the C wrapper's (generic.c.j2): not MPI_Comm_idup's, unusable before it completes.
-    if creates in slot and "idup" not in function.lower():
-        after.append(f"mpiwatch_fortran_trace_comm({ierror}, {slot[creates]});")
+    if created:
+        after.append(created)
     return FortranTrace(before, "\n".join(after))

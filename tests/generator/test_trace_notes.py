@@ -99,9 +99,15 @@ class FortranTraceTest(unittest.TestCase):
     def test_an_idup_communicator_is_not(self):
         self.assertNotIn("trace_comm", fortran("MPI_Comm_idup").after)
 
-    def test_use_mpi_f08_notes_nothing_yet(self):
+    def test_use_mpi_f08_notes_no_request_yet(self):
         got = fortran("MPI_Irecv", FortranBinding.F08)
         self.assertEqual((got.before, got.after), ("", ""))
+
+    def test_use_mpi_f08_defines_a_new_communicator(self):
+        got = fortran("MPI_Comm_split", FortranBinding.F08)
+        self.assertEqual((got.before, got.after),
+                         ("", "mpiwatch_fortran_trace_comm(f_ierror, f_newcomm);"))
+        self.assertEqual(fortran("MPI_Comm_idup", FortranBinding.F08).after, "")
 
 
 if __name__ == "__main__":

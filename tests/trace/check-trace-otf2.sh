@@ -18,7 +18,8 @@
 # ring.c (mpiwatch::site); a PIE program is said. A job SIGKILLed
 # (tests/runtime/forever.c) leaves files that convert into an archive
 # otf2-print reads, with exactly the calls of the files' whole chunks.
-# Split communicators (tests/trace/split_comms.c): each its own OTF2 group,
+# Split communicators (tests/trace/split_comms.c, and tests/trace/split_f08.f90
+# in `use mpi_f08`, skipped without its module): each its own OTF2 group,
 # ranks in events within it, collectives' roots alike on every member.
 # In the threads case, every file defines the 4 duplicates of MPI_COMM_WORLD
 # alike (tests/trace/trace_check.py comms), so that MPICH's ranks, whose
@@ -86,6 +87,22 @@ archive() {
         return
     fi
     readable "$case, converted" "$dir/otf2/traces.otf2" "$report" "$dir"
+}
+
+# split_groups CASE DIR: both archives of a split_comms run in DIR define
+# the communicators' own groups, as world ranks: the even, the odd, and all
+# ranks backwards (the checker's last line says them).
+split_groups() {
+    local case=$1 dir=$2 log groups want="[0, 2] [1, 3] [3, 2, 1, 0]"
+    for log in "$dir/at-finalize/check.log" "$dir/check.log"; do
+        groups=$(tail -n 1 "$log" 2>/dev/null | sed -n 's/.*own groups (world ranks): //p')
+        if [ "$groups" = "$want" ]; then
+            pass "$case: their own groups in ${log#"$dir"/}: $groups"
+        else
+            fail "$case: their own groups in ${log#"$dir"/}" \
+                "want $want, found: ${groups:-none}" "$log"
+        fi
+    done
 }
 
 build "$top_srcdir/examples/ring.c" "$work/ring" plain
@@ -219,15 +236,7 @@ archive "non-blocking" "$work/nb"
 build "$top_srcdir/tests/trace/split_comms.c" "$work/split" plain
 run "$work/split-run" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_FORMATS=json -- "$work/split"
 archive "split communicators" "$work/split-run"
-for log in "$work/split-run/at-finalize/check.log" "$work/split-run/check.log"; do
-    groups=$(tail -n 1 "$log" 2>/dev/null | sed -n 's/.*own groups (world ranks): //p')
-    if [ "$groups" = "[0, 2] [1, 3] [3, 2, 1, 0]" ]; then
-        pass "split communicators: their own groups in ${log#"$work"/split-run/}: $groups"
-    else
-        fail "split communicators: their own groups in ${log#"$work"/split-run/}" \
-            "want [0, 2] [1, 3] [3, 2, 1, 0], found: ${groups:-none}" "$log"
-    fi
-done
+split_groups "split communicators" "$work/split-run"
 
 build "$top_srcdir/tests/runtime/threads.c" "$work/threads" plain
 run "$work/threads-run" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_FORMATS=json -- "$work/threads"
@@ -256,5 +265,23 @@ else
     run "$work/halo-run" "$NP" bare LD_PRELOAD="$LIBMPIWATCH:$LIBMPIWATCH_F" MPIWATCH_TRACE=1 \
         MPIWATCH_FORMATS=json -- "$work/halo"
     archive "Fortran halo" "$work/halo-run"
+fi
+
+# use mpi_f08 (tests/trace/split_f08.f90): split_comms.c's communicators made
+# by the f08 binding, defined in the files as the C binding's are.
+printf 'program probe\n use mpi_f08\nend program probe\n' >"$work/f08_probe.f90"
+if [ "$MW_HAVE_FORTRAN" != yes ] || [ ! -f "$LIBMPIWATCH_F" ]; then
+    skip "use mpi_f08 split communicators" "this build has no libmpiwatch_f"
+elif ! (cd "$work" && $MPIFC -o "$work/f08_probe" "$work/f08_probe.f90") >"$work/f08_probe.log" 2>&1; then
+    skip "use mpi_f08 split communicators" "$MPIFC has no mpi_f08 module"
+elif ! $MPIFC -o "$work/split_f08" "$top_srcdir/tests/trace/split_f08.f90" \
+        >"$work/split_f08.log" 2>&1; then
+    fail "use mpi_f08: build" "$MPIFC could not build tests/trace/split_f08.f90" \
+        "$work/split_f08.log"
+else
+    run "$work/f08-run" "$NP" bare LD_PRELOAD="$LIBMPIWATCH:$LIBMPIWATCH_F" MPIWATCH_TRACE=1 \
+        MPIWATCH_FORMATS=json -- "$work/split_f08"
+    archive "use mpi_f08 split communicators" "$work/f08-run"
+    split_groups "use mpi_f08 split communicators" "$work/f08-run"
 fi
 finish
