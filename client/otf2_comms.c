@@ -42,9 +42,15 @@ static int ref_of(mwc_otf2_comms *c, int id)
             return -1;
         for (int r = 0; r < c->j->nranks; r++)
             u->rank_of[r] = -1;
-        for (int i = 0; i < def->size; i++)
-            if (def->members[i] >= 0 && def->members[i] < c->j->nranks)
-                u->rank_of[def->members[i]] = i;
+        for (int i = 0; i < def->size && u->rank_of != NULL; i++) {
+            int m = def->members[i];
+            if (m < 0 || m >= c->j->nranks || u->rank_of[m] >= 0) {
+                free(u->rank_of);   /* not a group of the job's ranks: world's */
+                u->rank_of = NULL;
+            } else {
+                u->rank_of[m] = i;
+            }
+        }
     }
     return ++c->n;
 }
@@ -101,19 +107,19 @@ uint32_t mwc_otf2_comms_define(const mwc_otf2_comms *c, OTF2_GlobalDefWriter *d,
         const mwc_job_comm *jc = &j->comms[c->v[i].id];
         const mwc_trace_comm *def = jc->def;
         OTF2_GroupRef group = 1;
-        if (def != NULL) {
-            uint64_t *ranks = malloc((def->size ? (size_t)def->size : 1) * sizeof *ranks);
-            if (ranks == NULL)
-                break;
+        if (c->v[i].rank_of != NULL) {   /* distinct ranks of the job: at most n */
             for (int m = 0; m < def->size; m++)
-                ranks[m] = (uint64_t)def->members[m];
+                members[m] = (uint64_t)def->members[m];
             snprintf(name, sizeof name, "communicator %d (%d ranks)", c->v[i].id, def->size);
             OTF2_GlobalDefWriter_WriteString(d, s, name);
             group = next_group++;
             OTF2_GlobalDefWriter_WriteGroup(d, group, s, OTF2_GROUP_TYPE_COMM_GROUP,
                                             OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
-                                            (uint32_t)def->size, ranks);
-            free(ranks);
+                                            (uint32_t)def->size, members);
+        } else if (def != NULL) {   /* members that are not the job's ranks */
+            snprintf(name, sizeof name, "communicator %d (%d ranks, not of this job's)",
+                     c->v[i].id, def->size);
+            OTF2_GlobalDefWriter_WriteString(d, s, name);
         } else {
             snprintf(name, sizeof name, "communicator %d (handle %d)", c->v[i].id, jc->handle);
             OTF2_GlobalDefWriter_WriteString(d, s, name);

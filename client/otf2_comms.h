@@ -4,7 +4,8 @@
  * (OTF2 indexes them into the COMM_LOCATIONS group, a location per world
  * rank), and the ranks its events name (peers, roots) are ranks within it,
  * as OTF2 defines them. One known by its handle alone (MPI_COMM_WORLD, an
- * intercommunicator, ...) has MPI_COMM_WORLD's group, ranks being world
+ * intercommunicator, ...), or whose members are not distinct ranks of the
+ * job (a damaged file), has MPI_COMM_WORLD's group, ranks being world
  * ranks. Comm 0 is the one of calls that recorded none. Only the
  * communicators events use are defined, numbered in their first use. */
 #ifndef MWC_OTF2_COMMS_H
