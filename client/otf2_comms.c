@@ -23,9 +23,7 @@ mwc_otf2_comms *mwc_otf2_comms_new(const mwc_trace_job *j)
     return c;
 }
 
-/* The OTF2 comm of the job's communicator id, added at its first use; -1
- * out of memory. */
-static int ref_of(mwc_otf2_comms *c, int id)
+int mwc_otf2_comms_ref(mwc_otf2_comms *c, int id)
 {
     for (int i = 0; i < c->n; i++)
         if (c->v[i].id == id)
@@ -62,7 +60,7 @@ int mwc_otf2_comms_place(mwc_otf2_comms *c, int id, int self, int peer, OTF2_Com
     *rank = peer;
     if (id < 0)
         return 0;
-    int ref = ref_of(c, id);
+    int ref = mwc_otf2_comms_ref(c, id);
     if (ref < 0)
         return -1;
     const int *rank_of = c->v[ref - 1].rank_of;
@@ -129,6 +127,16 @@ uint32_t mwc_otf2_comms_define(const mwc_otf2_comms *c, OTF2_GlobalDefWriter *d,
     }
     free(members);
     return s;
+}
+
+int mwc_otf2_comms_count(const mwc_otf2_comms *c)
+{
+    return c->n;
+}
+
+int mwc_otf2_comms_id(const mwc_otf2_comms *c, int ref)
+{
+    return c->v[ref - 1].id;
 }
 
 void mwc_otf2_comms_free(mwc_otf2_comms *c)

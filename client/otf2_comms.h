@@ -23,6 +23,15 @@ typedef struct mwc_otf2_comms mwc_otf2_comms;
 /* NULL: out of memory. j must outlive it. */
 mwc_otf2_comms *mwc_otf2_comms_new(const mwc_trace_job *j);
 
+/* The OTF2 comm of the job's communicator id, numbered at its first use
+ * from 1; -1 out of memory. */
+int mwc_otf2_comms_ref(mwc_otf2_comms *c, int id);
+
+/* How many comms were numbered, and the job's communicator of ref (1 to
+ * that count). */
+int mwc_otf2_comms_count(const mwc_otf2_comms *c);
+int mwc_otf2_comms_id(const mwc_otf2_comms *c, int ref);
+
 /* Where a call of world rank self on the job's communicator id (-1: none)
  * names world rank peer (-1: none): *comm its OTF2 comm, *rank peer's
  * rank in it (-1 for -1). When self or peer is not a member (files that

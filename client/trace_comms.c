@@ -24,13 +24,7 @@ static int same_identity(const mwc_trace_comm *a, const mwc_trace_comm *b)
            memcmp(a->members, b->members, (size_t)a->size * sizeof *a->members) == 0;
 }
 
-typedef struct {
-    mwc_job_comm *v;
-    int n;
-} table;
-
-/* The index of a communicator in t, added when new; -1 out of memory. */
-static int id_of(table *t, const mwc_trace_comm *def, int handle)
+int mwc_comm_table_id(mwc_comm_table *t, const mwc_trace_comm *def, int handle)
 {
     for (int i = 0; i < t->n; i++)
         if (def != NULL ? t->v[i].def != NULL && same_identity(t->v[i].def, def)
@@ -60,7 +54,7 @@ static const def_ref *defined_at(const def_ref *refs, size_t n, int handle, uint
 
 int mwc_trace_unify_comms(mwc_trace_rank *ranks, int n, mwc_job_comm **comms, int *ncomms)
 {
-    table t = {NULL, 0};
+    mwc_comm_table t = {NULL, 0};
     for (int k = 0; k < n; k++) {
         mwc_trace_rank *r = &ranks[k];
         def_ref *refs = malloc((r->ncomms ? r->ncomms : 1) * sizeof *refs);
@@ -68,7 +62,7 @@ int mwc_trace_unify_comms(mwc_trace_rank *ranks, int n, mwc_job_comm **comms, in
             goto oom;
         for (size_t i = 0; i < r->ncomms; i++) {
             refs[i] = (def_ref){r->comms[i].handle, r->comms[i].t,
-                                id_of(&t, &r->comms[i], 0)};
+                                mwc_comm_table_id(&t, &r->comms[i], 0)};
             if (refs[i].id < 0) {
                 free(refs);
                 goto oom;
@@ -87,7 +81,7 @@ int mwc_trace_unify_comms(mwc_trace_rank *ranks, int n, mwc_job_comm **comms, in
             }
             if (c->comm != last_handle || last_id < 0) {
                 last_handle = c->comm;
-                if ((last_id = id_of(&t, NULL, c->comm)) < 0) {
+                if ((last_id = mwc_comm_table_id(&t, NULL, c->comm)) < 0) {
                     free(refs);
                     goto oom;
                 }

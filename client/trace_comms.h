@@ -17,6 +17,17 @@ typedef struct {
     int handle;                /* def NULL: the handle */
 } mwc_job_comm;
 
+/* A job's communicators as they are found, one entry each. */
+typedef struct {
+    mwc_job_comm *v;
+    int n;
+} mwc_comm_table;
+
+/* The index in t of the communicator def defines (its identity: members and
+ * how many of them were created before), or with def NULL of the one known
+ * by its handle alone; added when new. -1: out of memory. */
+int mwc_comm_table_id(mwc_comm_table *t, const mwc_trace_comm *def, int handle);
+
 /* Replace the comm of every call of the n ranks' files (-1 stays -1) by an
  * index into *comms, one per communicator of the job, whichever rank names
  * it: a handle a file defined at the call's time by the definition's

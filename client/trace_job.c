@@ -79,14 +79,23 @@ int mwc_trace_job_read(const char *spec, mwc_trace_job *j, int quiet)
     for (int k = 0; k < j->nranks; k++)
         if (j->ranks[k].path != NULL && j->ranks[k].wall_ns < j->base_ns)
             j->base_ns = j->ranks[k].wall_ns;
-    double earliest = 0;   /* MPI_Init begins before the origin: no negative times */
-    for (int k = 0; k < j->nranks; k++)
-        for (size_t i = 0; i < j->ranks[k].ncalls; i++) {
-            double t = mwc_trace_job_ns(j, &j->ranks[k], j->ranks[k].calls[i].t_in);
-            earliest = t < earliest ? t : earliest;
-        }
+    double earliest = 0;
+    for (int k = 0; k < j->nranks; k++) {
+        double t = mwc_trace_job_earliest_ns(j, &j->ranks[k]);
+        earliest = t < earliest ? t : earliest;
+    }
     j->shift_ns = earliest;
     return problems;
+}
+
+double mwc_trace_job_earliest_ns(const mwc_trace_job *j, const mwc_trace_rank *r)
+{
+    double earliest = 0;   /* MPI_Init begins before the origin: no negative times */
+    for (size_t i = 0; i < r->ncalls; i++) {
+        double t = mwc_trace_job_ns(j, r, r->calls[i].t_in) + j->shift_ns;
+        earliest = t < earliest ? t : earliest;
+    }
+    return earliest;
 }
 
 void mwc_trace_job_free(mwc_trace_job *j)

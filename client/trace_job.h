@@ -27,6 +27,10 @@ int mwc_trace_job_read(const char *spec, mwc_trace_job *j, int quiet);
  * on one line by the wall clock at their origins). */
 double mwc_trace_job_ns(const mwc_trace_job *j, const mwc_trace_rank *r, uint64_t t);
 
+/* The time of r's earliest call from base_ns (before shift_ns), or 0 when
+ * none is earlier: the least of these over the ranks is shift_ns. */
+double mwc_trace_job_earliest_ns(const mwc_trace_job *j, const mwc_trace_rank *r);
+
 void mwc_trace_job_free(mwc_trace_job *j);
 
 #endif

@@ -10,9 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "otf2_comms.h"
-#include "otf2_sites.h"
 #include "trace_job.h"
+#include "trace_otf2_parts.h"
 #include "trace_read.h"
 
 const int mwc_trace_otf2_built = 1;
@@ -86,19 +85,10 @@ static OTF2_TimeStamp post_flush(void *user, OTF2_FileType type, OTF2_LocationRe
     return 0;
 }
 
-static OTF2_FlushCallbacks flush_callbacks = {.otf2_pre_flush = pre_flush,
-                                              .otf2_post_flush = post_flush};
+OTF2_FlushCallbacks mwc_otf2_flush_callbacks = {.otf2_pre_flush = pre_flush,
+                                                   .otf2_post_flush = post_flush};
 
-/* The functions called in the run, one region each, in the order of their
- * first call (the others are not defined); looked up by name across files. */
-typedef struct {
-    char **names;
-    int n;
-    mwc_otf2_comms *comms;   /* the job's communicators events name */
-    mwc_otf2_sites *sites;   /* the call sites' source code locations; NULL none */
-} regions;
-
-static int region_of(regions *g, const char *name)
+int mwc_otf2_region_of(mwc_otf2_regions *g, const char *name)
 {
     for (int i = 0; i < g->n; i++)
         if (strcmp(g->names[i], name) == 0)
@@ -107,7 +97,7 @@ static int region_of(regions *g, const char *name)
     if (more == NULL)
         return -1;
     g->names = more;
-    g->names[g->n] = (char *)name;   /* owned by the job, which outlives g */
+    g->names[g->n] = (char *)name;
     return g->n++;
 }
 
@@ -116,11 +106,6 @@ static uint64_t ns_of(const mwc_trace_job *j, const mwc_trace_rank *r, uint64_t 
     double ns = mwc_trace_job_ns(j, r, t);
     return ns > 0 ? (uint64_t)llround(ns) : 0;
 }
-
-typedef struct {
-    uint32_t thread;
-    uint64_t events;
-} location_count;
 
 /* A non-blocking receive whose completion says (or whose arguments said) its
  * source and tag: written as an MpiIrecvRequest and an MpiIrecv; not one
@@ -134,9 +119,9 @@ static int receive_known(const mwc_trace_rank *r, const mwc_trace_call *start, s
     return d->source >= 0 ? d->tag >= 0 : start->peer >= 0 && start->tag >= 0;
 }
 
-/* One rank's events, one location per thread; 0, or -1 (err said). */
-static int write_rank(OTF2_Archive *archive, const mwc_trace_job *j, int k, regions *g,
-                      location_count **locs, size_t *nlocs, uint64_t *last_ns)
+int mwc_otf2_write_rank(OTF2_Archive *archive, const mwc_trace_job *j, int k,
+                        mwc_otf2_regions *g, mwc_otf2_location **locs, size_t *nlocs,
+                        uint64_t *last_ns)
 {
     const mwc_trace_rank *t = &j->ranks[k];
     size_t *completer = NULL, *done_of = NULL, *start_of_done = NULL;
@@ -159,18 +144,18 @@ static int write_rank(OTF2_Archive *archive, const mwc_trace_job *j, int k, regi
         while (l < *nlocs && (*locs)[l].thread != c->thread)
             l++;
         if (l == *nlocs) {
-            location_count *more = realloc(*locs, (l + 1) * sizeof *more);
+            mwc_otf2_location *more = realloc(*locs, (l + 1) * sizeof *more);
             if (more == NULL)
                 goto oom;
             *locs = more;
-            more[l] = (location_count){c->thread, 0};
+            more[l] = (mwc_otf2_location){c->thread, 0};
             (*nlocs)++;
         }
         OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(archive, LOCATION(k, c->thread));
         if (w == NULL)
             goto oom;
         const char *name = t->names[c->fn];
-        if (region[c->fn] < 0 && (region[c->fn] = region_of(g, name)) < 0)
+        if (region[c->fn] < 0 && (region[c->fn] = mwc_otf2_region_of(g, name)) < 0)
             goto oom;
         uint64_t in = ns_of(j, t, c->t_in), out = ns_of(j, t, c->t_out);
         uint64_t n = 0;
@@ -281,8 +266,9 @@ static void write_string(OTF2_GlobalDefWriter *d, uint32_t id, const char *s)
 /* The global definitions: strings, regions, the system tree, a location
  * group per rank and a location per thread, the communicators
  * (otf2_comms.h). */
-static void write_definitions(OTF2_Archive *archive, const mwc_trace_job *j, const regions *g,
-                              location_count **locs, const size_t *nlocs, uint64_t last_ns)
+void mwc_otf2_write_definitions(OTF2_Archive *archive, const mwc_trace_job *j,
+                                const mwc_otf2_regions *g, mwc_otf2_location **locs,
+                                const size_t *nlocs, uint64_t last_ns)
 {
     OTF2_GlobalDefWriter *d = OTF2_Archive_GetGlobalDefWriter(archive);
     OTF2_GlobalDefWriter_WriteClockProperties(d, 1000000000ull, 0, last_ns + 1,
@@ -362,23 +348,23 @@ int mwc_trace_otf2(const char *spec, const char *out, const char *program, int q
         mwc_trace_job_free(&j);
         return 1;
     }
-    OTF2_Archive_SetFlushCallbacks(archive, &flush_callbacks, NULL);
+    OTF2_Archive_SetFlushCallbacks(archive, &mwc_otf2_flush_callbacks, NULL);
     OTF2_Archive_SetSerialCollectiveCallbacks(archive);
     OTF2_Archive_OpenEvtFiles(archive);
-    regions g = {NULL, 0, mwc_otf2_comms_new(&j), NULL};
+    mwc_otf2_regions g = {NULL, 0, mwc_otf2_comms_new(&j), NULL};
     if (program != NULL) {
         char why[1200];
         if ((g.sites = mwc_otf2_sites_open(program, why, sizeof why)) == NULL)
             fprintf(stderr, "mpiwatch: --otf2 --exe: %s; the call sites are not in the archive\n",
                     why);
     }
-    location_count **locs = calloc((size_t)j.nranks, sizeof *locs);
+    mwc_otf2_location **locs = calloc((size_t)j.nranks, sizeof *locs);
     size_t *nlocs = calloc((size_t)j.nranks, sizeof *nlocs);
     uint64_t last_ns = 0, calls = 0;
     int status = problems != 0 || locs == NULL || nlocs == NULL || g.comms == NULL;
     for (int k = 0; k < j.nranks && locs != NULL && nlocs != NULL && g.comms != NULL; k++) {
         if (j.ranks[k].path != NULL &&
-            write_rank(archive, &j, k, &g, &locs[k], &nlocs[k], &last_ns) != 0)
+            mwc_otf2_write_rank(archive, &j, k, &g, &locs[k], &nlocs[k], &last_ns) != 0)
             status = 1;
         for (size_t i = 0; j.ranks[k].path != NULL && i < j.ranks[k].ncalls; i++)
             calls += j.ranks[k].calls[i].count;
@@ -398,7 +384,7 @@ int mwc_trace_otf2(const char *spec, const char *out, const char *program, int q
         }
     OTF2_Archive_CloseDefFiles(archive);
     if (locs != NULL && nlocs != NULL && g.comms != NULL)
-        write_definitions(archive, &j, &g, locs, nlocs, last_ns);
+        mwc_otf2_write_definitions(archive, &j, &g, locs, nlocs, last_ns);
     if (OTF2_Archive_Close(archive) != OTF2_SUCCESS) {
         fprintf(stderr, "mpiwatch: --otf2 %s: the archive could not be closed\n", out);
         status = 1;

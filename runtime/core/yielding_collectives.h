@@ -37,6 +37,7 @@ MW_HIDDEN int mw_send(const void *buf, int bytes, int dest, int tag, MPI_Comm co
 /* The tags of these messages on the private communicator, one per use. */
 #define MW_TAG_SITES 1    /* report/callsites.c's merge */
 #define MW_TAG_GATHER 2   /* mw_gather, mw_gatherv */
+#define MW_TAG_OTF2 3     /* trace/otf2_collectives.c's scatterv */
 MW_HIDDEN int mw_recv_any(void **buf, int *bytes, int source, int tag, MPI_Comm comm);
 
 #endif

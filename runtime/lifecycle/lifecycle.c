@@ -205,9 +205,9 @@ void mw_on_finalize(void)
     } else if (mw_state.world_rank == 0) {
         mw_report_write(&job, mw_state.config.outdir);
         mw_phase_mark("write");
-        mw_trace_otf2_archive(job.trace_ranks);   /* after the reduction: every file is closed */
-        mw_phase_mark("trace_otf2");
     }
+    mw_trace_otf2_archive(rc == MPI_SUCCESS, job.trace_ranks);   /* every file is closed */
+    mw_phase_mark("trace_otf2");
     if (rc == MPI_SUCCESS)
         mw_partial_remove();   /* the job's report supersedes the rank's partial files */
     mw_report_free(&job);

@@ -87,6 +87,36 @@ archive() {
         return
     fi
     readable "$case, converted" "$dir/otf2/traces.otf2" "$report" "$dir"
+    same_archives "$case" "$anchor" "$dir/otf2/traces.otf2" "$dir"
+}
+
+# same_archives CASE AT_FINALIZE CONVERTED DIR: the archive at MPI_Finalize
+# was written by every rank (each location has its mapping tables, which
+# only the parallel writer writes) and reads as the converted one: the
+# same events and global definitions (otf2-print, otf2-print -G).
+same_archives() {
+    local case=$1 anchor=$2 converted=$3 dir=$4 tables locations
+    [ -f "$anchor" ] || return
+    otf2-print -M "$anchor" >"$dir/mappings.out" 2>&1
+    tables=$(grep -c '^MAPPING_TABLE .*Type: COMM' "$dir/mappings.out")
+    locations=$(otf2-print -G "$anchor" | grep -c '^LOCATION ')
+    if [ "$tables" -gt 0 ] && [ "$tables" -eq "$locations" ]; then
+        pass "$case: the archive at MPI_Finalize written by every rank ($tables locations' mapping tables)"
+    else
+        fail "$case: the archive at MPI_Finalize written by every rank" \
+            "$tables locations' mapping tables of $locations" "$dir/mappings.out"
+    fi
+    otf2-print "$anchor" >"$dir/finalize-events.out" 2>&1
+    otf2-print "$converted" >"$dir/converted-events.out" 2>&1
+    otf2-print -G "$anchor" >"$dir/finalize-defs.out" 2>&1
+    otf2-print -G "$converted" >"$dir/converted-defs.out" 2>&1
+    if cmp -s "$dir/finalize-events.out" "$dir/converted-events.out" &&
+            cmp -s "$dir/finalize-defs.out" "$dir/converted-defs.out"; then
+        pass "$case: reads as the converted archive ($(grep -c . "$dir/finalize-events.out") lines of events, $(grep -c . "$dir/finalize-defs.out") of definitions alike)"
+    else
+        fail "$case: reads as the converted archive" \
+            "$(diff "$dir/finalize-events.out" "$dir/converted-events.out" | head -n 2; diff "$dir/finalize-defs.out" "$dir/converted-defs.out" | head -n 2)"
+    fi
 }
 
 # split_groups CASE DIR: both archives of a split_comms run in DIR define
