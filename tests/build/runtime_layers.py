@@ -106,6 +106,11 @@ def runtime_symbols(srcdir: Path, builddir: Path) -> tuple[dict[str, set[str]], 
     for source in sorted((srcdir / "runtime").glob("*/*.c")):
         node = f"{source.parent.name}/{source.stem}"
         obj = builddir / "runtime" / source.parent.name / f"{source.stem}.o"
+        # A file built into a convenience library of its own flags (OTF2's:
+        # trace/otf2_collectives.c) has automake's per-library object name.
+        others = sorted(obj.parent.glob(f"*_la-{source.stem}.o"))
+        if not obj.exists() and others:
+            obj = others[0]
         if not obj.exists():
             raise SystemExit(f"runtime_layers: {obj} is missing: build first")
         defined[node], used[node] = read_symbols(obj)
