@@ -18,6 +18,10 @@
 # ring.c (mpiwatch::site); a PIE program is said. A job SIGKILLed
 # (tests/runtime/forever.c) leaves files that convert into an archive
 # otf2-print reads, with exactly the calls of the files' whole chunks.
+# The archive at MPI_Finalize is written by every rank when each has its file
+# (every location has mapping tables) and reads (otf2-print, -G) as the
+# converted one; a rank whose file is gone (tests/trace/lost_file.c) warns
+# once and the others' part is written.
 # Split communicators (tests/trace/split_comms.c, and tests/trace/split_f08.f90
 # in `use mpi_f08`, skipped without its module): each its own OTF2 group,
 # ranks in events within it, collectives' roots alike on every member.
@@ -267,6 +271,35 @@ build "$top_srcdir/tests/trace/split_comms.c" "$work/split" plain
 run "$work/split-run" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_FORMATS=json -- "$work/split"
 archive "split communicators" "$work/split-run"
 split_groups "split communicators" "$work/split-run"
+
+# A rank whose file is gone by MPI_Finalize (tests/trace/lost_file.c: rank
+# 2 removes its own): the job's status 0 and its report; rank 2 warns once
+# that its part of the archive was not written whole, saying why; the
+# archive, written by the others, reads (otf2-print) with the calls of
+# ranks 0, 1 and 3 and an empty location for rank 2.
+build "$top_srcdir/tests/trace/lost_file.c" "$work/lost" plain
+dir=$work/lost-run
+run "$dir" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_FORMATS=json -- "$work/lost"
+anchor=$(ls -d "$dir"/cwd/mpiwatch-*.otf2/traces.otf2 2>/dev/null)
+if [ "$(rc_of "$dir")" -ne 0 ] || ! grep -q "rank 2 removed" "$dir/stdout" ||
+        [ -z "$(reports "$dir/cwd" 'mpiwatch-*.json')" ]; then
+    fail "a rank without its file: the job and its report" \
+        "$(describe_rc "$(rc_of "$dir")"), or no file removed, or no report" "$dir/stdout" "$dir/stderr"
+elif [ "$(grep -c "rank 2: warning: rank 2's part of the trace's OTF2 archive .* was not written whole" "$dir/stderr")" -ne 1 ] ||
+        ! grep -q "the OTF2 archive: .*trace.2: No such file or directory; rank 2's locations are empty" "$dir/stderr" ||
+        [ "$(grep -c "warning: .*OTF2 archive" "$dir/stderr")" -ne 1 ]; then
+    fail "a rank without its file: one warning, from rank 2, saying why" "" "$dir/stderr"
+elif ! otf2-print "$anchor" >"$dir/print.out" 2>"$dir/print.err"; then
+    fail "a rank without its file: otf2-print reads the archive" "exit status $?" "$dir/print.err"
+else
+    entered=$(awk '$1 == "ENTER" { n[$2]++ } END { for (l in n) print l / 4294967296 ":" n[l] }' \
+        "$dir/print.out" | sort | paste -sd' ' -)
+    if [ "$(echo "$entered" | wc -w)" -eq 3 ] && ! echo "$entered" | grep -q '^2:\| 2:'; then
+        pass "a rank without its file: status 0, the report, one warning from rank 2; the archive reads, calls of ranks (rank:calls) $entered"
+    else
+        fail "a rank without its file: the others' calls" "ranks:calls $entered" "$dir/print.out"
+    fi
+fi
 
 build "$top_srcdir/tests/runtime/threads.c" "$work/threads" plain
 run "$work/threads-run" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_FORMATS=json -- "$work/threads"
