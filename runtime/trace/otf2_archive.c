@@ -30,6 +30,10 @@ static int files_seen(const char *run)
 
 void mw_trace_otf2_archive(int reduced, int ranks_traced)
 {
+    /* Tracing is on everywhere or nowhere (lifecycle/settings_agreement.c):
+     * an untraced job skips the collective below. */
+    if (!mw_state.config.trace)
+        return;
     const char *run = mw_trace_run(), *own = mw_trace_file();
     char out[4700];
     if (run != NULL)
