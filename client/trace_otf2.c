@@ -13,6 +13,7 @@
 #include "otf2_sites.h"
 #include "trace_job.h"
 #include "trace_read.h"
+#include "wait_functions.h"
 
 const int mwc_trace_otf2_built = 1;
 
@@ -211,7 +212,12 @@ static int write_rank(OTF2_Archive *archive, const mwc_trace_job *j, int k, regi
         if (comm < 0)
             goto oom;
         int op = collective_of(name);
-        if (c->traffic && c->peer >= 0 && c->tag >= 0 && named(name, sends)) {
+        int sendrecv = c->traffic && mww_fn_send_receive(name);
+        if (sendrecv && c->peer >= 0 && c->tag >= 0) {   /* its send half */
+            OTF2_EvtWriter_MpiSend(w, NULL, in, (uint32_t)c->peer, (OTF2_CommRef)comm,
+                                   (uint32_t)c->tag, c->sent);
+            n++;
+        } else if (c->traffic && c->peer >= 0 && c->tag >= 0 && named(name, sends)) {
             OTF2_EvtWriter_MpiSend(w, NULL, in, (uint32_t)c->peer, (OTF2_CommRef)comm,
                                    (uint32_t)c->tag, c->sent);
             n++;
@@ -229,6 +235,12 @@ static int write_rank(OTF2_Archive *archive, const mwc_trace_job *j, int k, regi
             n++;
         } else if (op >= 0) {
             OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, in);
+            n++;
+        }
+        const mwc_trace_done *own = sendrecv ? mwc_trace_own_receive(t, c) : NULL;
+        if (own != NULL && own->source >= 0 && own->tag >= 0) {   /* its receive half */
+            OTF2_EvtWriter_MpiRecv(w, NULL, out, (uint32_t)own->source, (OTF2_CommRef)comm,
+                                   (uint32_t)own->tag, own->bytes);
             n++;
         }
         if (c->traffic && c->peer >= 0 && c->tag >= 0 && same_name(name, "MPI_Recv")) {

@@ -28,6 +28,7 @@ typedef struct {
     int32_t peer, tag, comm, root;
     uint32_t thread;
     int32_t completed_by;      /* within the shipment, + 1; 0 none */
+    int32_t recv_peer, recv_tag;   /* a send-receive's receive half (mww_call) */
 } wire_call;
 
 /* One collective instance combined over its ranks: the last to enter, the
@@ -194,7 +195,7 @@ static wire_call to_wire(const own_trace *o, size_t i)
     size_t p = o->prev != NULL ? o->prev[i] : 0;
     wire_call w = {c->enter, c->leave, 0, c->bytes, own_site(o, c->site), {0, 0},
                    o->fn[o->trace.calls[i].fn], -1, c->peer, c->tag, c->comm, c->root,
-                   c->thread, 0};
+                   c->thread, 0, c->recv_peer, c->recv_tag};
     if (p != 0) {
         w.prev_fn = o->fn[o->trace.calls[p - 1].fn];
         w.prev_site = own_site(o, o->calls[p - 1].site);
@@ -281,6 +282,10 @@ static int exchange_messages(const own_trace *o, int size, MPI_Comm comm, const 
             if (c->completed_by != 0 && list_add(&to[c->peer], c->completed_by - 1) != 0)
                 goto agree;
         }
+        /* a send-receive's receive half: its source matches it too */
+        if (c->recv_peer >= 0 && c->recv_peer < size && c->recv_peer != c->peer &&
+            list_add(&to[c->recv_peer], i) != 0)
+            goto agree;
     }
     size_t total = 0;
     for (int p = 0; p < size; p++) {
@@ -578,7 +583,8 @@ static size_t ghost_add(ghost_list *g, const wire_call *w, const site_table *t, 
                                 w->peer, w->tag, w->comm, w->root, w->bytes,
                                 table_index(t, w->site), w->thread,
                                 w->completed_by ? base + (size_t)w->completed_by : 0,
-                                0};   /* polls: a peer's waiting is not measured here */
+                                0,   /* polls: a peer's waiting is not measured here */
+                                w->recv_peer, w->recv_tag};
     g->prev[g->n] = (mww_prev){w->prev_fn >= 0 ? mw_fn_names[w->prev_fn] : NULL,
                                table_index(t, w->prev_site), w->prev_leave};
     return g->n++;

@@ -27,12 +27,12 @@ typedef struct {
 static void add(calls *r, const char *fn, double enter, double leave, int peer, int tag,
                 int comm, uint64_t site)
 {
-    r->c[r->n++] = (mww_call){fn, enter, leave, peer, tag, comm, -1, 8, site, 0, 0, 0};
+    r->c[r->n++] = (mww_call){fn, enter, leave, peer, tag, comm, -1, 8, site, 0, 0, 0, -1, -1};
 }
 
 static void rooted(calls *r, const char *fn, double enter, double leave, int root, uint64_t site)
 {
-    r->c[r->n++] = (mww_call){fn, enter, leave, -1, -1, 0, root, 8, site, 0, 0, 0};
+    r->c[r->n++] = (mww_call){fn, enter, leave, -1, -1, 0, root, 8, site, 0, 0, 0, -1, -1};
 }
 
 /* Each rank's own analysis (mww_options.victim, as at MPI_Finalize) sums

@@ -7,7 +7,10 @@
 # - late sender, late receiver, wait at N x N, late broadcast, wait at
 #   barrier, a late sender whose receiver polls an MPI_Irecv with MPI_Test
 #   until it completes (waiting from the first poll), and a late receiver
-#   whose sender waits in the MPI_Wait of an MPI_Issend, in C and Fortran;
+#   whose sender waits in the MPI_Wait of an MPI_Issend, and a late sender
+#   in a ring of send-receives (C: MPI_Sendrecv from MPI_ANY_SOURCE with a
+#   status; Fortran: MPI_Sendrecv_replace from the previous rank, the status
+#   ignored), in C and Fortran;
 #   in C early reduce (rank 3 late to an MPI_Reduce to 0, whose root is
 #   found from the bytes), a late sender whose receiver posts an
 #   MPI_Irecv from MPI_ANY_SOURCE and waits in its MPI_Wait, and a late
@@ -114,8 +117,8 @@ at_finalize() {
     fi
 }
 
-for p in late-sender late-sender-irecv late-sender-test late-sender-split late-receiver \
-        late-receiver-issend nxn bcast barrier reduce; do
+for p in late-sender late-sender-irecv late-sender-test late-sender-split late-sender-sendrecv \
+        late-receiver late-receiver-issend nxn bcast barrier reduce; do
     if [ "$p" = late-sender-split ] && [ "$MPI_FLAVOR" = mpich ]; then
         # its ranks name the communicator by different handles (0x84000002
         # on rank 0, 0x84000001 on rank 2): its messages stay unmatched
@@ -206,7 +209,8 @@ elif ! $MPIFC -cpp -g -O1 -no-pie -o "$work/fdelays" "$top_srcdir/tests/trace/de
         >"$work/fdelays.log" 2>&1; then
     fail "build delays.f90" "$MPIFC could not build it" "$work/fdelays.log"
 else
-    for p in late-sender late-sender-test late-receiver late-receiver-issend nxn bcast barrier; do
+    for p in late-sender late-sender-test late-sender-sendrecv late-receiver late-receiver-issend \
+            nxn bcast barrier; do
         analysed "Fortran $p" "$work/fdelays" "$p" delays.f90 "$LIBMPIWATCH:$LIBMPIWATCH_F"
     done
 fi

@@ -12,6 +12,11 @@
  *   late-sender-split  rank 0 sleeps, then MPI_Send to rank 2 on the even
  *                  ranks' communicator, numbered backwards (rank 2 is its
  *                  0, rank 0 its 1); rank 2 waits in MPI_Recv
+ *   late-sender-sendrecv  a ring: each rank's MPI_Sendrecv sends to the
+ *                  next rank and receives from MPI_ANY_SOURCE (the status
+ *                  names the previous rank); rank 0 sleeps, rank 1 waits in
+ *                  its MPI_Sendrecv's receive (and the lateness goes round:
+ *                  rank 2 waits for rank 1 from the next iteration on)
  *   late-receiver  rank 1 sleeps, then MPI_Recv; rank 0 waits in MPI_Ssend
  *   late-receiver-issend  the same, but rank 0 sends with MPI_Issend and
  *                  waits in the MPI_Wait that completes it
@@ -148,6 +153,10 @@ int main(int argc, char **argv)
                 while (!done)
                     MPI_Test(&req, &done, MPI_STATUS_IGNORE);
             }
+        } else if (strcmp(pattern, "late-sender-sendrecv") == 0) {
+            int out = value, next = (rank + 1) % size;
+            MPI_Status status;
+            MPI_Sendrecv(&out, 1, MPI_INT, next, 5, &value, 1, MPI_INT, MPI_ANY_SOURCE, 5, MPI_COMM_WORLD, &status); line = __LINE__;
         } else if (strcmp(pattern, "late-receiver") == 0) {
             if (rank == 0) {
                 MPI_Ssend(&value, 1, MPI_INT, 1, 5, MPI_COMM_WORLD);
