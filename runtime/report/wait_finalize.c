@@ -13,6 +13,7 @@
 #include "mw_functions.h"
 #include "report/callsites.h"
 #include "trace/trace.h"
+#include "trace_comms.h"
 #include "wait_functions.h"
 #include "wait_input.h"
 #include "wait_match.h"
@@ -166,6 +167,11 @@ static int read_own(own_trace *o)
         err[0] != '\0') {
         mw_warn("the wait-state analysis could not read this rank's trace back (%s)",
                 path == NULL ? "the trace is off, or writing it failed" : err);
+        return -1;
+    }
+    /* communicators by the key every member gives them, not by this rank's handles */
+    if (mwc_trace_key_comms(&o->trace) != 0) {
+        mw_warn("the wait-state analysis ran out of memory naming this rank's communicators");
         return -1;
     }
     return 0;
@@ -380,8 +386,8 @@ static int by_comm(const void *a, const void *b)
     return x->comm < y->comm ? -1 : x->comm > y->comm;
 }
 
-/* The instances every rank agrees on: per communicator value (the trace's
- * handle, as the client matches them), the number of complete ones (every
+/* The instances every rank agrees on: per communicator value (its key,
+ * mwc_trace_key_comms: alike on every member), the number of complete ones (every
  * member reached them; calls without a communicator only when every rank
  * made as many) and where they start among all. */
 typedef struct {

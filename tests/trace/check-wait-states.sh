@@ -14,9 +14,9 @@
 #   in C early reduce (rank 3 late to an MPI_Reduce to 0, whose root is
 #   found from the bytes), a late sender whose receiver posts an
 #   MPI_Irecv from MPI_ANY_SOURCE and waits in its MPI_Wait, and a late
-#   sender on a communicator of the even ranks numbered backwards (matched
-#   by its handle, its ranks as world ranks; not with MPICH, whose ranks
-#   name it by different handles): the largest cause is the delaying rank, at the
+#   sender on a communicator of the even ranks numbered backwards (its
+#   ranks as world ranks; matched by its members and ordinal, with MPICH too,
+#   whose ranks name it by different handles): the largest cause is the delaying rank, at the
 #   file:line of its delayed call, after the line of its MPI call before, of
 #   the pattern; its waiting within 10% of the waiting the program measured
 #   on its own clock (CLOCK_MONOTONIC: entry and exit of each delayed call);
@@ -119,12 +119,6 @@ at_finalize() {
 
 for p in late-sender late-sender-irecv late-sender-test late-sender-split late-sender-sendrecv \
         late-receiver late-receiver-issend nxn bcast barrier reduce; do
-    if [ "$p" = late-sender-split ] && [ "$MPI_FLAVOR" = mpich ]; then
-        # its ranks name the communicator by different handles (0x84000002
-        # on rank 0, 0x84000001 on rank 2): its messages stay unmatched
-        skip "C $p" "MPICH's handles of one communicator differ between ranks (docs/wait-states.md, Status)"
-        continue
-    fi
     analysed "C $p" "$work/delays" "$p" delays.c
 done
 
