@@ -32,7 +32,9 @@
 #   call would make it about 75%: 3 of 4 ranks); on an oversubscribed machine the ranks do arrive apart, as the
 #   previous MPI_Allreduce released them; the direct waiting (the late
 #   ranks' extra work, docs/wait-states.md) must be under 5%, the issue's
-#   bound;
+#   bound; beside it, the waiting the program measured on its own clock (all
+#   ranks waiting in each MPI_Allreduce for the last to enter), traced and in a
+#   run without mpiwatch (printed: how much of the waiting is the machine's);
 # - a position-independent build: the sites stay addresses and "sites" says
 #   why; the largest cause is still the delaying rank's; the report at
 #   MPI_Finalize names it file:line (each rank knows where it loaded what);
@@ -134,6 +136,12 @@ else
     fail "text" "no section, or not rank 0's delays.c:$line first" "$work/text.out"
 fi
 
+# own_share DIR: the waiting share delays.c measured itself ("balanced WAITED MPI").
+own_share() {
+    awk '/^balanced /{ printf "%.1f%% (%.6f of %.6f s)", 100 * $2 / $3, $2, $3; found = 1 }
+         END { if (!found) printf "not printed" }' "$1/stdout"
+}
+
 # --- balanced, on 4 ranks (2 per core here) and on 2 (none oversubscribed)
 for np in "$NP" 2; do
     dir="$work/balanced-$np"
@@ -143,7 +151,10 @@ for np in "$NP" 2; do
         fail "balanced, $np ranks: status" "$(describe_rc "$(rc_of "$dir")")" "$dir/stderr"
     elif "$client" --trace "$dir/cwd" --analyze --json >"$dir/analysis.json" 2>"$log" &&
             "$PYTHON" "$check" share "$dir/analysis.json" 50 >"$log" 2>&1; then
-        pass "balanced, $np ranks: $(tail -n 1 "$log")"
+        pass "balanced, $np ranks: $(tail -n 1 "$log"); by the program's own clock $(own_share "$dir")"
+        # the same program without mpiwatch: how much of that waiting is the machine's
+        run "$dir-bare" "$np" bare -- "$work/delays" balanced 0
+        note "balanced, $np ranks, without mpiwatch: waiting by the program's own clock $(own_share "$dir-bare")"
         report=$(ls "$dir"/cwd/mpiwatch-*.json | grep -v -- '-rank' | head -n 1)
         if "$PYTHON" "$check" same "$report" "$dir/analysis.json" >"$log" 2>&1; then
             pass "balanced, $np ranks, at MPI_Finalize: $(tail -n 1 "$log")"
