@@ -97,3 +97,34 @@ oom:
     free(t.v);
     return -1;
 }
+
+/* An identity's key: FNV-1a over the ordinal, the size and the members. */
+static int identity_key(const mwc_trace_comm *c)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    uint64_t words[2] = {c->before, (uint64_t)c->size};
+    for (int i = 0; i < 2 + c->size; i++) {
+        uint64_t w = i < 2 ? words[i] : (uint64_t)(uint32_t)c->members[i - 2];
+        for (int b = 0; b < 8; b++)
+            h = (h ^ ((w >> (8 * b)) & 0xff)) * 0x100000001b3ull;
+    }
+    return -2 - (int)(h % 2147483646u);   /* below -1 (none), above INT_MIN */
+}
+
+int mwc_trace_key_comms(mwc_trace_rank *r)
+{
+    def_ref *refs = malloc((r->ncomms ? r->ncomms : 1) * sizeof *refs);
+    if (refs == NULL)
+        return -1;
+    for (size_t i = 0; i < r->ncomms; i++)
+        refs[i] = (def_ref){r->comms[i].handle, r->comms[i].t, (int)i};
+    qsort(refs, r->ncomms, sizeof *refs, by_handle_time);
+    for (size_t i = 0; i < r->ncalls; i++) {
+        mwc_trace_call *c = &r->calls[i];
+        const def_ref *d = c->comm == -1 ? NULL : defined_at(refs, r->ncomms, c->comm, c->t_in);
+        if (d != NULL)
+            c->comm = identity_key(&r->comms[d->id]);
+    }
+    free(refs);
+    return 0;
+}

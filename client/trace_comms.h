@@ -35,4 +35,14 @@ int mwc_comm_table_id(mwc_comm_table *t, const mwc_trace_comm *def, int handle);
  * into the ranks' comms, which must outlive it). 0, or -1 out of memory. */
 int mwc_trace_unify_comms(mwc_trace_rank *ranks, int n, mwc_job_comm **comms, int *ncomms);
 
+/* The same from one rank's file alone (the wait-state analysis at
+ * MPI_Finalize, where each rank reads only its own): replace the comm of
+ * r's calls (-1 stays -1) by a key every member computes alike: for a
+ * communicator the file defined at the call's time, its identity (members
+ * and ordinal) hashed into [INT_MIN + 1, -2]; any other keeps its handle.
+ * Two identities, or an identity and another communicator's handle, share a
+ * key with odds of about 2^-31 a pair. 0, or -1 out of memory (nothing
+ * changed). */
+int mwc_trace_key_comms(mwc_trace_rank *r);
+
 #endif

@@ -13,6 +13,7 @@
 #include "trace_job.h"
 #include "trace_otf2_parts.h"
 #include "trace_read.h"
+#include "wait_functions.h"
 
 const int mwc_trace_otf2_built = 1;
 
@@ -179,7 +180,8 @@ int mwc_otf2_write_rank(OTF2_Archive *archive, const mwc_trace_job *j, int k,
         if (mwc_otf2_comms_place(g->comms, c->traffic ? c->comm : -1, k,
                                  op >= 0 ? c->root : c->peer, &comm, &peer) != 0)
             goto oom;
-        if (c->traffic && c->peer >= 0 && c->tag >= 0 && named(name, sends)) {
+        int sendrecv = c->traffic && mww_fn_send_receive(name);
+        if (c->traffic && c->peer >= 0 && c->tag >= 0 && (sendrecv || named(name, sends))) {
             OTF2_EvtWriter_MpiSend(w, NULL, in, (uint32_t)peer, comm, (uint32_t)c->tag, c->sent);
             n++;
         } else if (c->traffic && c->peer >= 0 && c->tag >= 0 && named(name, isends)) {
@@ -196,6 +198,16 @@ int mwc_otf2_write_rank(OTF2_Archive *archive, const mwc_trace_job *j, int k,
             n++;
         } else if (op >= 0) {
             OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, in);
+            n++;
+        }
+        const mwc_trace_done *own = sendrecv ? mwc_trace_own_receive(t, c) : NULL;
+        if (own != NULL && own->source >= 0 && own->tag >= 0) {   /* its receive half */
+            OTF2_CommRef rcomm;
+            int source;   /* the world rank the receive came from, as a rank of comm */
+            if (mwc_otf2_comms_place(g->comms, c->comm, k, own->source, &rcomm, &source) != 0)
+                goto oom;
+            OTF2_EvtWriter_MpiRecv(w, NULL, out, (uint32_t)source, rcomm, (uint32_t)own->tag,
+                                   own->bytes);
             n++;
         }
         if (c->traffic && c->peer >= 0 && c->tag >= 0 && same_name(name, "MPI_Recv")) {

@@ -25,7 +25,7 @@ typedef struct {
 
 
 /* Another call that may receive on a communicator (a persistent receive, a
- * send-receive, a matched receive): a destination's messages on that
+ * matched receive): a destination's messages on that
  * communicator are then not matched by order alone. Non-blocking receives
  * are matched here, through the call that completed them. */
 static int other_receive(const char *name)
@@ -120,7 +120,18 @@ static long write_flows(FILE *out, const mwc_trace_job *j, int *first)
             if (!c->traffic)
                 continue;
             message_end e = {c->comm, k, c->peer, c->tag, k, i, c->t_in};
-            if (mww_fn_send(name) && c->peer >= 0 && c->tag >= 0) {
+            if (mww_fn_send_receive(name)) {
+                /* both halves in one call: the send, and the receive its
+                 * own-receive record says */
+                const mwc_trace_done *own = mwc_trace_own_receive(t, c);
+                if (c->peer >= 0 && c->tag >= 0 && push_end(&s, &ns, &cs, e) != 0)
+                    goto oom;
+                if (own == NULL || own->source < 0 || own->tag < 0)
+                    mark_unsafe(&unsafe, k, c->comm);
+                else if (push_end(&r, &nr, &cr,
+                                  (message_end){c->comm, own->source, k, own->tag, k, i, c->t_in}) != 0)
+                    goto oom;
+            } else if (mww_fn_send(name) && c->peer >= 0 && c->tag >= 0) {
                 if (push_end(&s, &ns, &cs, e) != 0)
                     goto oom;
             } else if (mww_fn_blocking_receive(name)) {

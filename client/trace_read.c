@@ -450,6 +450,14 @@ int mwc_trace_completions(const mwc_trace_rank *r, size_t **completer, size_t **
     return 0;
 }
 
+const mwc_trace_done *mwc_trace_own_receive(const mwc_trace_rank *r, const mwc_trace_call *c)
+{
+    for (uint32_t d = 0; d < c->ndone; d++)
+        if (r->done[c->first_done + d].request == 0)
+            return &r->done[c->first_done + d];
+    return NULL;
+}
+
 /* name ends in ".trace.N": the length of its prefix, or 0. */
 static size_t trace_prefix(const char *name)
 {

@@ -87,6 +87,10 @@ void mwc_trace_rank_free(mwc_trace_rank *r);
  * Both arrays malloc'd, of r->ncalls entries. 0, or -1 out of memory. */
 int mwc_trace_completions(const mwc_trace_rank *r, size_t **completer, size_t **done_of);
 
+/* A call's own receive (MPI_Sendrecv's receive half: the MWT_DONE of
+ * request 0 after its record), or NULL. */
+const mwc_trace_done *mwc_trace_own_receive(const mwc_trace_rank *r, const mwc_trace_call *c);
+
 /* The files of one run: spec is a folder holding one run's files, or the
  * path up to ".trace." of one run. On success, *paths (malloc'd, each
  * malloc'd) lists them; returns the count, or -1 with err set. */

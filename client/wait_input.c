@@ -110,7 +110,8 @@ static int polling_loops(const mwc_trace_rank *r, mww_call *calls)
     if (mww_previous_calls(&(mww_rank){calls, r->ncalls, NULL}, &prev) != 0)
         return -1;
     for (size_t i = 0; i < r->ncalls; i++) {
-        if (r->calls[i].ndone == 0 || mww_fn_blocking_completion(calls[i].function))
+        if (r->calls[i].ndone == 0 || mww_fn_blocking_completion(calls[i].function) ||
+            mww_fn_send_receive(calls[i].function))   /* its done is its own receive */
             continue;
         size_t first = 0;
         for (size_t j = prev[i]; j != 0 && r->calls[j - 1].ndone == 0 &&
@@ -148,7 +149,14 @@ int mwc_wait_rank_calls(const mwc_trace_job *job, const mwc_trace_rank *r, mww_c
                               t->site,
                               t->thread,
                               0,
-                              0};
+                              0,
+                              -1,
+                              -1};
+        const mwc_trace_done *own = mwc_trace_own_receive(r, t);
+        if (own != NULL && own->source >= 0 && own->tag >= 0) {
+            calls[i].recv_peer = own->source;
+            calls[i].recv_tag = own->tag;
+        }
         if (completer[i] != SIZE_MAX && mww_fn_nonblocking_receive(r->names[t->fn]))
             completed_receive(&calls[i], completer[i], &r->done[done_of[i]]);
         else if (completer[i] != SIZE_MAX && mww_fn_nonblocking_send(r->names[t->fn]))

@@ -233,7 +233,9 @@ int mww_hides_order(const mww_call *c, size_t ncalls)
         return c->peer < 0 || c->tag < 0;
     if (mww_fn_nonblocking_receive(c->function))
         return c->completed_by == 0 || c->completed_by > ncalls || c->peer < 0 || c->tag < 0;
-    return mww_fn_other_receive(c->function) || mww_fn_send_receive(c->function);
+    if (mww_fn_send_receive(c->function))
+        return c->recv_peer < 0 || c->recv_tag < 0;
+    return mww_fn_other_receive(c->function);
 }
 
 /* MPI's non-overtaking order. */
@@ -251,10 +253,14 @@ int mww_match_messages(mww_analysis *a, const mww_options *opt, mww_result *res)
             const mww_call *c = &t->calls[i];
             message_end e = {c->comm, k, c->peer, c->tag, k, i, c->enter, i};
             if (mww_fn_send_receive(c->function)) {
-                /* one record for both halves: neither is matched, and the
-                 * destination's receives on it lose their order */
-                if (add_pair(&unordered, k, c->comm) != 0 ||
-                    (c->peer >= 0 && add_pair(&unordered, c->peer, c->comm) != 0))
+                /* one record for both halves, each waiting in the call: the
+                 * send, and the receive when the trace says its source and
+                 * tag (else this rank's receives on comm lose their order) */
+                if (c->peer >= 0 && c->tag >= 0 && push_end(&s, &ns, &cs, e) != 0)
+                    goto out;
+                e = (message_end){c->comm, c->recv_peer, k, c->recv_tag, k, i, c->enter, i};
+                if (mww_hides_order(c, t->ncalls) ? add_pair(&unordered, k, c->comm) != 0
+                                                  : push_end(&r, &nr, &cr, e) != 0)
                     goto out;
             } else if (mww_fn_send(c->function) && c->peer >= 0 && c->tag >= 0) {
                 e.waits_in = waiting_call(c, i, t->ncalls);

@@ -29,7 +29,8 @@ int mww_match_messages(mww_analysis *a, const mww_options *opt, mww_result *res)
 
 /* A receiving call whose message is not known (a receive from
  * MPI_ANY_SOURCE with its status ignored, a non-blocking one not seen
- * completed, a persistent or matched receive, a send-receive): its rank's
+ * completed, a persistent or matched receive, a send-receive whose receive
+ * the trace does not say): its rank's
  * receives on its communicator lose their order (ncalls: its rank's). */
 int mww_hides_order(const mww_call *c, size_t ncalls);
 

@@ -27,6 +27,9 @@ typedef struct {
                                 * polls of the same function and site that found
                                 * nothing: the first of them (index + 1), from whose
                                 * entry it waited; 0 none (it waited in no poll) */
+    int recv_peer, recv_tag;   /* a send-receive's receive half (peer and tag are its
+                                * send's): source (world rank) and tag; -1 not known,
+                                * and for other calls */
 } mww_call;
 
 /* A call's previous MPI call on its thread, named (the cause's "after"). */

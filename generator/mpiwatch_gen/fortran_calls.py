@@ -176,7 +176,7 @@ class FortranCall:
     def used_parameters(self) -> list[WrapperParam]:
         """The parameters the statements mention (by name, as C identifiers)."""
         text = "\n".join(self.wrapper.traffic.before + self.wrapper.traffic.notes
-                         + (self.wrapper.before, self.wrapper.after))
+                         + (self.wrapper.before, self.wrapper.after, self.wrapper.trace.receive))
         words = set(re.findall(r"\b[A-Za-z_]\w*\b", text))
         return [p for p in self.wrapper.params if p.name in words]
 

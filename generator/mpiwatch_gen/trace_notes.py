@@ -12,7 +12,10 @@ what joins calls to each other (docs/trace.md, "What is recorded per call"):
 - the root of a rooted collective, taken from the profile's own derivation
   (Moves.root), so that the root is found once;
 - whether a poll (a test or an MPI_Iprobe, MPI_Improbe) found nothing, so
-  that the trace folds a polling loop into one record.
+  that the trace folds a polling loop into one record;
+- a send-receive's own receive (the profile's record keeps the send's
+  peer), from the profile's derivation of its receive side (Moves.recv):
+  its source, tag and bytes, as a completion of request 0.
 
 The statements call runtime/trace/notes.h. They run in the slow body only,
 and only while the trace records (mw_trace_listening), so that tracing off
@@ -24,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from .moves import Binding, Moves, Operation
+from .moves import Binding, Kind, Moves, Operation, Side
 from .parameters import WrapperParam
 from .spec import SpecFunction
 
@@ -56,13 +59,19 @@ class TraceNotes:
     before: tuple[str, ...] = ()   # before the call (the requests it may complete)
     after: tuple[str, ...] = ()    # after it, with ret
     root: str = ""                 # after it: the root (also run by the Fortran bodies)
+    receive: str = ""              # after it: a send-receive's own receive (likewise)
     start: tuple[str, str, bool] | None = None   # request, comm ("" none), receives
     completion: Completion | None = None
     poll_flag: str = ""            # a non-blocking probe's flag
 
     @property
     def any(self) -> bool:
-        return bool(self.before or self.after or self.root)
+        return bool(self.before or self.after or self.root or self.receive)
+
+    @property
+    def completes(self) -> bool:
+        """Whether the call leaves completions for its record (mw_wrap.h's MW_TRACED_DONE)."""
+        return bool(self.completion or self.receive)
 
 
 def _start(b: Binding, op: Operation, category: str) -> str:
@@ -113,6 +122,15 @@ def _probe(b: Binding, category: str) -> str:
     return f"mw_trace_note_poll(ret, {flag});"
 
 
+def _receive(b: Binding, moves: Moves) -> str:
+    """A send-receive's receive half, by the roles its profile note used."""
+    source, tag, comm = b.on("peer", Side.RECV), b.on("tag", Side.RECV), b.get("comm")
+    if moves.kind is not Kind.SENDRECV or moves.recv is None or None in (source, tag, comm):
+        return ""
+    return (f"mw_trace_note_received(ret, {source.c_name}, {tag.c_name}, {moves.recv.count}, "
+            f"{moves.recv.datatype}, {comm.c_name}, {b.status()});")
+
+
 def _start_names(b: Binding, op: Operation, category: str) -> tuple[str, str, bool] | None:
     request = b.get("request")
     if request is None or request.array or request.direction != "out" or op.persistent:
@@ -156,6 +174,7 @@ def trace_notes_of(name: str, spec: SpecFunction | None, large: bool, category: 
     after = tuple(s for s in (_start(b, op, category), completed, _probe(b, category)) if s)
     probe = _probe(b, category)
     return TraceNotes(before=(before,) if before else (), after=after, root=root,
+                      receive=_receive(b, moves),
                       start=_start_names(b, op, category),
                       completion=_completion_names(b, completed),
                       poll_flag=next((p.spec_name for p in b.all("flag")

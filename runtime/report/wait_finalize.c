@@ -13,6 +13,7 @@
 #include "mw_functions.h"
 #include "report/callsites.h"
 #include "trace/trace.h"
+#include "trace_comms.h"
 #include "wait_functions.h"
 #include "wait_input.h"
 #include "wait_match.h"
@@ -28,6 +29,7 @@ typedef struct {
     int32_t peer, tag, comm, root;
     uint32_t thread;
     int32_t completed_by;      /* within the shipment, + 1; 0 none */
+    int32_t recv_peer, recv_tag;   /* a send-receive's receive half (mww_call) */
 } wire_call;
 
 /* One collective instance combined over its ranks: the last to enter, the
@@ -167,6 +169,11 @@ static int read_own(own_trace *o)
                 path == NULL ? "the trace is off, or writing it failed" : err);
         return -1;
     }
+    /* communicators by the key every member gives them, not by this rank's handles */
+    if (mwc_trace_key_comms(&o->trace) != 0) {
+        mw_warn("the wait-state analysis ran out of memory naming this rank's communicators");
+        return -1;
+    }
     return 0;
 }
 
@@ -194,7 +201,7 @@ static wire_call to_wire(const own_trace *o, size_t i)
     size_t p = o->prev != NULL ? o->prev[i] : 0;
     wire_call w = {c->enter, c->leave, 0, c->bytes, own_site(o, c->site), {0, 0},
                    o->fn[o->trace.calls[i].fn], -1, c->peer, c->tag, c->comm, c->root,
-                   c->thread, 0};
+                   c->thread, 0, c->recv_peer, c->recv_tag};
     if (p != 0) {
         w.prev_fn = o->fn[o->trace.calls[p - 1].fn];
         w.prev_site = own_site(o, o->calls[p - 1].site);
@@ -281,6 +288,10 @@ static int exchange_messages(const own_trace *o, int size, MPI_Comm comm, const 
             if (c->completed_by != 0 && list_add(&to[c->peer], c->completed_by - 1) != 0)
                 goto agree;
         }
+        /* a send-receive's receive half: its source matches it too */
+        if (c->recv_peer >= 0 && c->recv_peer < size && c->recv_peer != c->peer &&
+            list_add(&to[c->recv_peer], i) != 0)
+            goto agree;
     }
     size_t total = 0;
     for (int p = 0; p < size; p++) {
@@ -375,8 +386,8 @@ static int by_comm(const void *a, const void *b)
     return x->comm < y->comm ? -1 : x->comm > y->comm;
 }
 
-/* The instances every rank agrees on: per communicator value (the trace's
- * handle, as the client matches them), the number of complete ones (every
+/* The instances every rank agrees on: per communicator value (its key,
+ * mwc_trace_key_comms: alike on every member), the number of complete ones (every
  * member reached them; calls without a communicator only when every rank
  * made as many) and where they start among all. */
 typedef struct {
@@ -578,7 +589,8 @@ static size_t ghost_add(ghost_list *g, const wire_call *w, const site_table *t, 
                                 w->peer, w->tag, w->comm, w->root, w->bytes,
                                 table_index(t, w->site), w->thread,
                                 w->completed_by ? base + (size_t)w->completed_by : 0,
-                                0};   /* polls: a peer's waiting is not measured here */
+                                0,   /* polls: a peer's waiting is not measured here */
+                                w->recv_peer, w->recv_tag};
     g->prev[g->n] = (mww_prev){w->prev_fn >= 0 ? mw_fn_names[w->prev_fn] : NULL,
                                table_index(t, w->prev_site), w->prev_leave};
     return g->n++;

@@ -132,6 +132,32 @@ void mw_trace_note_completing(int count, const MPI_Request *requests)
     pending.completing = count;
 }
 
+/* A receive's source (world rank), tag and bytes from its status, when
+ * the status says them (not ignored, nor from MPI_PROC_NULL). */
+static void received_from(MPI_Comm comm, const MPI_Status *status, mw_trace_done *done)
+{
+    if (status == NULL || status == MPI_STATUS_IGNORE || status->MPI_SOURCE < 0)
+        return;
+    int n = 0;
+    done->source = mw_comm_world_rank(mw_self, comm, status->MPI_SOURCE);
+    done->tag = status->MPI_TAG;
+    if (PMPI_Get_count(status, MPI_BYTE, &n) == MPI_SUCCESS && n >= 0)
+        done->bytes = (uint64_t)n;
+}
+
+static void push_done(mw_trace_done done)
+{
+    if (pending.ndone == pending.done_cap) {
+        int cap = pending.done_cap ? 2 * pending.done_cap : 8;
+        mw_trace_done *more = realloc(pending.done, (size_t)cap * sizeof *more);
+        if (more == NULL)
+            return;
+        pending.done = more;
+        pending.done_cap = cap;
+    }
+    pending.done[pending.ndone++] = done;
+}
+
 /* The request at position i completed, with status (NULL: ignored). */
 static void completed(int i, const MPI_Status *status)
 {
@@ -151,22 +177,9 @@ static void completed(int i, const MPI_Status *status)
     table_unlock();
     if (done.request == 0)
         return;   /* started before the trace, or not by a call the trace notes */
-    if (receives && status != NULL && status->MPI_SOURCE >= 0) {
-        int n = 0;
-        done.source = mw_comm_world_rank(mw_self, comm, status->MPI_SOURCE);
-        done.tag = status->MPI_TAG;
-        if (PMPI_Get_count(status, MPI_BYTE, &n) == MPI_SUCCESS && n >= 0)
-            done.bytes = (uint64_t)n;
-    }
-    if (pending.ndone == pending.done_cap) {
-        int cap = pending.done_cap ? 2 * pending.done_cap : 8;
-        mw_trace_done *more = realloc(pending.done, (size_t)cap * sizeof *more);
-        if (more == NULL)
-            return;
-        pending.done = more;
-        pending.done_cap = cap;
-    }
-    pending.done[pending.ndone++] = done;
+    if (receives)
+        received_from(comm, status, &done);
+    push_done(done);
 }
 
 void mw_trace_note_completed(int ret, int form, const int *flag, const int *index,
@@ -212,4 +225,23 @@ void mw_trace_note_root(int root, MPI_Comm comm)
         pending.root = mw_state.world_rank;
     else
         pending.root = root >= 0 && mw_self != NULL ? mw_comm_world_rank(mw_self, comm, root) : -1;
+}
+
+void mw_trace_note_received(int ret, int source, int tag, MPI_Count count, MPI_Datatype type,
+                            MPI_Comm comm, const MPI_Status *status)
+{
+    if (ret != MPI_SUCCESS || source == MPI_PROC_NULL)
+        return;
+    mw_trace_done done = {0, -1, -1, 0};
+    received_from(comm, status, &done);
+    if (done.source < 0 && (status == NULL || status == MPI_STATUS_IGNORE)) {
+        /* ignored status: the arguments say what they can (not MPI_ANY_*) */
+        int size = 0;
+        done.source = source >= 0 ? mw_comm_world_rank(mw_self, comm, source) : -1;
+        done.tag = tag >= 0 ? tag : -1;
+        if (count > 0 && PMPI_Type_size(type, &size) == MPI_SUCCESS && size > 0)
+            done.bytes = (uint64_t)count * (uint64_t)size;
+    }
+    if (done.source >= 0)
+        push_done(done);
 }

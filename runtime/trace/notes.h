@@ -1,6 +1,7 @@
 /* What the trace adds to a call's record beyond the profile's notes
  * (docs/trace.md, "What is recorded per call"): the request a non-blocking
  * call starts, the requests a wait or test completes (with their statuses),
+ * a send-receive's own receive,
  * a rooted collective's root, and whether a poll found nothing. The slow
  * body calls these (generator/mpiwatch_gen/trace_notes.py) only while the
  * trace records, before leaving; mw_trace_record takes what they noted.
@@ -42,6 +43,14 @@ MW_HIDDEN void mw_trace_note_completed(int ret, int form, const int *flag, const
 
 /* A non-blocking probe's flag: a poll that found nothing when 0. */
 MW_HIDDEN void mw_trace_note_poll(int ret, const int *flag);
+
+/* A call's own receive (MPI_Sendrecv's, MPI_Sendrecv_replace's), from
+ * source with tag into count elements of type: noted as a completion of
+ * request 0 with what status says (the matched source, tag and bytes), or
+ * with an ignored status what the arguments say. Nothing when ret is an
+ * error, from MPI_PROC_NULL, or from MPI_ANY_SOURCE with the status ignored. */
+MW_HIDDEN void mw_trace_note_received(int ret, int source, int tag, MPI_Count count,
+                                      MPI_Datatype type, MPI_Comm comm, const MPI_Status *status);
 
 /* A rooted collective's root, a rank of comm (MPI_ROOT, MPI_PROC_NULL for
  * an intercommunicator's root group). */

@@ -27,12 +27,12 @@ typedef struct {
 static void add(calls *r, const char *fn, double enter, double leave, int peer, int tag,
                 int comm, uint64_t site)
 {
-    r->c[r->n++] = (mww_call){fn, enter, leave, peer, tag, comm, -1, 8, site, 0, 0, 0};
+    r->c[r->n++] = (mww_call){fn, enter, leave, peer, tag, comm, -1, 8, site, 0, 0, 0, -1, -1};
 }
 
 static void rooted(calls *r, const char *fn, double enter, double leave, int root, uint64_t site)
 {
-    r->c[r->n++] = (mww_call){fn, enter, leave, -1, -1, 0, root, 8, site, 0, 0, 0};
+    r->c[r->n++] = (mww_call){fn, enter, leave, -1, -1, 0, root, 8, site, 0, 0, 0, -1, -1};
 }
 
 /* Each rank's own analysis (mww_options.victim, as at MPI_Finalize) sums
@@ -269,6 +269,49 @@ static void test_unordered(void)
     CHECK(res.messages == 1 && res.unordered_receivers == 1, "%ld messages, %ld unordered",
           res.messages, res.unordered_receivers);
     CHECK(NEAR(res.waiting, 1.0), "waiting %g", res.waiting);
+    mww_result_free(&res);
+}
+
+/* A send-receive: its send to peer with tag, its receive from recv_peer
+ * with recv_tag (-1: the trace does not say it). */
+static void sendrecv(calls *r, double enter, double leave, int peer, int tag, int recv_peer,
+                     int recv_tag, uint64_t site)
+{
+    add(r, "MPI_Sendrecv", enter, leave, peer, tag, 0, site);
+    r->c[r->n - 1].recv_peer = recv_peer;
+    r->c[r->n - 1].recv_tag = recv_tag;
+}
+
+/* A ring of 3 send-receives (each to the next rank, from the previous):
+ * rank 0 enters 0.2 s late, after its MPI_Init; rank 1 waits in its
+ * receive half for rank 0's send (a Late Sender charged to rank 0's site),
+ * ranks 0 and 2 do not. Each of the 3 messages is matched. Without its
+ * receive half (an old trace, or MPI_ANY_SOURCE with the status ignored),
+ * rank 1's receives on the communicator lose their order, and its send half
+ * is still matched. */
+static void test_sendrecv(void)
+{
+    calls r[3] = {0};
+    add(&r[0], "MPI_Init", 0.0, 0.01, -1, -1, -1, 0x10);
+    sendrecv(&r[0], 0.3, 0.31, 1, 4, 2, 4, 0x20);
+    sendrecv(&r[1], 0.1, 0.31, 2, 4, 0, 4, 0x21);
+    sendrecv(&r[2], 0.1, 0.11, 0, 4, 1, 4, 0x22);
+    mww_result res = analyze(r, 3);
+    CHECK(res.messages == 3 && res.unmatched == 0 && res.unordered_receivers == 0,
+          "%ld messages, %ld unmatched, %ld unordered", res.messages, res.unmatched,
+          res.unordered_receivers);
+    CHECK(NEAR(res.pattern_time[MWW_LATE_SENDER], 0.2) && NEAR(res.rank_waiting[1], 0.2),
+          "late sender %g, rank 1 waited %g", res.pattern_time[MWW_LATE_SENDER],
+          res.rank_waiting[1]);
+    CHECK(res.ncauses == 1 && res.causes[0].rank == 0 && res.causes[0].site == 0x20 &&
+              res.causes[0].prev_site == 0x10,
+          "%zu causes, the first rank %d", res.ncauses, res.ncauses ? res.causes[0].rank : -1);
+    mww_result_free(&res);
+    r[1].c[0].recv_peer = r[1].c[0].recv_tag = -1;
+    res = analyze(r, 3);
+    CHECK(res.messages == 2 && res.unordered_receivers == 1 && NEAR(res.waiting, 0),
+          "without rank 1's receive half: %ld messages, %ld unordered, waiting %g",
+          res.messages, res.unordered_receivers, res.waiting);
     mww_result_free(&res);
 }
 
@@ -617,6 +660,7 @@ int main(void)
     test_barrier_unknown_comm();
     test_rooted();
     test_unordered();
+    test_sendrecv();
     test_irecv_wait();
     test_irecv_any_source();
     test_waitall_reverse();

@@ -63,6 +63,17 @@ class TraceNotesTest(unittest.TestCase):
     def test_a_cheap_call_adds_nothing(self):
         self.assertFalse(notes("MPI_Comm_rank").any)
 
+    def test_a_send_receive_notes_its_receive_half(self):
+        got = notes("MPI_Sendrecv")
+        self.assertEqual(got.receive, "mw_trace_note_received(ret, source, recvtag, recvcount, "
+                                      "recvtype, comm, status);")
+        self.assertTrue(got.completes)
+        # one buffer: its count and datatype are the receive's too
+        self.assertEqual(notes("MPI_Sendrecv_replace").receive,
+                         "mw_trace_note_received(ret, source, recvtag, count, datatype, comm, "
+                         "status);")
+        self.assertFalse(notes("MPI_Isend").completes or notes("MPI_Isend").receive)
+
 
 
 def fortran(name: str, binding: FortranBinding = FortranBinding.MPIF):

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The OTF2 archive (docs/trace.md, "OTF2"): the archive written at
 # MPI_Finalize and `mpiwatch --trace DIR --otf2 OUT`, on traced runs of 4
-# ranks, preloaded: examples/ring.c, tests/trace/nonblocking.c (requests,
+# ranks, preloaded: examples/ring.c, tests/trace/delays.c's ring of
+# MPI_Sendrecv (an MpiSend and an MpiRecv each), tests/trace/nonblocking.c (requests,
 # wildcard receives, roots, a polling loop), tests/runtime/threads.c (4
 # threads a rank, MPI_THREAD_MULTIPLE) and examples/halo.f90 (Fortran). For
 # each: an archive was written at MPI_Finalize without a warning, the
@@ -149,6 +150,15 @@ elif grep -q "already holds an archive" "$work/again.log"; then
 else
     fail "ring: converted again" "$(head -n 2 "$work/again.log")" "$work/again.log"
 fi
+
+# Send-receives: tests/trace/delays.c's ring of MPI_Sendrecv (each from
+# MPI_ANY_SOURCE, with a status; rank 0 late by 5 ms): each is an MpiSend and
+# an MpiRecv, so every receive half is matched to a send and the bytes per
+# pair are the report's matrix.
+build "$top_srcdir/tests/trace/delays.c" "$work/delays" plain
+run "$work/sendrecv-run" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_FORMATS=json \
+    -- "$work/delays" late-sender-sendrecv 5
+archive "sendrecv ring" "$work/sendrecv-run"
 
 # --exe PROGRAM: the call sites as source code locations. examples/ring.c
 # built with -g and without PIE: every Enter of MPI_Send and MPI_Recv has

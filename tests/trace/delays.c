@@ -12,6 +12,11 @@
  *   late-sender-split  rank 0 sleeps, then MPI_Send to rank 2 on the even
  *                  ranks' communicator, numbered backwards (rank 2 is its
  *                  0, rank 0 its 1); rank 2 waits in MPI_Recv
+ *   late-sender-sendrecv  a ring: each rank's MPI_Sendrecv sends to the
+ *                  next rank and receives from MPI_ANY_SOURCE (the status
+ *                  names the previous rank); rank 0 sleeps, rank 1 waits in
+ *                  its MPI_Sendrecv's receive (and the lateness goes round:
+ *                  rank 2 waits for rank 1 from the next iteration on)
  *   late-receiver  rank 1 sleeps, then MPI_Recv; rank 0 waits in MPI_Ssend
  *   late-receiver-issend  the same, but rank 0 sends with MPI_Issend and
  *                  waits in the MPI_Wait that completes it
@@ -19,7 +24,11 @@
  *   bcast          rank 0, the root, sleeps, then MPI_Bcast; the others wait
  *   barrier        rank 3 sleeps, then MPI_Barrier; the others wait
  *   reduce         rank 3 sleeps, then MPI_Reduce to 0; the root 0 waits
- *   balanced       no rank sleeps: an MPI_Allreduce of 8 MB
+ *   balanced       no rank sleeps: an MPI_Allreduce of 8 MB; rank 0 also prints
+ *                  "balanced WAITED MPI": by the program's own clock, the time
+ *                  the ranks waited in it for the last to enter, and all their
+ *                  time in it (what the analysis's Wait at N x N share
+ *                  measures, with or without mpiwatch)
  * The delaying rank prints "delay RANK SLEPT LINE PREV WAITED BEHIND": what
  * it slept in all (measured: a loaded machine oversleeps), the line of its
  * delayed call, the line of the MPI call before it, the waiting the others
@@ -69,6 +78,24 @@ static double waited(double (*times)[ITERATIONS][3], int late, int w)
         sum += until > times[w][i][1] ? until - times[w][i][1] : 0;
     }
     return sum;
+}
+
+/* Balanced: every rank's waiting in each iteration's call for the last to
+ * enter (*waiting), and all their time in it (*in_call). */
+static void waited_for_last(double (*times)[ITERATIONS][3], int size, double *waiting,
+                            double *in_call)
+{
+    *waiting = *in_call = 0;
+    for (int i = 0; i < ITERATIONS; i++) {
+        double last = times[0][i][1];
+        for (int w = 1; w < size; w++)
+            last = times[w][i][1] > last ? times[w][i][1] : last;
+        for (int w = 0; w < size; w++) {
+            double until = last < times[w][i][2] ? last : times[w][i][2];
+            *waiting += until - times[w][i][1];
+            *in_call += times[w][i][2] - times[w][i][1];
+        }
+    }
 }
 
 /* How much later than the late rank rank w began its iterations' work. */
@@ -148,6 +175,10 @@ int main(int argc, char **argv)
                 while (!done)
                     MPI_Test(&req, &done, MPI_STATUS_IGNORE);
             }
+        } else if (strcmp(pattern, "late-sender-sendrecv") == 0) {
+            int out = value, next = (rank + 1) % size;
+            MPI_Status status;
+            MPI_Sendrecv(&out, 1, MPI_INT, next, 5, &value, 1, MPI_INT, MPI_ANY_SOURCE, 5, MPI_COMM_WORLD, &status); line = __LINE__;
         } else if (strcmp(pattern, "late-receiver") == 0) {
             if (rank == 0) {
                 MPI_Ssend(&value, 1, MPI_INT, 1, 5, MPI_COMM_WORLD);
@@ -194,6 +225,11 @@ int main(int argc, char **argv)
                 late += behind(times, delayer, w);
             }
         printf("delay %d %.6f %d %d %.6f %.6f\n", rank, slept, line, prev, sum, late);
+        if (strcmp(pattern, "balanced") == 0) {
+            double waiting, in_call;
+            waited_for_last(times, size, &waiting, &in_call);
+            printf("balanced %.6f %.6f\n", waiting, in_call);
+        }
     }
     free(times);
     if (even != MPI_COMM_NULL)

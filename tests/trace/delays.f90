@@ -16,7 +16,7 @@ program delays
     end interface
     character(len=32) :: pattern, arg
     integer, parameter :: iterations = 10
-    integer :: ierr, rank, nranks, delayer, i, w, line, prev, value, total, ms, req
+    integer :: ierr, rank, nranks, delayer, i, w, line, prev, value, total, ms, req, left, right
     logical :: done
     integer(kind=8) :: t0, t1, rate
     double precision :: slept, waited, late, mine(3, iterations)
@@ -76,6 +76,12 @@ program delays
                     call MPI_Test(req, done, MPI_STATUS_IGNORE, ierr)
                 end do
             end if
+        case ('late-sender-sendrecv')
+            ! a ring, as delays.c's, but from the previous rank by name, the status ignored
+            right = mod(rank + 1, nranks)
+            left = mod(rank + nranks - 1, nranks)
+            call MPI_Sendrecv_replace(value, 1, MPI_INTEGER, right, 5, left, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
+            line = __LINE__ - 1   ! the call's line (too long a line for both)
         case ('late-receiver-issend')
             if (rank == 0) then
                 call MPI_Issend(value, 1, MPI_INTEGER, 1, 5, MPI_COMM_WORLD, req, ierr)
@@ -106,7 +112,7 @@ program delays
         waited = 0
         late = 0
         select case (trim(pattern))
-        case ('late-sender', 'late-sender-test')
+        case ('late-sender', 'late-sender-test', 'late-sender-sendrecv')
             waited = waiting(0, 1)
             late = behind(0, 1)
         case ('late-receiver', 'late-receiver-issend')

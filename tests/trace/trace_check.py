@@ -336,8 +336,11 @@ def written(report, files):
     return 0
 
 
+# A send-receive is both: an arrow leaves it and one ends in it (its own
+# receive is in its "completed", as request 0).
+SENDRECVS = {"MPI_Sendrecv", "MPI_Sendrecv_replace"}
 SENDS = {"MPI_Send", "MPI_Ssend", "MPI_Bsend", "MPI_Rsend", "MPI_Isend", "MPI_Issend",
-         "MPI_Ibsend", "MPI_Irsend"}
+         "MPI_Ibsend", "MPI_Irsend"} | SENDRECVS
 
 
 def inside(slices, ev):
@@ -386,7 +389,7 @@ def perfetto(path, ranks, report=None):
         send, recv = inside(slices, start), inside(slices, finish)
         if send is None or send["name"] not in SENDS:
             problems.append(f"flow {fid} starts outside a send: {start}")
-        elif recv is None or not (recv["name"] == "MPI_Recv" or
+        elif recv is None or not (recv["name"] in {"MPI_Recv"} | SENDRECVS or
                                   recv["name"].startswith(("MPI_Wait", "MPI_Test"))):
             problems.append(f"flow {fid} ends outside a receive: {finish}")
         elif send["args"]["peer"] != recv["pid"] or \

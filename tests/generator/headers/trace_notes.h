@@ -1,7 +1,8 @@
 /* Functions the trace notes more of (trace_notes.py): a non-blocking
  * receive and send, waits and tests of each form, a non-blocking probe,
- * rooted collectives (blocking and not), a call with nothing to add, and
- * two that make a communicator (the second non-blocking). */
+ * rooted collectives (blocking and not), a call with nothing to add, two
+ * that make a communicator (the second non-blocking), and the two
+ * send-receives. */
 #include "fake_types.h"
 
 int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
@@ -23,3 +24,8 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Co
 int PMPI_Comm_rank(MPI_Comm comm, int *rank);
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
 int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                  int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  int source, int recvtag, MPI_Comm comm, MPI_Status *status);
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                          int source, int recvtag, MPI_Comm comm, MPI_Status *status);
