@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "core/compiler.h"
+#include "core/handles.h"
 
 /* One call, as queued; the sender turns it into a protocol record. In a
  * ring, only t_in, t_out, function and flags are always written; the
@@ -44,11 +45,7 @@ typedef struct mw_event_ring {
                                       * the shared tail read again, so the call path does
                                       * not pull the consumer's line */
     uint64_t dropped;                /* owner writes, consumer reads */
-    /* The owner's last communicator and its id (mw_comm_id), valid while
-     * no handle has been freed since (mw_handle_gen). */
-    MPI_Comm comm_seen;
-    int32_t comm_seen_id;
-    unsigned comm_seen_gen;
+    mw_comm_seen comm_seen;          /* the owner's last communicator and its id */
     _Alignas(64) uint64_t tail;      /* events ever taken; consumer writes */
     _Alignas(64) mw_event slots[];
 } mw_event_ring;

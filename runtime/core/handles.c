@@ -24,6 +24,21 @@ static unsigned current_gen(void)
     return __atomic_load_n(&mw_handle_gen, __ATOMIC_RELAXED);
 }
 
+void mw_comm_seen_reset(mw_comm_seen *m)
+{
+    m->comm = MPI_COMM_NULL;
+    m->id = -1;
+    m->gen = 0;
+}
+
+int mw_comm_seen_learn(mw_comm_seen *m, MPI_Comm comm)
+{
+    m->comm = comm;
+    m->id = mw_comm_id(comm);
+    m->gen = current_gen();
+    return m->id;
+}
+
 static int mpi_usable(void)
 {
     return mw_state.started && !mw_state.finished;

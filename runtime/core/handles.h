@@ -88,6 +88,28 @@ static MW_ALWAYS_INLINE int mw_facts_world_rank(const mw_group_slot *g, int rank
  * MPI_Comm_c2f, or MPI_Comm_toint in the MPI 5.0 ABI), -1 for none. */
 MW_HIDDEN int mw_comm_id(MPI_Comm comm);
 
+/* A thread's last communicator and its id, for the per-call records of the
+ * monitor and the trace: the common case calls nothing. Valid while no
+ * handle has been freed since (mw_handle_gen), as a freed communicator's
+ * handle may come back with another id. */
+typedef struct mw_comm_seen {
+    MPI_Comm comm;
+    int32_t id;
+    unsigned gen;
+} mw_comm_seen;
+
+/* Does m hold comm's id? */
+static MW_ALWAYS_INLINE int mw_comm_seen_is(const mw_comm_seen *m, MPI_Comm comm)
+{
+    return comm == m->comm && m->gen == __atomic_load_n(&mw_handle_gen, __ATOMIC_RELAXED);
+}
+
+/* m knows nothing (its comm is MPI_COMM_NULL, whose id is -1). */
+MW_HIDDEN void mw_comm_seen_reset(mw_comm_seen *m);
+
+/* Remember comm's id in m, out of line; returns it. */
+MW_HIDDEN MW_NOINLINE int mw_comm_seen_learn(mw_comm_seen *m, MPI_Comm comm);
+
 /* Bytes in one element of type; 0 for MPI_DATATYPE_NULL, or before MPI_Init. */
 MW_HIDDEN int64_t mw_type_size(mw_thread *t, MPI_Datatype type);
 

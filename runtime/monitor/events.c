@@ -42,9 +42,7 @@ static mw_event_ring *ring_attach(void)
         return NULL;
     }
     r->head = r->tail = 0;
-    r->comm_seen = MPI_COMM_NULL;
-    r->comm_seen_id = -1;
-    r->comm_seen_gen = 0;
+    mw_comm_seen_reset(&r->comm_seen);
     r->limit = capacity;
     r->dropped = 0;
     r->mask = (uint32_t)(capacity - 1);
@@ -72,10 +70,7 @@ void mw_event_push_traffic_slow(int id, const mw_call *call)
     mw_event_ring *r = mw_tls.ring;
     if (r == &mw_ring_detached && (r = ring_attach()) == NULL)
         return;
-    r->comm_seen = call->comm;
-    r->comm_seen_id = mw_comm_id(call->comm);
-    r->comm_seen_gen = __atomic_load_n(&mw_handle_gen, __ATOMIC_RELAXED);
-    mw_event_write_traffic(r, id, call, r->comm_seen_id);
+    mw_event_write_traffic(r, id, call, mw_comm_seen_learn(&r->comm_seen, call->comm));
 }
 
 void mw_monitor_event(int id, const mw_call *call, int traffic)

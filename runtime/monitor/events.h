@@ -111,12 +111,11 @@ static inline void mw_event_push_traffic(int id, const mw_call *call)
             mw_event_drop(r);
         return;
     }
-    if (MW_UNLIKELY(call->comm != r->comm_seen ||
-                    r->comm_seen_gen != __atomic_load_n(&mw_handle_gen, __ATOMIC_RELAXED))) {
+    if (MW_UNLIKELY(!mw_comm_seen_is(&r->comm_seen, call->comm))) {
         mw_event_push_traffic_slow(id, call);
         return;
     }
-    mw_event_write_traffic(r, id, call, r->comm_seen_id);
+    mw_event_write_traffic(r, id, call, r->comm_seen.id);
 }
 
 /* Queue one call's event, out of line, for the slow body and the general

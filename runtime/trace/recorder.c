@@ -26,6 +26,7 @@ static MW_NOINLINE recorder *attach(void)
     if (r == NULL)
         return NULL;
     r->thread = mw_self != NULL ? mw_self->number : 0;
+    mw_comm_seen_reset(&r->comm_seen);
     pthread_mutex_lock(&registry_lock);
     r->next = registry;
     registry = r;
@@ -143,7 +144,7 @@ void mw_trace_record_general(int id, const mw_call *call, int traffic, const mw_
     unsigned char *p = put_call(r, traffic ? MWT_XFER : MWT_CALL, id, site, call->t_in,
                                 call->t_out);
     if (traffic)
-        p = mw_trace_put_traffic(p, call);
+        p = mw_trace_put_traffic(p, r, call);
     p = mw_trace_put_notes(p, pend, ndone);
     mw_trace_pending_clear(pend);
     wrote(r, p, 1);

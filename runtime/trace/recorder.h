@@ -25,6 +25,7 @@ typedef struct mw_trace_recorder {
     uint64_t dropped;
     uint64_t dropped_unsaid;          /* dropped since the last record written */
     uint32_t thread;
+    mw_comm_seen comm_seen;           /* the thread's last communicator and its id */
     struct {                          /* polls folded, not yet written; count 0: none */
         int fn;
         uint64_t site, t_in, t_out, count;
@@ -56,12 +57,15 @@ static MW_ALWAYS_INLINE unsigned char *mw_trace_put_signed(unsigned char *p, int
     return mw_trace_put_varint(p, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
 }
 
-/* What the call moved (kind 2's fields after kind 1's). */
-static MW_ALWAYS_INLINE unsigned char *mw_trace_put_traffic(unsigned char *p, const mw_call *call)
+/* What the call moved (kind 2's fields after kind 1's), recorded by r. */
+static MW_ALWAYS_INLINE unsigned char *mw_trace_put_traffic(unsigned char *p, mw_trace_recorder *r,
+                                                            const mw_call *call)
 {
     p = mw_trace_put_signed(p, call->peer);
     p = mw_trace_put_signed(p, call->tag);
-    p = mw_trace_put_signed(p, mw_comm_id(call->comm));
+    p = mw_trace_put_signed(p, MW_LIKELY(mw_comm_seen_is(&r->comm_seen, call->comm))
+                                   ? r->comm_seen.id
+                                   : mw_comm_seen_learn(&r->comm_seen, call->comm));
     p = mw_trace_put_varint(p, (uint64_t)(call->sent > 0 ? call->sent : 0));
     return mw_trace_put_varint(p, (uint64_t)(call->recv > 0 ? call->recv : 0));
 }
@@ -134,7 +138,7 @@ static MW_ALWAYS_INLINE void mw_trace_record_inline(int id, const mw_call *call,
     p = mw_trace_put_varint(p, t_in - c->last_t);
     p = mw_trace_put_varint(p, call->t_out > t_in ? call->t_out - t_in : 0);
     if (traffic)
-        p = mw_trace_put_traffic(p, call);
+        p = mw_trace_put_traffic(p, r, call);
     if (notes) {
         p = mw_trace_put_notes(p, pend, completes ? pend->ndone : 0);
         pend->request = 0;
