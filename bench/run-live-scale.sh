@@ -43,6 +43,7 @@ options:
   --seconds S            seconds of traffic (default 10)
   --hold S               seconds the stuck rank waits (default 10)
   --stuck-after S        the client's --stuck (default 2)
+  --stall S              the client's --stall (default 600: starved ranks are slow to speak)
   --limit S              time limit of each job and of the client's --wait (default 3600)
   --keep                 keep the temporary directory (outputs, reports)
   -h, --help             this text
@@ -56,7 +57,7 @@ need_value() { [[ $# -ge 2 && -n "$2" ]] || die "$1 needs a value"; }
 is_count() { [[ "$1" =~ ^[1-9][0-9]*$ ]]; }
 
 MPI= LIB= CLIENT= RANKS=512 NODE_SIZE=32 COMPARE=64 SECONDS_T=10 HOLD=10 STUCK_AFTER=2
-LIMIT=3600 KEEP=0 DO_CALLGRIND=0
+LIMIT=3600 STALL=600 KEEP=0 DO_CALLGRIND=0
 while [[ $# -gt 0 ]]; do
     case "$1" in
         -h|--help) usage; exit 0 ;;
@@ -70,6 +71,7 @@ while [[ $# -gt 0 ]]; do
         --seconds) need_value "$@"; is_count "$2" || die "--seconds wants a positive integer, got '$2'"; SECONDS_T=$2; shift 2 ;;
         --hold) need_value "$@"; is_count "$2" || die "--hold wants a positive integer, got '$2'"; HOLD=$2; shift 2 ;;
         --stuck-after) need_value "$@"; is_count "$2" || die "--stuck-after wants a positive integer, got '$2'"; STUCK_AFTER=$2; shift 2 ;;
+        --stall) need_value "$@"; is_count "$2" || die "--stall wants a positive integer, got '$2'"; STALL=$2; shift 2 ;;
         --limit) need_value "$@"; is_count "$2" || die "--limit wants a positive integer, got '$2'"; LIMIT=$2; shift 2 ;;
         --keep) KEEP=1; shift ;;
         *) die "unknown argument '$1' (see --help)" ;;
@@ -134,8 +136,10 @@ watch_job() {
         cmd=(mpirun.mpich -n "$np")
         for e in "${envs[@]}"; do cmd+=(-genv "${e%%=*}" "${e#*=}"); done
     fi
+    # --stall: on an oversubscribed machine a leader's ranks can go minutes
+    # without the CPU to send their HELLO (the default 60 s lost all 512).
     start_client "$dir" --json --no-events --quiet --stuck "$STUCK_AFTER" --wait "$LIMIT" \
-        --port-file "$dir/ports"
+        --stall "$STALL" --port-file "$dir/ports"
     local client
     client=$(cat "$dir/client.pid")
     local t0=$SECONDS
