@@ -10,7 +10,7 @@ set -euo pipefail
 usage() {
     cat <<USAGE
 usage: run-finalize.sh --mpi openmpi|mpich --lib PATH/libmpiwatch.so [--np N] [--rounds R]
-                       [--sites]
+                       [--sites] [--limit S]
 
 Runs bench/finalize.c on N ranks (default 8, oversubscribed on small
 machines) R times each (default 7), bare and with libmpiwatch preloaded
@@ -19,11 +19,12 @@ of the slowest rank's MPI_Finalize time for both and the difference, then
 rank 0's timing of the report's phases in the round of the median
 (MPIWATCH_REPORT_TIMING=1: ms per phase, the bytes rank 0 received for the
 call sites, the most the call-site merge held at once, its peak memory).
---sites adds 50 call sites per rank.
+--sites adds 50 call sites per rank. --limit is each run's time limit in
+seconds (default 900; 512 oversubscribed ranks need more).
 USAGE
 }
 
-mpi="" lib="" np=8 rounds=7 program_args=()
+mpi="" lib="" np=8 rounds=7 limit=900 program_args=()
 while [ $# -gt 0 ]; do
     case $1 in
         --mpi) mpi=${2:?--mpi needs a value}; shift 2 ;;
@@ -31,10 +32,12 @@ while [ $# -gt 0 ]; do
         --np) np=${2:?--np needs a value}; shift 2 ;;
         --rounds) rounds=${2:?--rounds needs a value}; shift 2 ;;
         --sites) program_args=(sites); shift ;;
+        --limit) limit=${2:?--limit needs a value}; shift 2 ;;
         -h|--help) usage; exit 0 ;;
         *) echo "run-finalize.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
+[[ $limit =~ ^[1-9][0-9]*$ ]] || { echo "run-finalize.sh: --limit wants seconds, got '$limit'" >&2; exit 2; }
 case $mpi in openmpi|mpich) ;; *) echo "run-finalize.sh: --mpi must be openmpi or mpich" >&2; exit 2 ;; esac
 [ -r "$lib" ] || { echo "run-finalize.sh: cannot read the library '$lib'" >&2; exit 2; }
 
@@ -57,15 +60,15 @@ run() {   # run MODE: prints the slowest rank's finalize time in ms (and keeps
     done
     local status=0
     if [ "$mpi" = openmpi ]; then
-        out=$(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 900 \
+        out=$(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout "$limit" \
               mpirun.openmpi --oversubscribe -np "$np" "${args[@]}" "$work/finalize" \
               "${program_args[@]}" 2>"$work/stderr") || status=$?
     else
-        out=$(timeout 900 mpirun.mpich -n "$np" "${args[@]}" "$work/finalize" \
+        out=$(timeout "$limit" mpirun.mpich -n "$np" "${args[@]}" "$work/finalize" \
               "${program_args[@]}" 2>"$work/stderr") || status=$?
     fi
     if [ "$status" -ne 0 ]; then
-        echo "run-finalize.sh: the $1 run on $np ranks failed (status $status); its stderr ends:" >&2
+        echo "run-finalize.sh: the $1 run on $np ranks failed (status $status; 124: its --limit of $limit s); its stderr ends:" >&2
         tail -n 20 "$work/stderr" >&2
         exit 1
     fi
