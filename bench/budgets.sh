@@ -66,8 +66,9 @@ BUDGET_TRACE=40
 # adds today on Open MPI, with margin (docs/trace.md, "Cost"): the traced
 # body (templates/wrapper/generic.c.j2, trace/recorder.h) adds MPI_Comm_rank
 # 80, MPI_Iprobe 100 (its poll note); MPI_Test 206 (its completion notes);
-# MPI_Send, MPI_Recv, MPI_Sendrecv and MPI_Allreduce 201-218 (a transfer's
-# fields, a root); MPI_Isend and MPI_Irecv 307-321 (the request table);
+# MPI_Send, MPI_Recv and MPI_Allreduce 182-218 (a transfer's fields, a root);
+# MPI_Sendrecv 363-364 (both MPIs): its receive half is a second
+# record, with the status's source, tag and MPI_Get_count; MPI_Isend and MPI_Irecv 307-321 (the request table);
 # MPI_Waitall of two requests 582-589. Times are varints: a slower run under
 # valgrind may add a few instructions. MPICH 4.0: the same to 33 more
 # (MPI_Waitall 616-622, MPI_Recv 231), within these budgets.
@@ -75,6 +76,7 @@ BUDGET_TRACE_PLAIN=105
 BUDGET_TRACE_CHEAP=125
 BUDGET_TRACE_TEST=235
 BUDGET_TRACE_BLOCKING=250
+BUDGET_TRACE_SENDRECV=420
 BUDGET_TRACE_START=350
 BUDGET_TRACE_WAITALL=640
 
@@ -85,7 +87,8 @@ trace_budget_of() {
         comm_rank) echo "$BUDGET_TRACE_PLAIN" ;;
         iprobe) echo "$BUDGET_TRACE_CHEAP" ;;
         test_null) echo "$BUDGET_TRACE_TEST" ;;
-        send | recv | sendrecv_self | allreduce) echo "$BUDGET_TRACE_BLOCKING" ;;
+        send | recv | allreduce) echo "$BUDGET_TRACE_BLOCKING" ;;
+        sendrecv_self) echo "$BUDGET_TRACE_SENDRECV" ;;
         isend | irecv) echo "$BUDGET_TRACE_START" ;;
         waitall) echo "$BUDGET_TRACE_WAITALL" ;;
         *) return 1 ;;
