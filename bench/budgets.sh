@@ -67,8 +67,9 @@ BUDGET_TRACE=40
 # body (templates/wrapper/generic.c.j2, trace/recorder.h) adds MPI_Comm_rank
 # 80, MPI_Iprobe 100 (its poll note); MPI_Test 206 (its completion notes);
 # MPI_Send, MPI_Recv and MPI_Allreduce 182-218 (a transfer's fields, a root);
-# MPI_Sendrecv 363-364 (both MPIs): its receive half is a second
-# record, with the status's source, tag and MPI_Get_count; MPI_Isend and MPI_Irecv 307-321 (the request table);
+# MPI_Sendrecv 363-364 (both MPIs: its receive half is a second record, with
+# the status's source, tag and MPI_Get_count); MPI_Isend and MPI_Irecv
+# 284-321 (the request table);
 # MPI_Waitall of two requests 582-589. Times are varints: a slower run under
 # valgrind may add a few instructions. MPICH 4.0: the same to 33 more
 # (MPI_Waitall 616-622, MPI_Recv 231), within these budgets.
