@@ -232,8 +232,8 @@ void mw_trace_note_root(int root, MPI_Comm comm)
 void mw_trace_note_received(int ret, int source, int tag, MPI_Count count, MPI_Datatype type,
                             MPI_Comm comm, const MPI_Status *status)
 {
-    if (ret != MPI_SUCCESS || source == MPI_PROC_NULL)
-        return;
+    if (ret != MPI_SUCCESS)
+        return;   /* from MPI_PROC_NULL: no source below, so nothing is pushed */
     mw_trace_done done = {0, -1, -1, 0};
     received_from(comm, status, &done);
     if (done.source < 0 && (status == NULL || status == MPI_STATUS_IGNORE)) {

@@ -484,6 +484,8 @@ class MakefileListsTest(unittest.TestCase):
         # for mpiwatch-gen --build (traffic/inline.h once was).
         listed = set(makefile_variable("libmpiwatch_la_SOURCES"))
         listed |= set(makefile_variable("libmpiwatch_f_la_SOURCES"))
+        # built with OTF2's flags into the archive writer libmpiwatch links
+        listed |= set(makefile_variable("client_libmwotf2_la_SOURCES"))
         for word in list(listed):
             if word.startswith("$(") and word.endswith(")"):
                 listed |= set(makefile_variable(word[2:-1]))
