@@ -352,20 +352,24 @@ class Threads:
         self.by = {}
         for key, calls in slices.items():
             calls = sorted(calls, key=lambda s: s["ts"])
-            longest = max((s["dur"] for s in calls), default=0)
-            self.by[key] = ([s["ts"] for s in calls], calls, longest)
+            self.by[key] = ([s["ts"] for s in calls], calls)
+
+
+# A thread's calls follow one another: the slice holding a time is among the
+# last few that start before it (a long MPI_Init must not widen the search).
+NEAR = 4
 
 
 def inside(threads, ev):
-    """The earliest slice of ev's pid and tid that contains ev's time, or None."""
-    starts, calls, longest = threads.by.get((ev["pid"], ev["tid"]), ([], [], 0))
+    """The earliest of the nearest slices of ev's pid and tid that contains
+    ev's time, or None."""
+    starts, calls = threads.by.get((ev["pid"], ev["tid"]), ([], []))
     found = None
     j = bisect.bisect_right(starts, ev["ts"]) - 1
-    while j >= 0 and starts[j] + longest + 0.0011 >= ev["ts"]:
-        s = calls[j]
+    for i in range(j, max(j - NEAR, -1), -1):
+        s = calls[i]
         if s["ts"] <= ev["ts"] <= s["ts"] + s["dur"] + 0.0011:
             found = s
-        j -= 1
     return found
 
 
