@@ -166,11 +166,13 @@ static void local_wait(int ms, int want_write)
     poll(&p, 1, ms);
 }
 
+/* The leader's relay outlives its own stream: mw_node_finish stops it once
+ * the whole node has ended, or the process's exit now. */
 static void local_shutdown(int at_exit)
 {
     disconnect();
-    if (mw_state.world_rank == local.leader)
-        mw_relay_stop(at_exit);
+    if (at_exit && mw_state.world_rank == local.leader)
+        mw_relay_stop(1);
 }
 
 static const char *local_endpoint(void)

@@ -197,6 +197,9 @@ MW_HIDDEN int mw_monitor_token(char *out);
  * start (it warns; each rank then opens its own endpoint). token: the
  * leader's client token, or NULL when this rank has none. */
 MW_HIDDEN const mw_transport *mw_node_open(const char *token);
+/* In MPI_Finalize, on every rank after its stream has ended (collective over
+ * the node): the leader's relay forwards the node's last bytes and stops. */
+MW_HIDDEN void mw_node_finish(void);
 
 /* A rank's end of its node's local channel (monitor/local.c): the leader is
  * its "client", which attaches when the leader's own client does. */
@@ -215,8 +218,9 @@ extern MW_HIDDEN const mw_transport mw_local_transport;
  * each rank's bytes forwarded in MWP_FORWARD frames. name[MW_LOCAL_NAME_MAX]
  * receives the local socket's name. 0, or -1 after a warning. */
 MW_HIDDEN int mw_relay_open(const char *bind, const char *token, const char *secret, char *name);
-/* Stop it: unless at_exit, first let the node's ranks end their streams
- * (at most a few seconds, and only while a client is attached). */
+/* Stop it: unless at_exit, first forward what the node's ranks wrote before
+ * closing their connections (at most a few seconds, and only while a client
+ * is attached). */
 MW_HIDDEN void mw_relay_stop(int at_exit);
 /* The leader's endpoint line's transport part: "node HOST PORT TOKEN". */
 MW_HIDDEN const char *mw_relay_endpoint(void);

@@ -4,7 +4,10 @@
  * communicator split from it (MPI_COMM_TYPE_SHARED for real nodes, or K
  * consecutive ranks for pretend ones), its lowest rank leads. The leader
  * sends the node its local socket's name and a fresh secret over MPI, so
- * only the job's own ranks learn the secret. */
+ * only the job's own ranks learn the secret. The node's communicator is kept
+ * until MPI_Finalize: the leader stops its relay only once every rank of the
+ * node has ended its stream (mw_node_finish), however late a starved rank
+ * gets there. */
 #include <stdio.h>
 #include <string.h>
 
@@ -19,6 +22,9 @@ typedef struct {
     char name[MW_LOCAL_NAME_MAX];
     char secret[MWP_TOKEN_HEX + 1];
 } node_news;
+
+static MPI_Comm node_comm = MPI_COMM_NULL;   /* while this rank's node has a leader */
+static int leads;
 
 static int split_node(MPI_Comm comm, MPI_Comm *node)
 {
@@ -55,8 +61,8 @@ const mw_transport *mw_node_open(const char *token)
         mw_relay_open(mw_monitor_opts.bind, token, news.secret, news.name) == 0)
         news.leader = mw_state.world_rank;
     int rc = PMPI_Bcast(&news, (int)sizeof news, MPI_BYTE, 0, node);
-    PMPI_Comm_free(&node);
     if (rc != MPI_SUCCESS || news.leader < 0) {
+        PMPI_Comm_free(&node);
         if (node_rank == 0)
             mw_warn("monitor: rank %d cannot lead its node; the node's ranks serve their own "
                     "clients", mw_state.world_rank);
@@ -67,5 +73,19 @@ const mw_transport *mw_node_open(const char *token)
     news.name[sizeof news.name - 1] = '\0';
     news.secret[MWP_TOKEN_HEX] = '\0';
     mw_local_open(news.leader, news.name, news.secret);
+    node_comm = node;
+    leads = node_rank == 0;
     return &mw_local_transport;
+}
+
+void mw_node_finish(void)
+{
+    if (node_comm == MPI_COMM_NULL)
+        return;
+    /* Past this barrier every rank of the node has flushed its GOODBYE and
+     * closed its connection: what is left is in the leader's sockets. */
+    PMPI_Barrier(node_comm);
+    if (leads)
+        mw_relay_stop(0);
+    PMPI_Comm_free(&node_comm);
 }

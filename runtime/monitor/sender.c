@@ -546,7 +546,15 @@ void mw_monitor_pcontrol(int level)
 
 /* ------------------------------------------------------------ finish */
 
+static void finish_stream(const mw_fn_stats *stats);
+
 void mw_monitor_finish(const mw_fn_stats *stats)
+{
+    finish_stream(stats);
+    mw_node_finish();   /* collective over the node, whatever this rank's stream did */
+}
+
+static void finish_stream(const mw_fn_stats *stats)
 {
     if (!sender.running || sender.finished)
         return;

@@ -9,6 +9,9 @@
 #   the job's JSON report, every rank finished;
 # - late: the same, the client attaching while the job runs (the ranks
 #   start their streams when the leader's client comes): totals equal;
+# - late member: the same, the last rank entering MPI_Finalize 5 s after
+#   the others (its leader's finished first): its GOODBYE still reaches the
+#   client, totals equal, every rank finished;
 # - stuck: hang.c (rank 1 in MPI_Recv from 3, the others in a barrier) on 8
 #   ranks in nodes of 4: the client names rank 1 stuck and the cycle [1,3],
 #   shows every rank's call in progress, and holds 2 sockets (one per node);
@@ -108,6 +111,16 @@ MW_TIMEOUT=300 run "$dir" "$NP" linked MPIWATCH_NODE_SIZE=$K -- \
 wait "$cpid"
 if same_output late "$dir" "$work/bare"; then
     totals late "$dir" --late
+fi
+
+# ---------------------------------------------------------------- late member
+dir="$work/late-member"
+watch "$dir"
+MW_TIMEOUT=300 run "$dir" "$NP" linked MPIWATCH_NODE_SIZE=$K MPIWATCH_WAIT=60 -- \
+    "$work/ring" 2000 1000 --port-in-file "$dir/cwd/ports" --late-finalize 5
+wait "$cpid"
+if same_output "late member" "$dir" "$work/bare"; then
+    totals "late member" "$dir"
 fi
 
 # ---------------------------------------------------------------- stuck

@@ -10,9 +10,11 @@
  * checks a running job ends it when its checks are done, however slow a busy
  * machine made them, instead of racing a fixed length of run. Rank 0 then
  * says on stderr how many rounds it made; --rounds K makes exactly K, so that
- * the same job can be run again.
+ * the same job can be run again. With --late-finalize S the last rank sleeps S
+ * seconds before MPI_Finalize, after the others entered theirs.
  *
- *     ring [ITERATIONS [SLEEP_US]] [--until FILE | --rounds K]   (defaults 1000 and 0) */
+ *     ring [ITERATIONS [SLEEP_US]] [--until FILE | --rounds K] [--late-finalize S]
+ *     (defaults 1000 and 0) */
 #define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
 #include <stdio.h>
@@ -41,7 +43,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     const char *until = NULL;
-    long rounds = 0;
+    long rounds = 0, late = 0;
     int nargs = 0;
     char *args[2] = {NULL, NULL};
     for (int a = 1; a < argc; a++) {
@@ -49,6 +51,8 @@ int main(int argc, char **argv)
             until = argv[++a];
         else if (strcmp(argv[a], "--rounds") == 0 && a + 1 < argc)
             rounds = atol(argv[++a]);
+        else if (strcmp(argv[a], "--late-finalize") == 0 && a + 1 < argc)
+            late = atol(argv[++a]);
         else if (nargs < 2 && argv[a][0] >= '0' && argv[a][0] <= '9')
             args[nargs++] = argv[a];
     }
@@ -85,6 +89,10 @@ int main(int argc, char **argv)
     MPI_Reduce(&total, &all, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     if (rank == 0)
         printf("ring: %d ranks, %ld iterations, checksum %lld\n", size, iterations, all);
+    if (late > 0 && rank == size - 1) {
+        struct timespec ts = {late, 0};
+        nanosleep(&ts, NULL);
+    }
     MPI_Finalize();
     return 0;
 }
