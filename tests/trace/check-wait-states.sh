@@ -35,6 +35,11 @@
 #   bound; beside it, the waiting the program measured on its own clock (all
 #   ranks waiting in each MPI_Allreduce for the last to enter), traced and in a
 #   run without mpiwatch (printed: how much of the waiting is the machine's);
+# - balanced-paced (the same, each iteration's call at the same moment of
+#   CLOCK_MONOTONIC on every rank, as on a machine with a core per rank): the
+#   Wait at N x N found is what the program measured on its own clock, and
+#   the waiting is under 5% of the MPI time where the ranks did arrive
+#   together (the program measured under 5%);
 # - a position-independent build: the sites stay addresses and "sites" says
 #   why; the largest cause is still the delaying rank's; the report at
 #   MPI_Finalize names it file:line (each rank knows where it loaded what);
@@ -170,6 +175,23 @@ for np in "$NP" 2; do
         fail "balanced, $np ranks" "$(tail -n 1 "$log")" "$log"
     fi
 done
+
+# --- balanced-paced: every rank's MPI_Allreduce at the same moments of
+# CLOCK_MONOTONIC, as on a machine with a core per rank
+dir="$work/balanced-paced"
+run "$dir" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_FORMATS=json -- "$work/delays" balanced-paced 0
+log=$(mktemp "$work/log.XXXXXX")
+set -- $(awk '/^balanced /{ print $2, $3 }' "$dir/stdout")
+if [ "$(rc_of "$dir")" -ne 0 ]; then
+    fail "balanced-paced: status" "$(describe_rc "$(rc_of "$dir")")" "$dir/stderr"
+elif [ "$#" -ne 2 ]; then
+    fail "balanced-paced: output" "no line 'balanced WAITED MPI'" "$dir/stdout"
+elif "$client" --trace "$dir/cwd" --analyze --json >"$dir/analysis.json" 2>"$log" &&
+        "$PYTHON" "$check" paced "$dir/analysis.json" "$1" "$2" >"$log" 2>&1; then
+    pass "balanced-paced, $NP ranks: $(tail -n 1 "$log")"
+else
+    fail "balanced-paced, $NP ranks" "$(tail -n 1 "$log")" "$log"
+fi
 
 # --- a position-independent program: addresses, and why
 if $MPICC -g -O1 -fPIE -pie -o "$work/delays-pie" "$top_srcdir/tests/trace/delays.c" \

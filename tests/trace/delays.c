@@ -29,6 +29,9 @@
  *                  the ranks waited in it for the last to enter, and all their
  *                  time in it (what the analysis's Wait at N x N share
  *                  measures, with or without mpiwatch)
+ *   balanced-paced the same, each iteration's call at the same moment of
+ *                  CLOCK_MONOTONIC on every rank (0.1 s apart): the ranks
+ *                  arrive together, as on a machine with a core per rank
  * The delaying rank prints "delay RANK SLEPT LINE PREV WAITED BEHIND": what
  * it slept in all (measured: a loaded machine oversleeps), the line of its
  * delayed call, the line of the MPI call before it, the waiting the others
@@ -66,7 +69,17 @@ static double nap(double seconds)
     return now() - t0;
 }
 
+/* Sleep until t on CLOCK_MONOTONIC. */
+static void until(double t)
+{
+    struct timespec ts = {(time_t)t, (long)((t - (time_t)t) * 1e9)};
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) != 0)
+        ;
+}
+
 enum { ITERATIONS = 10 };
+/* balanced-paced's period, seconds: longer than an 8 MB MPI_Allreduce */
+#define PACE 0.1
 
 /* The waiting rank w did in the delayed calls: from its entry to the late
  * rank's, at most until it left (times[rank][i] = {began, enter, leave}). */
@@ -113,7 +126,7 @@ int main(int argc, char **argv)
     int rank, size;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     /* balanced runs on 2 ranks too: waiting without oversubscription */
-    int least = argc == 3 && strcmp(argv[1], "balanced") == 0 ? 2 : 4;
+    int least = argc == 3 && strncmp(argv[1], "balanced", 8) == 0 ? 2 : 4;
     if (argc != 3 || size < least) {
         if (argc != 3)
             fprintf(stderr, "usage: delays PATTERN MS\n");
@@ -138,10 +151,17 @@ int main(int argc, char **argv)
         MPI_Comm_split(MPI_COMM_WORLD, me % 2 == 0 ? 0 : MPI_UNDEFINED, -me, &even);
     }
     MPI_Barrier(MPI_COMM_WORLD);
+    /* balanced-paced: iteration i's call at start + i x PACE on every rank */
+    int paced = strcmp(pattern, "balanced-paced") == 0;
+    double start = now() + PACE;
+    if (paced)
+        MPI_Bcast(&start, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     for (int i = 0; i < ITERATIONS; i++) {
         MPI_Comm_rank(MPI_COMM_WORLD, &rank); prev = __LINE__;
         mine[i][0] = now();
-        if (rank == delayer && strcmp(pattern, "balanced") != 0)
+        if (paced)
+            until(start + i * PACE);
+        else if (rank == delayer && strncmp(pattern, "balanced", 8) != 0)
             slept += nap(d);
         mine[i][1] = now();
         if (strcmp(pattern, "late-sender") == 0) {
@@ -201,7 +221,7 @@ int main(int argc, char **argv)
             MPI_Barrier(MPI_COMM_WORLD); line = __LINE__;
         } else if (strcmp(pattern, "reduce") == 0) {
             MPI_Reduce(&value, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD); line = __LINE__;
-        } else if (strcmp(pattern, "balanced") == 0) {
+        } else if (strncmp(pattern, "balanced", 8) == 0) {
             MPI_Allreduce(big, sum, 1 << 20, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); line = __LINE__;
         }
         mine[i][2] = now();
@@ -225,7 +245,7 @@ int main(int argc, char **argv)
                 late += behind(times, delayer, w);
             }
         printf("delay %d %.6f %d %d %.6f %.6f\n", rank, slept, line, prev, sum, late);
-        if (strcmp(pattern, "balanced") == 0) {
+        if (strncmp(pattern, "balanced", 8) == 0) {
             double waiting, in_call;
             waited_for_last(times, size, &waiting, &in_call);
             printf("balanced %.6f %.6f\n", waiting, in_call);

@@ -14,6 +14,12 @@ written at MPI_Finalize may be given instead: its "waits" is checked.
       iterations (WAITED = WAITERS x SLEPT - BEHIND, docs/wait-states.md)
   wait_check.py share JSON MAX
       the waiting is less than MAX percent of the MPI time
+  wait_check.py paced JSON WAITED IN_CALL
+      a balanced program paced to one clock (delays.c balanced-paced): the
+      Wait at N x N found is within 10% (or 0.5% of the MPI time) of WAITED,
+      what the program measured on its own clock of IN_CALL seconds in its
+      MPI_Allreduce calls; and where that is under 5% of IN_CALL (the ranks
+      did arrive together), all the waiting found is under 5% of the MPI time
   wait_check.py direct JSON MAX
       the direct waiting (explained by the late ranks' extra work, not
       propagated from a previous MPI call they left late) is less than MAX
@@ -133,6 +139,25 @@ def share(path, limit):
     return None
 
 
+def paced(path, waited, in_call):
+    a = load(path)
+    waited, in_call = float(waited), float(in_call)
+    nxn = a["patterns"].get("wait_nxn", {}).get("time", 0.0)
+    if abs(nxn - waited) > max(0.1 * waited, 0.005 * a["mpi_time"]):
+        return (f"Wait at N x N {nxn:.6f} s, but the program measured {waited:.6f} s on its "
+                f"own clock")
+    own = 100 * waited / in_call if in_call > 0 else 0.0
+    if own < 5 and a["waiting_share"] >= 5:
+        return (f"the ranks arrived together (the program measured {own:.1f}% waiting), but "
+                f"the analysis found {a['waiting_share']:.1f}% of the MPI time waiting")
+    verdict = ("under 5%" if a["waiting_share"] < 5 else
+               "the machine made the ranks arrive apart: not judged against 5%")
+    print(f"waiting {a['waiting']:.6f} s of MPI time {a['mpi_time']:.6f} s: "
+          f"{a['waiting_share']:.1f}% ({verdict}); Wait at N x N {nxn:.6f} s, the program "
+          f"measured {waited:.6f} s ({own:.1f}% of its {in_call:.6f} s in the calls)")
+    return None
+
+
 def damaged(client, count, *files):
     rng = random.Random(30)
     problems = []
@@ -169,7 +194,7 @@ def damaged(client, count, *files):
 
 
 def main(argv):
-    checks = {"cause": (cause, 11), "share": (share, 2), "same": (same, 2), "direct": (direct, 2), "damaged": (damaged, None)}
+    checks = {"cause": (cause, 11), "share": (share, 2), "same": (same, 2), "direct": (direct, 2), "paced": (paced, 3), "damaged": (damaged, None)}
     if (len(argv) < 2 or argv[1] not in checks or
             (checks[argv[1]][1] is not None and len(argv) - 2 != checks[argv[1]][1]) or
             (checks[argv[1]][1] is None and len(argv) < 5)):
