@@ -71,10 +71,13 @@ int mww_fn_send(const char *name)
     return named(name, sends);
 }
 
+/* A send-receive's send half is a standard send: rendezvous-sized, it
+ * waits for its receive as MPI_Send does. */
 int mww_fn_waits_for_receive(const char *name, uint64_t bytes, uint64_t rendezvous_bytes)
 {
     return named(name, synchronous_sends) ||
-           (rendezvous_bytes > 0 && named(name, standard_sends) && bytes >= rendezvous_bytes);
+           (rendezvous_bytes > 0 && (named(name, standard_sends) || named(name, send_receives)) &&
+            bytes >= rendezvous_bytes);
 }
 
 int mww_fn_nonblocking_send(const char *name)

@@ -315,6 +315,34 @@ static void test_sendrecv(void)
     mww_result_free(&res);
 }
 
+/* A send-receive's send half of a rendezvous size waits for its receive as
+ * an MPI_Send of that size does: rank 0's MPI_Sendrecv (from 0.1) sends
+ * 1 MiB to rank 1, which posts its MPI_Recv at 0.4 (its own small message,
+ * which the receive half takes, went at 0.05): a Late Receiver of 0.3 s
+ * charged to rank 1's receive. At 8 bytes (eager) nobody waits. */
+static void test_sendrecv_rendezvous(void)
+{
+    for (int big = 0; big < 2; big++) {
+        calls r[2] = {0};
+        sendrecv(&r[0], 0.1, 0.41, 1, 4, 1, 4, 0x20);
+        r[0].c[0].bytes = big ? 1u << 20 : 8;
+        add(&r[1], "MPI_Send", 0.05, 0.06, 0, 4, 0, 0x30);
+        add(&r[1], "MPI_Recv", 0.4, 0.41, 0, 4, 0, 0x31);
+        mww_result res = analyze(r, 2);
+        CHECK(res.messages == 2 && res.unmatched == 0, "%s: %ld messages, %ld unmatched",
+              big ? "1 MiB" : "8 B", res.messages, res.unmatched);
+        if (big)
+            CHECK(NEAR(res.pattern_time[MWW_LATE_RECEIVER], 0.3) && NEAR(res.waiting, 0.3) &&
+                      res.ncauses == 1 && res.causes[0].rank == 1 &&
+                      res.causes[0].site == 0x31 && res.causes[0].pattern == MWW_LATE_RECEIVER,
+                  "1 MiB: late receiver %g, waiting %g, %zu causes",
+                  res.pattern_time[MWW_LATE_RECEIVER], res.waiting, res.ncauses);
+        else
+            CHECK(NEAR(res.waiting, 0), "8 B: waiting %g", res.waiting);
+        mww_result_free(&res);
+    }
+}
+
 /* A non-blocking receive completed by call `by` of its rank (its peer and
  * tag the message's, as client/wait_input.c takes them from the status). */
 static void irecv(calls *r, double enter, int peer, int tag, size_t by, uint64_t site)
@@ -661,6 +689,7 @@ int main(void)
     test_rooted();
     test_unordered();
     test_sendrecv();
+    test_sendrecv_rendezvous();
     test_irecv_wait();
     test_irecv_any_source();
     test_waitall_reverse();
