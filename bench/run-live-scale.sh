@@ -45,6 +45,9 @@ options:
   --stuck-after S        the client's --stuck (default 2)
   --stall S              the client's --stall (default 600: starved ranks are slow to speak)
   --limit S              time limit of each job and of the client's --wait (default 3600)
+  --monitor-nice N       MPIWATCH_MONITOR_NICE of the job (0 to 19; default: unset, 19):
+                         0 on a machine with far more ranks than cores, where threads
+                         niced below 512 spinning ranks hardly run
   --keep                 keep the temporary directory (outputs, reports)
   -h, --help             this text
 
@@ -57,7 +60,7 @@ need_value() { [[ $# -ge 2 && -n "$2" ]] || die "$1 needs a value"; }
 is_count() { [[ "$1" =~ ^[1-9][0-9]*$ ]]; }
 
 MPI= LIB= CLIENT= RANKS=512 NODE_SIZE=32 COMPARE=64 SECONDS_T=10 HOLD=10 STUCK_AFTER=2
-LIMIT=3600 STALL=600 KEEP=0 DO_CALLGRIND=0
+LIMIT=3600 STALL=600 KEEP=0 DO_CALLGRIND=0 MONITOR_NICE=
 while [[ $# -gt 0 ]]; do
     case "$1" in
         -h|--help) usage; exit 0 ;;
@@ -73,6 +76,8 @@ while [[ $# -gt 0 ]]; do
         --stuck-after) need_value "$@"; is_count "$2" || die "--stuck-after wants a positive integer, got '$2'"; STUCK_AFTER=$2; shift 2 ;;
         --stall) need_value "$@"; is_count "$2" || die "--stall wants a positive integer, got '$2'"; STALL=$2; shift 2 ;;
         --limit) need_value "$@"; is_count "$2" || die "--limit wants a positive integer, got '$2'"; LIMIT=$2; shift 2 ;;
+        --monitor-nice) need_value "$@"; [[ "$2" =~ ^[0-9]+$ ]] && (($2 <= 19)) ||
+                            die "--monitor-nice wants 0 to 19, got '$2'"; MONITOR_NICE=$2; shift 2 ;;
         --keep) KEEP=1; shift ;;
         *) die "unknown argument '$1' (see --help)" ;;
     esac
@@ -86,7 +91,8 @@ need_mpi_tools
 
 bench_workdir live-scale
 cp -L "$LIB" "$TMP/libmpiwatch.so"
-unset LD_PRELOAD MPIWATCH_LEVEL MPIWATCH_MONITOR MPIWATCH_WAIT MPIWATCH_NODE_SIZE 2>/dev/null || true
+unset LD_PRELOAD MPIWATCH_LEVEL MPIWATCH_MONITOR MPIWATCH_WAIT MPIWATCH_NODE_SIZE \
+    MPIWATCH_MONITOR_NICE 2>/dev/null || true
 PROGRAM=$TMP/live_scale
 "$MPICC" -std=c11 -O2 -Wall -Wextra -o "$PROGRAM" "$HERE/live_scale.c" >"$TMP/build.log" 2>&1 ||
     { cat "$TMP/build.log" >&2; die "building live_scale.c with $MPICC failed"; }
@@ -128,6 +134,7 @@ watch_job() {
     local -a envs=(LD_PRELOAD="$TMP/libmpiwatch.so" MPIWATCH_OUTDIR="$dir/out"
                    MPIWATCH_MONITOR="file:$dir/ports" MPIWATCH_WAIT="$LIMIT"
                    MPIWATCH_NODE_SIZE="$NODE_SIZE")
+    [[ -z $MONITOR_NICE ]] || envs+=(MPIWATCH_MONITOR_NICE="$MONITOR_NICE")
     local -a cmd
     if [[ $MPI == openmpi ]]; then
         cmd=(mpirun.openmpi --oversubscribe -np "$np")
@@ -209,7 +216,7 @@ PY
 
 echo "# mpiwatch live monitor at scale: live_scale.c, node leaders of $NODE_SIZE ranks"
 echo "# mpi: $MPI; library: $LIB; client: $CLIENT"
-echo "# $SECONDS_T s of traffic, then a rank stuck $HOLD s (client --stuck $STUCK_AFTER)"
+echo "# $SECONDS_T s of traffic, then a rank stuck $HOLD s (client --stuck $STUCK_AFTER)${MONITOR_NICE:+; MPIWATCH_MONITOR_NICE=$MONITOR_NICE}"
 echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ); $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%6s %5s %13s %9s %6s %8s %6s %10s %9s %11s\n' ranks K "sockets/max" endpoints heard \
     totals stuck "named at s" "watched s" "cpu s per s"
