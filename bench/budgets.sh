@@ -64,22 +64,24 @@ fortran_budget_of() {
 BUDGET_TRACE=40
 # The guard's budgets for it (tests/runtime/check-cost.sh), at what tracing
 # adds today on Open MPI, with margin (docs/trace.md, "Cost"): the traced
-# body (templates/wrapper/generic.c.j2, trace/recorder.h) adds MPI_Comm_rank
-# 80, MPI_Iprobe 100 (its poll note); MPI_Test 206 (its completion notes);
-# MPI_Send, MPI_Recv and MPI_Allreduce 182-218 (a transfer's fields, a root);
-# MPI_Sendrecv 363-364 (both MPIs: its receive half is a second record, with
-# the status's source, tag and MPI_Get_count); MPI_Isend and MPI_Irecv
-# 284-321 (the request table);
-# MPI_Waitall of two requests 582-589. Times are varints: a slower run under
-# valgrind may add a few instructions. MPICH 4.0: the same to 33 more
-# (MPI_Waitall 616-622, MPI_Recv 231), within these budgets.
-BUDGET_TRACE_PLAIN=105
-BUDGET_TRACE_CHEAP=125
-BUDGET_TRACE_TEST=235
-BUDGET_TRACE_BLOCKING=250
-BUDGET_TRACE_SENDRECV=420
-BUDGET_TRACE_START=350
-BUDGET_TRACE_WAITALL=640
+# body (templates/wrapper/generic.c.j2, trace/recorder.h) stores each record
+# raw, fixed-width (trace/raw.h), and the writer thread encodes the varints
+# (trace/transcode.c, 156 instructions a call there on Open MPI, 175 on
+# MPICH, off the call path); it adds MPI_Comm_rank 36.4 (0.4 of it a new chunk every 2,000
+# calls), MPI_Iprobe 92 (its poll note); MPI_Test 157 (its completion
+# notes); MPI_Send, MPI_Recv and MPI_Allreduce 105-110 (a transfer's
+# fields, a root); MPI_Sendrecv 230 (its receive half is a second record,
+# with the status's source, tag and MPI_Get_count); MPI_Isend and MPI_Irecv
+# 192-194 (the request table); MPI_Waitall of two requests 471-472. MPICH
+# 4.0: the same to 33 more (MPI_Comm_rank 36.3, MPI_Sendrecv 237, MPI_Isend
+# 196, MPI_Waitall 503-504), within these budgets.
+BUDGET_TRACE_PLAIN=45
+BUDGET_TRACE_CHEAP=110
+BUDGET_TRACE_TEST=180
+BUDGET_TRACE_BLOCKING=150
+BUDGET_TRACE_SENDRECV=290
+BUDGET_TRACE_START=240
+BUDGET_TRACE_WAITALL=530
 
 # trace_budget_of CALL: the guard's budget for what tracing adds to CALL
 # over profiling; status 1 for an unknown name.

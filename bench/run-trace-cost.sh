@@ -21,7 +21,10 @@ warm-up, N and 2N iterations) under callgrind three times: bare, preloaded
 with profiling on, and preloaded with profiling and MPIWATCH_TRACE=1. Prints,
 per loop and per MPI call of the data loops, the instructions per call added
 over bare by profiling and by profiling with the trace, and the trace's own
-share (the difference), against BUDGET_TRACE of bench/budgets.sh.
+share (the difference), against BUDGET_TRACE of bench/budgets.sh. A fourth
+traced run counts only the writer thread's encoding of the chunks
+(mw_trace_transcode) and prints it per call recorded: the work the call path
+leaves to the writer.
 
 options:
   --mpi openmpi|mpich   which MPI (uses mpicc.MPI)
@@ -101,3 +104,22 @@ while read -r name bare; do
 done <"$TMP/bare.costs"
 echo "# per call: the data loops' rows without ':' are per MPI call of the loop (its calls averaged);"
 echo "# trace-only = +trace - +profile, the issue-29 target is <= $BUDGET_TRACE (BUDGET_TRACE)"
+
+# The writer's share: callgrind collects only inside mw_trace_transcode (the
+# writer thread's, and the finalizing thread's for the last chunks), over
+# every loop; divided by the calls the report says the trace recorded.
+dir=$TMP/writer
+mkdir -p "$dir"
+echo "# callgrind: writer" >&2
+(cd "$dir" && env LD_PRELOAD="$TMP/libmpiwatch.so" MPIWATCH_TRACE=1 MPIWATCH_TRACE_DIR="$dir" \
+    MPIWATCH_OUTDIR="$dir" valgrind --tool=callgrind --collect-atstart=no \
+    --toggle-collect=mw_trace_transcode --callgrind-out-file="$dir/cg.out" \
+    "$TMP/overhead" --callgrind-all "$N" >"$dir/plan" 2>"$dir/stderr" </dev/null) ||
+    { tail -n 20 "$dir/stderr" >&2; die "the writer run failed under valgrind"; }
+instructions=$(awk '$1 == "totals:" {print $2}' "$dir/cg.out")
+events=$("$PYTHON" -c 'import glob, json, sys
+print(json.load(open(glob.glob(sys.argv[1] + "/*.json")[0]))["trace"]["events"])' "$dir") ||
+    die "no trace events in the writer run's report"
+[[ -n "$instructions" && "$events" -gt 0 ]] || die "no figure from the writer run ($dir)"
+awk -v i="$instructions" -v e="$events" 'BEGIN {
+    printf "# writer thread: %.1f instructions per call recorded to encode it (mw_trace_transcode: %d instructions, %d calls; off the call path)\n", i / e, i, e }'

@@ -42,10 +42,4 @@ enum {
     MWT_POLLS = 7      /* polls that found nothing, folded: as MWT_CALL, then the count */
 };
 
-/* The longest record: kind, five varints of 64 bits and five of 32, and its
- * request and root (a completion's MWT_DONE records are counted apart). */
-#define MWT_RECORD_MAX (1 + 5 * 10 + 5 * 5 + 11 + 6)
-/* One MWT_DONE record at most. */
-#define MWT_DONE_MAX (1 + 10 + 5 + 5 + 10)
-
 #endif

@@ -27,7 +27,6 @@ mw_trace_chunk *mw_trace_chunk_new(uint32_t thread)
     c->next = NULL;
     c->thread = thread;
     c->used = 0;
-    c->first_t = c->last_t = c->last_site = 0;
     return c;
 }
 

@@ -12,14 +12,13 @@
 
 #define MW_TRACE_CHUNK_BYTES (64u << 10)
 
+/* A chunk's records are raw (trace/raw.h: fixed-width, aligned to 8);
+ * the writer encodes them. */
 typedef struct mw_trace_chunk {
     struct mw_trace_chunk *next;   /* in the writer's queue */
     uint32_t thread;
     uint32_t used;                 /* bytes of records in data */
-    uint64_t first_t;              /* ticks: the first record's entry */
-    uint64_t last_t;               /* the last record's entry (deltas) */
-    uint64_t last_site;            /* the last record's call site (deltas) */
-    unsigned char data[MW_TRACE_CHUNK_BYTES];
+    _Alignas(8) unsigned char data[MW_TRACE_CHUNK_BYTES];
 } mw_trace_chunk;
 
 /* Bytes held in chunks (allocated, not yet written and freed), and the

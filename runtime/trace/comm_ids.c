@@ -10,7 +10,7 @@
 #include "core/handles.h"
 #include "core/warn.h"
 #include "mpiwatch_trace.h"
-#include "trace/recorder.h"
+#include "trace/varint.h"
 
 /* The groups this rank has created communicators of, and how many of each. */
 typedef struct group_count {
@@ -25,7 +25,7 @@ static group_count *groups;    /* lock */
 static unsigned char *queued;  /* lock: MWT_COMM blocks the writer has not taken */
 static size_t nqueued;
 
-/* The format's numbers, encoded as the recorder encodes them (trace/recorder.h). */
+/* The format's numbers (trace/varint.h), by size. */
 static size_t put_varint(unsigned char *p, uint64_t v)
 {
     return (size_t)(mw_trace_put_varint(p, v) - p);

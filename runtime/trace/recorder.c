@@ -1,5 +1,6 @@
-/* The trace's call path: each thread encodes its calls into its own chunk
- * (docs/trace.md, "Format"), with no lock and no system call. A full chunk
+/* The trace's call path: each thread stores its calls raw (trace/raw.h)
+ * into its own chunk, with no lock and no system call; the writer encodes
+ * them (docs/trace.md, "Format"). A full chunk
  * goes to the writer's queue; a thread that may not take a new one (the
  * rank's chunks hold MPIWATCH_TRACE_BUFFER bytes: the writer is behind)
  * counts its calls as dropped until it may, and then says how many.
@@ -39,7 +40,7 @@ static MW_NOINLINE recorder *attach(void)
 static int make_room(recorder *r, size_t need)
 {
     mw_trace_chunk *c = r->chunk;
-    if (c != NULL && c->used + MWT_RECORD_MAX + need <= MW_TRACE_CHUNK_BYTES)
+    if (c != NULL && c->used + MW_RAW_RECORD_MAX + need <= MW_TRACE_CHUNK_BYTES)
         return 1;
     mw_trace_chunk *fresh = mw_trace_chunk_new(r->thread);
     if (fresh == NULL)
@@ -57,29 +58,17 @@ static void count_dropped(recorder *r, uint64_t n)
 }
 
 /* The kind, function, site and times of a record, after the count of calls
- * dropped before it; the chunk's deltas move on. */
+ * dropped before it. */
 static unsigned char *put_call(recorder *r, int kind, int id, uint64_t site, uint64_t t_in,
                                uint64_t t_out)
 {
     mw_trace_chunk *c = r->chunk;
     unsigned char *p = c->data + c->used;
-    if (c->used == 0)
-        c->first_t = c->last_t = t_in;
-    if (t_in < c->last_t)   /* a clock that stepped back: the order is kept */
-        t_in = c->last_t;
     if (r->dropped_unsaid != 0) {
-        *p++ = MWT_DROPPED;
-        p = mw_trace_put_varint(p, r->dropped_unsaid);
+        p = mw_raw_put_count(p, MWT_DROPPED, r->dropped_unsaid);
         r->dropped_unsaid = 0;
     }
-    *p++ = (unsigned char)kind;
-    p = mw_trace_put_varint(p, (uint64_t)id);
-    p = mw_trace_put_signed(p, (int64_t)(site - c->last_site));
-    p = mw_trace_put_varint(p, t_in - c->last_t);
-    p = mw_trace_put_varint(p, t_out > t_in ? t_out - t_in : 0);
-    c->last_t = t_in;
-    c->last_site = site;
-    return p;
+    return mw_raw_put_call(p, (uint32_t)kind, id, site, t_in, t_out);
 }
 
 static void wrote(recorder *r, unsigned char *end, uint64_t calls)
@@ -95,19 +84,21 @@ static void write_fold(recorder *r)
     if (n == 0)
         return;
     r->fold.count = 0;
-    if (!make_room(r, MWT_RECORD_MAX)) {
+    if (!make_room(r, MW_RAW_RECORD_MAX)) {
         count_dropped(r, n);
         return;
     }
     unsigned char *p = put_call(r, n == 1 ? MWT_CALL : MWT_POLLS, r->fold.fn, r->fold.site,
                                 r->fold.t_in, r->fold.t_out);
-    if (n > 1)
-        p = mw_trace_put_varint(p, n);
+    if (n > 1) {
+        *(uint64_t *)(void *)p = n;
+        p += sizeof(uint64_t);
+    }
     wrote(r, p, n);
 }
 
 /* The MWT_DONE records a chunk has room for, besides one call. */
-#define MW_TRACE_DONE_ROOM ((MW_TRACE_CHUNK_BYTES - 4 * MWT_RECORD_MAX) / MWT_DONE_MAX)
+#define MW_TRACE_DONE_ROOM ((MW_TRACE_CHUNK_BYTES - 4 * MW_RAW_RECORD_MAX) / MW_RAW_DONE_SIZE)
 
 /* Any call: limits, polls to fold, completions, a new chunk, drops. */
 void mw_trace_record_general(int id, const mw_call *call, int traffic, const mw_fn_stats *s)
@@ -136,7 +127,7 @@ void mw_trace_record_general(int id, const mw_call *call, int traffic, const mw_
     }
     write_fold(r);
     int ndone = pend->ndone < (int)MW_TRACE_DONE_ROOM ? pend->ndone : (int)MW_TRACE_DONE_ROOM;
-    if (!make_room(r, MWT_RECORD_MAX + (size_t)ndone * MWT_DONE_MAX)) {
+    if (!make_room(r, MW_RAW_RECORD_MAX + (size_t)ndone * MW_RAW_DONE_SIZE)) {
         count_dropped(r, 1);
         mw_trace_pending_clear(pend);
         return;
@@ -150,7 +141,7 @@ void mw_trace_record_general(int id, const mw_call *call, int traffic, const mw_
     wrote(r, p, 1);
 }
 
-/* The slow body's calls (mw_call_event), encoded as the traced body's
+/* The slow body's calls (mw_call_event), recorded as the traced body's
  * (trace/recorder.h), with twins for a transfer and a completion so that a
  * plain call saves almost no register. */
 static MW_NOINLINE void record_transfer(int id, const mw_call *call, const mw_fn_stats *s)
@@ -192,10 +183,8 @@ static void say_dropped(recorder *r)
     if (r->chunk == NULL && (r->chunk = mw_trace_chunk_new(r->thread)) == NULL)
         return;
     mw_trace_chunk *c = r->chunk;
-    unsigned char *p = c->data + c->used;
-    *p++ = MWT_DROPPED;
-    p = mw_trace_put_varint(p, r->dropped_unsaid);
-    c->used = (uint32_t)(p - c->data);
+    c->used = (uint32_t)(mw_raw_put_count(c->data + c->used, MWT_DROPPED, r->dropped_unsaid) -
+                         c->data);
     r->dropped_unsaid = 0;
 }
 

@@ -1,6 +1,6 @@
 /* The trace's per-call record, inline: the traced body of every wrapper
- * (MW_TRACED, mw_wrap.h) encodes its call straight into its thread's chunk
- * here, and recorder.c's out-of-line entry (mw_trace_record, for the slow
+ * (MW_TRACED, mw_wrap.h) stores its call raw (trace/raw.h) straight into
+ * its thread's chunk here, and recorder.c's out-of-line entry (mw_trace_record, for the slow
  * body) shares the same code. Part of the wrappers'
  * API (mw_wrap.h); the state it reads is recorder.c's. */
 #ifndef MW_TRACE_RECORDER_H
@@ -13,6 +13,7 @@
 #include "core/thread_stats.h"
 #include "trace/chunks.h"
 #include "trace/pending.h"
+#include "trace/raw.h"
 #include "traffic/traffic.h"
 #include "mpiwatch_trace.h"
 
@@ -42,32 +43,19 @@ extern MW_HIDDEN mw_trace_recorder mw_trace_unattached;
 MW_HIDDEN MW_NOINLINE void mw_trace_record_general(int id, const mw_call *call, int traffic,
                                                    const mw_fn_stats *s);
 
-static MW_ALWAYS_INLINE unsigned char *mw_trace_put_varint(unsigned char *p, uint64_t v)
-{
-    while (v >= 0x80) {
-        *p++ = (unsigned char)(v | 0x80);
-        v >>= 7;
-    }
-    *p++ = (unsigned char)v;
-    return p;
-}
-
-static MW_ALWAYS_INLINE unsigned char *mw_trace_put_signed(unsigned char *p, int64_t v)
-{
-    return mw_trace_put_varint(p, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
-}
-
-/* What the call moved (kind 2's fields after kind 1's), recorded by r. */
+/* What the call moved (MWT_XFER's fields after its call), recorded by r. */
 static MW_ALWAYS_INLINE unsigned char *mw_trace_put_traffic(unsigned char *p, mw_trace_recorder *r,
                                                             const mw_call *call)
 {
-    p = mw_trace_put_signed(p, call->peer);
-    p = mw_trace_put_signed(p, call->tag);
-    p = mw_trace_put_signed(p, MW_LIKELY(mw_comm_seen_is(&r->comm_seen, call->comm))
-                                   ? r->comm_seen.id
-                                   : mw_comm_seen_learn(&r->comm_seen, call->comm));
-    p = mw_trace_put_varint(p, (uint64_t)(call->sent > 0 ? call->sent : 0));
-    return mw_trace_put_varint(p, (uint64_t)(call->recv > 0 ? call->recv : 0));
+    mw_raw_transfer *q = (mw_raw_transfer *)(void *)p;
+    q->peer = call->peer;
+    q->tag = call->tag;
+    q->comm = MW_LIKELY(mw_comm_seen_is(&r->comm_seen, call->comm))
+                  ? r->comm_seen.id
+                  : mw_comm_seen_learn(&r->comm_seen, call->comm);
+    q->sent = call->sent;
+    q->recv = call->recv;
+    return p + sizeof *q;
 }
 
 /* The request the call started, the root it named, if noted, and the
@@ -75,44 +63,49 @@ static MW_ALWAYS_INLINE unsigned char *mw_trace_put_traffic(unsigned char *p, mw
 static MW_ALWAYS_INLINE unsigned char *mw_trace_put_notes(unsigned char *p,
                                                           const mw_trace_pending *pend, int ndone)
 {
-    if (pend->request != 0) {
-        *p++ = MWT_REQUEST;
-        p = mw_trace_put_varint(p, pend->request);
-    }
+    if (pend->request != 0)
+        p = mw_raw_put_count(p, MWT_REQUEST, pend->request);
     if (pend->has_root) {
-        *p++ = MWT_ROOT;
-        p = mw_trace_put_signed(p, pend->root);
+        mw_raw_head *q = (mw_raw_head *)(void *)p;
+        q->kind = MWT_ROOT;
+        q->value = pend->root;
+        p += sizeof *q;
     }
     for (int i = 0; i < ndone; i++) {
         const mw_trace_done *d = &pend->done[i];
-        *p++ = MWT_DONE;
-        p = mw_trace_put_varint(p, d->request);
-        p = mw_trace_put_signed(p, d->source);
-        p = mw_trace_put_signed(p, d->tag);
-        p = mw_trace_put_varint(p, d->bytes);
+        mw_raw_done *q = (mw_raw_done *)(void *)p;
+        q->head.kind = MWT_DONE;
+        q->head.value = d->source;
+        q->tag = d->tag;
+        q->unused = 0;
+        q->request = d->request;
+        q->bytes = d->bytes;
+        p += sizeof *q;
     }
     return p;
 }
 
-/* The completions a call may encode inline, and the bytes of a chunk past
- * which a call goes the general way for room. */
+/* The completions a call may record inline, and the bytes of a chunk past
+ * which a call goes the general way for room (which leaves room for one
+ * more call and a count of dropped calls: mw_trace_record_general). */
 #define MW_TRACE_FAST_DONE 4
 #define MW_TRACE_ROOM_FOR_ONE \
-    (MW_TRACE_CHUNK_BYTES - 2 * MWT_RECORD_MAX - MW_TRACE_FAST_DONE * MWT_DONE_MAX)
+    (MW_TRACE_CHUNK_BYTES - 2 * MW_RAW_RECORD_MAX - MW_TRACE_FAST_DONE * MW_RAW_DONE_SIZE)
 
 /* One call, inline when nothing is unusual about it (no poll to fold, at
- * most MW_TRACE_FAST_DONE completions, no drop to say, room in a chunk that
- * already has a record); anything else goes to mw_trace_record_general,
- * which writes the same bytes. Neither the limits nor the end of recording
- * are tested here: while limits are in force the slots point at the slow
- * body, whose calls mw_trace_record sends the general way, and recording
- * stops by pointing the slots away and clearing the slow body's event bit
- * (a call already inside a traced body ends in its chunk, as it did when
- * this tested the switch before writing). traffic,
- * notes and completes are constants of the caller (the generator knows
- * them): with notes 0 the function notes nothing for the trace
- * (trace/notes.h), so the thread's pending notes are neither read nor
- * cleared; with completes 0 they hold no completion. */
+ * most MW_TRACE_FAST_DONE completions, no drop to say, room in the chunk);
+ * anything else goes to mw_trace_record_general, which writes the same
+ * records. The records are raw (trace/raw.h): plain stores of what was
+ * measured, encoded by the writer thread. Neither the limits nor the end
+ * of recording are tested here: while limits are in force the slots point
+ * at the slow body, whose calls mw_trace_record sends the general way, and
+ * recording stops by pointing the slots away and clearing the slow body's
+ * event bit (a call already inside a traced body ends in its chunk, as it
+ * did when this tested the switch before writing). traffic, notes and
+ * completes are constants of the caller (the generator knows them): with
+ * notes 0 the function notes nothing for the trace (trace/notes.h), so the
+ * thread's pending notes are neither read nor cleared; with completes 0
+ * they hold no completion. */
 static MW_ALWAYS_INLINE void mw_trace_record_inline(int id, const mw_call *call, const int traffic,
                                                     const int notes, const int completes,
                                                     const mw_fn_stats *s)
@@ -120,23 +113,15 @@ static MW_ALWAYS_INLINE void mw_trace_record_inline(int id, const mw_call *call,
     mw_trace_recorder *r = mw_trace_self;
     mw_trace_pending *pend = &mw_trace_pending_tls;
     mw_trace_chunk *c;
-    /* used - 1 wraps for an empty chunk: its first record sets first_t. */
-    if (MW_UNLIKELY((c = r->chunk) == NULL ||
-                    (uint32_t)(c->used - 1) >= MW_TRACE_ROOM_FOR_ONE - 1 ||
+    if (MW_UNLIKELY((c = r->chunk) == NULL || c->used > MW_TRACE_ROOM_FOR_ONE ||
                     (r->fold.count | r->dropped_unsaid) != 0 ||
                     (notes && pend->poll_failed) ||
                     (completes && pend->ndone > MW_TRACE_FAST_DONE))) {
         mw_trace_record_general(id, call, traffic, s);
         return;
     }
-    uint64_t site = mw_site_address(((const mw_site *)s)->key);
-    uint64_t t_in = call->t_in > c->last_t ? call->t_in : c->last_t;
-    unsigned char *p = c->data + c->used;
-    *p++ = (unsigned char)(traffic ? MWT_XFER : MWT_CALL);
-    p = mw_trace_put_varint(p, (uint64_t)id);
-    p = mw_trace_put_signed(p, (int64_t)(site - c->last_site));
-    p = mw_trace_put_varint(p, t_in - c->last_t);
-    p = mw_trace_put_varint(p, call->t_out > t_in ? call->t_out - t_in : 0);
+    unsigned char *p = mw_raw_put_call(c->data + c->used, traffic ? MWT_XFER : MWT_CALL, id,
+                                       ((const mw_site *)s)->key, call->t_in, call->t_out);
     if (traffic)
         p = mw_trace_put_traffic(p, r, call);
     if (notes) {
@@ -146,8 +131,6 @@ static MW_ALWAYS_INLINE void mw_trace_record_inline(int id, const mw_call *call,
         pend->completing = 0;
         pend->ndone = 0;
     }
-    c->last_t = t_in;
-    c->last_site = site;
     c->used = (uint32_t)(p - c->data);
     __atomic_store_n(&r->events, r->events + 1, __ATOMIC_RELAXED);
 }

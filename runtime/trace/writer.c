@@ -1,6 +1,6 @@
 /* The trace's file and its writer thread (docs/trace.md, "Recording"):
- * every 20 ms the writer takes the queue of full chunks (trace/chunks.h) and
- * appends each chunk to this rank's file. A failed write (a full disk)
+ * every 20 ms the writer takes the queue of full chunks (trace/chunks.h),
+ * encodes each (trace/transcode.h) and appends it to this rank's file. A failed write (a full disk)
  * stops the trace with one warning, never the job. */
 #define _DEFAULT_SOURCE
 #include <errno.h>
@@ -22,13 +22,14 @@
 #include "core/thread_stats.h"
 #include "core/warn.h"
 #include "mpiwatch_trace.h"
-#include "trace/recorder.h"
 #include "mw_functions.h"
 #include "trace/chunks.h"
 #include "trace/comm_ids.h"
 #include "trace/clock_sync.h"
 #include "trace/limits.h"
 #include "trace/trace.h"
+#include "trace/transcode.h"
+#include "trace/varint.h"
 
 #define MW_TRACE_TICK_NS 20000000L
 
@@ -47,7 +48,7 @@ static struct {
     uint64_t bytes;               /* atomic: written */
 } w = {.fd = -1, .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER};
 
-/* The format's numbers, encoded as the recorder encodes them (trace/recorder.h). */
+/* The format's numbers (trace/varint.h), by size. */
 static size_t put_varint(unsigned char *p, uint64_t v)
 {
     return (size_t)(mw_trace_put_varint(p, v) - p);
@@ -160,13 +161,16 @@ static void write_chunk(mw_trace_chunk *c)
 {
     if (__atomic_load_n(&w.failed, __ATOMIC_RELAXED))
         return;
+    static unsigned char coded[MW_TRACE_CODED_BYTES];   /* one writer at a time */
+    uint64_t first_t;
+    size_t size = mw_trace_transcode(c, coded, &first_t);
     unsigned char head[32];
     size_t n = 0;
     head[n++] = MWT_CHUNK;
     n += put_varint(head + n, c->thread);
-    n += put_varint(head + n, c->used);
-    n += put_varint(head + n, c->first_t);
-    struct iovec iov[2] = {{head, n}, {c->data, c->used}};
+    n += put_varint(head + n, size);
+    n += put_varint(head + n, first_t);
+    struct iovec iov[2] = {{head, n}, {coded, size}};
     int rc = append(iov, 2);
     if (rc != 0)
         write_failed(rc);

@@ -1,0 +1,70 @@
+/* A chunk's raw records encoded for the file (trace/transcode.h), on the
+ * writer thread: the varints and deltas the call path does not compute. */
+#include "trace/transcode.h"
+
+#include "core/thread_stats.h"
+#include "trace/varint.h"
+
+size_t mw_trace_transcode(const mw_trace_chunk *c, unsigned char *out, uint64_t *first_t)
+{
+    const unsigned char *p = c->data, *end = c->data + c->used;
+    unsigned char *o = out;
+    uint64_t last_t = 0, last_site = 0;
+    int timed = 0;   /* a call has set last_t */
+    *first_t = 0;
+    while (p < end) {
+        const mw_raw_head *h = (const mw_raw_head *)(const void *)p;
+        uint32_t size = mw_raw_size(h->kind);
+        if (size == 0 || size > (size_t)(end - p))
+            break;   /* never: the recorder writes only these */
+        *o++ = (unsigned char)h->kind;
+        switch (h->kind) {
+        case MWT_CALL:
+        case MWT_XFER:
+        case MWT_POLLS: {
+            const mw_raw_call *q = (const mw_raw_call *)(const void *)p;
+            uint64_t site = mw_site_address(q->site), t_in = q->t_in;
+            if (!timed) {
+                *first_t = last_t = t_in;
+                timed = 1;
+            }
+            if (t_in < last_t)   /* a clock that stepped back: the order is kept */
+                t_in = last_t;
+            o = mw_trace_put_varint(o, (uint64_t)h->value);
+            o = mw_trace_put_signed(o, (int64_t)(site - last_site));
+            o = mw_trace_put_varint(o, t_in - last_t);
+            o = mw_trace_put_varint(o, q->t_out > t_in ? q->t_out - t_in : 0);
+            last_t = t_in;
+            last_site = site;
+            if (h->kind == MWT_XFER) {
+                const mw_raw_transfer *x = (const mw_raw_transfer *)(const void *)(q + 1);
+                o = mw_trace_put_signed(o, x->peer);
+                o = mw_trace_put_signed(o, x->tag);
+                o = mw_trace_put_signed(o, x->comm);
+                o = mw_trace_put_varint(o, (uint64_t)(x->sent > 0 ? x->sent : 0));
+                o = mw_trace_put_varint(o, (uint64_t)(x->recv > 0 ? x->recv : 0));
+            } else if (h->kind == MWT_POLLS) {
+                o = mw_trace_put_varint(o, *(const uint64_t *)(const void *)(q + 1));
+            }
+            break;
+        }
+        case MWT_DROPPED:
+        case MWT_REQUEST:
+            o = mw_trace_put_varint(o, ((const mw_raw_count *)(const void *)p)->value);
+            break;
+        case MWT_ROOT:
+            o = mw_trace_put_signed(o, h->value);
+            break;
+        case MWT_DONE: {
+            const mw_raw_done *d = (const mw_raw_done *)(const void *)p;
+            o = mw_trace_put_varint(o, d->request);
+            o = mw_trace_put_signed(o, h->value);
+            o = mw_trace_put_signed(o, d->tag);
+            o = mw_trace_put_varint(o, d->bytes);
+            break;
+        }
+        }
+        p += size;
+    }
+    return (size_t)(o - out);
+}

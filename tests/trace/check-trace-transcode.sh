@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The writer's encoding of a chunk (runtime/trace/transcode.c):
+# tests/trace/transcode_test.c, built by make check, checks raw records of
+# every kind against the file format's bytes worked out by hand; it reports
+# its cases in TAP.
+name=trace-transcode
+. "$(dirname "$0")/../lib/harness.sh"
+test_program="$top_builddir/tests/trace/transcode_test"
+if [ ! -x "$test_program" ]; then
+    echo "ERROR $name: $test_program is not built (make check builds it)" >&2
+    exit 99
+fi
+exec_tap "$test_program"

@@ -1,0 +1,148 @@
+/* Unit tests of the writer's encoding of a chunk (runtime/trace/transcode.c):
+ * raw records as the recorder stores them (trace/raw.h) against the bytes
+ * of docs/trace.md's "Format", worked out by hand here, for every kind, a
+ * clock that steps back, a negative byte count, a site's key with its
+ * upper bits, the first time after a count of dropped calls, a chunk of
+ * dropped calls alone, and a chunk of the longest records within the
+ * encoded bound. TAP on stdout; for tests/trace/check-trace-transcode.sh. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace/transcode.h"
+
+static int tests, failed;
+
+static void ok(int cond, const char *what)
+{
+    tests++;
+    printf("%s %d - %s\n", cond ? "ok" : "not ok", tests, what);
+    failed += !cond;
+}
+
+/* The chunk's encoding equals want (n bytes) and its first time first_t. */
+static void check_coded(const mw_trace_chunk *c, const unsigned char *want, size_t n,
+                        uint64_t first_t, const char *what)
+{
+    static unsigned char out[MW_TRACE_CODED_BYTES];
+    uint64_t got_first;
+    size_t size = mw_trace_transcode(c, out, &got_first);
+    int same = size == n && memcmp(out, want, n) == 0 && got_first == first_t;
+    ok(same, what);
+    if (!same) {
+        printf("# first time %llu (want %llu); got %zu bytes:", (unsigned long long)got_first,
+               (unsigned long long)first_t, size);
+        for (size_t i = 0; i < size; i++)
+            printf(" %02x", out[i]);
+        printf("\n# want %zu:", n);
+        for (size_t i = 0; i < n; i++)
+            printf(" %02x", want[i]);
+        printf("\n");
+    }
+}
+
+static mw_trace_chunk *new_chunk(void)
+{
+    mw_trace_chunk *c = calloc(1, sizeof *c);
+    if (c == NULL) {
+        printf("Bail out! no memory\n");
+        exit(1);
+    }
+    return c;
+}
+
+static unsigned char *put_transfer(unsigned char *p, int peer, int tag, int comm, int64_t sent,
+                                   int64_t recv)
+{
+    mw_raw_transfer *x = (mw_raw_transfer *)(void *)p;
+    *x = (mw_raw_transfer){.peer = peer, .tag = tag, .comm = comm, .sent = sent, .recv = recv};
+    return p + sizeof *x;
+}
+
+/* Every kind, in one chunk. */
+static void every_kind(void)
+{
+    mw_trace_chunk *c = new_chunk();
+    unsigned char *p = c->data;
+    /* A call: its site's key has call-site bits above the address's 48. */
+    p = mw_raw_put_call(p, MWT_CALL, 5, 0x0037000000001000ull, 1000, 1010);
+    /* A transfer entered before the call above (a clock that stepped back),
+     * left before it entered, and its bytes sent negative (none). */
+    p = mw_raw_put_call(p, MWT_XFER, 200, 0x0ff0, 990, 995);
+    p = put_transfer(p, -1, 7, -1, -3, 300);
+    p = mw_raw_put_count(p, MWT_REQUEST, 129);
+    mw_raw_head *root = (mw_raw_head *)(void *)p;
+    *root = (mw_raw_head){MWT_ROOT, -2};
+    p += sizeof *root;
+    mw_raw_done *d = (mw_raw_done *)(void *)p;
+    *d = (mw_raw_done){{MWT_DONE, 3}, -1, 0, 1, 128};
+    p += sizeof *d;
+    p = mw_raw_put_count(p, MWT_DROPPED, 2);
+    p = mw_raw_put_call(p, MWT_POLLS, 5, 0x0ff0, 1200, 1300);
+    *(uint64_t *)(void *)p = 1000;
+    p += sizeof(uint64_t);
+    c->used = (uint32_t)(p - c->data);
+    static const unsigned char want[] = {
+        1, 5, 0x80, 0x40, 0, 10,                         /* site 0x1000: zigzag 0x2000 */
+        2, 0xc8, 0x01, 0x1f, 0, 0,                       /* site -16, enter 0, duration 0 */
+        0x01, 0x0e, 0x01, 0, 0xac, 0x02,                 /* peer -1, tag 7, comm -1, 0, 300 */
+        4, 0x81, 0x01,                                   /* request 129 */
+        5, 0x03,                                         /* root -2 */
+        6, 0x01, 0x06, 0x01, 0x80, 0x01,                 /* request 1, source 3, tag -1, 128 */
+        3, 2,                                            /* 2 dropped */
+        7, 5, 0, 0xc8, 0x01, 0x64, 0xe8, 0x07,           /* enter +200, 100, 1000 polls */
+    };
+    check_coded(c, want, sizeof want, 1000, "every kind, as docs/trace.md encodes it");
+    free(c);
+}
+
+/* A chunk's first time is its first call's entry, after a count of dropped
+ * calls; its sites start again from 0. A chunk of a count alone has none. */
+static void first_times(void)
+{
+    mw_trace_chunk *c = new_chunk();
+    unsigned char *p = mw_raw_put_count(c->data, MWT_DROPPED, 1);
+    p = mw_raw_put_call(p, MWT_CALL, 1, 0x10, 50, 49);
+    c->used = (uint32_t)(p - c->data);
+    static const unsigned char after_drop[] = {3, 1, 1, 1, 0x20, 0, 0};
+    check_coded(c, after_drop, sizeof after_drop, 50, "the first time is the call's after a drop");
+    c->used = (uint32_t)(mw_raw_put_count(c->data, MWT_DROPPED, 7) - c->data);
+    static const unsigned char alone[] = {3, 7};
+    check_coded(c, alone, sizeof alone, 0, "a chunk of dropped calls alone has first time 0");
+    c->used = 0;
+    check_coded(c, NULL, 0, 0, "an empty chunk encodes to nothing");
+    free(c);
+}
+
+/* A chunk full of transfers with every field at its longest encodes within
+ * the bound write_chunk's buffer has (which fails if a raw record shrinks
+ * below half its encoding). */
+static void longest(void)
+{
+    mw_trace_chunk *c = new_chunk();
+    unsigned char *p = c->data;
+    unsigned char *end = c->data + MW_TRACE_CHUNK_BYTES;
+    size_t size = mw_raw_size(MWT_XFER);
+    for (uint64_t i = 0; p + size <= end; i++) {
+        /* Sites 2^48 - 1 apart, entries 2^50 apart, durations near 2^64. */
+        p = mw_raw_put_call(p, MWT_XFER, 0x7fffffff, (i & 1) ? 0xffffffffffffull : 0, i << 50,
+                            UINT64_MAX);
+        p = put_transfer(p, -0x7fffffff - 1, 0x7fffffff, -0x7fffffff - 1, INT64_MAX, INT64_MAX);
+    }
+    c->used = (uint32_t)(p - c->data);
+    static unsigned char out[MW_TRACE_CODED_BYTES];
+    uint64_t first;
+    size_t n = mw_trace_transcode(c, out, &first);
+    ok(n <= MW_TRACE_CODED_BYTES, "a chunk of the longest transfers encodes within the bound");
+    printf("# %u raw bytes, %zu encoded, bound %zu\n", c->used, n, (size_t)MW_TRACE_CODED_BYTES);
+    free(c);
+}
+
+int main(void)
+{
+    every_kind();
+    first_times();
+    longest();
+    printf("1..%d\n", tests);
+    return failed != 0;
+}
