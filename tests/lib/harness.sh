@@ -282,6 +282,16 @@ exec_tap() {
     exec "$@"
 }
 
+# exec_built_tap PROGRAM: exec_tap a test program that make check builds
+# into the build tree (a path below $top_builddir); an error when it is missing.
+exec_built_tap() {
+    if [ ! -x "$top_builddir/$1" ]; then
+        echo "ERROR $name: $top_builddir/$1 is not built (make check builds it)" >&2
+        exit 99
+    fi
+    exec_tap "$top_builddir/$1"
+}
+
 # browser: the headless browser configure found (CHROMIUM), else one on the
 # PATH; nothing when there is none.
 browser() {

@@ -5,9 +5,4 @@
 # its cases in TAP.
 name=trace-transcode
 . "$(dirname "$0")/../lib/harness.sh"
-test_program="$top_builddir/tests/trace/transcode_test"
-if [ ! -x "$test_program" ]; then
-    echo "ERROR $name: $test_program is not built (make check builds it)" >&2
-    exit 99
-fi
-exec_tap "$test_program"
+exec_built_tap tests/trace/transcode_test
