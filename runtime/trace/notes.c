@@ -29,6 +29,7 @@ typedef struct {
     uint64_t id;              /* 0 with a handle: removed */
     MPI_Comm comm;
     int receives;
+    const void *thread;       /* the starting thread's notes (&pending) */
 } slot;
 
 static int lock;
@@ -81,20 +82,33 @@ static int grow(void)
     return 0;
 }
 
-/* The oldest live slot of handle, or NULL. lock held. An MPI may give
- * several outstanding requests one handle (Open MPI's completed sends share
- * a static request), so a handle may be in several slots: the earliest
- * started is completed first. */
-static slot *find(uint64_t handle)
+/* The slot of a request of handle that a call completed, or NULL. lock
+ * held. A handle may be in several live slots: an MPI may give several
+ * outstanding requests one handle (Open MPI's requests to MPI_PROC_NULL
+ * share a static one), and the look-up runs after the MPI call, when the
+ * MPI may already have given the freed handle to another thread's new
+ * request, and that thread may even have completed it while this one was
+ * descheduled (MPICH reuses a handle at once). So: only a request started
+ * before the completing call began (id <= before), one this thread started
+ * rather than another's, and of those the earliest started. */
+static slot *find(uint64_t handle, uint64_t before)
 {
-    slot *oldest = NULL;
+    slot *best = NULL;
     if (nslots == 0)
         return NULL;
-    for (size_t j = hash(handle) & (nslots - 1); slots[j].handle != 0; j = (j + 1) & (nslots - 1))
-        if (slots[j].handle == handle && slots[j].id != 0 &&
-            (oldest == NULL || slots[j].id < oldest->id))
-            oldest = &slots[j];
-    return oldest;
+    for (size_t j = hash(handle) & (nslots - 1); slots[j].handle != 0; j = (j + 1) & (nslots - 1)) {
+        slot *s = &slots[j];
+        if (s->handle != handle || s->id - 1 >= before)   /* removed (0), or too new */
+            continue;
+        if (best == NULL) {   /* the usual case: the handle's only slot */
+            best = s;
+            continue;
+        }
+        int mine = s->thread == &pending, best_mine = best->thread == &pending;
+        if (mine > best_mine || (mine == best_mine && s->id < best->id))
+            best = s;
+    }
+    return best;
 }
 
 void mw_trace_note_request(int ret, MPI_Request request, MPI_Comm comm, int receives)
@@ -109,8 +123,10 @@ void mw_trace_note_request(int ret, MPI_Request request, MPI_Comm comm, int rece
             j = (j + 1) & (nslots - 1);
         if (slots[j].handle == 0)
             used++;
-        slots[j] = (slot){handle, ++last_id, comm, receives};
-        pending.request = last_id;
+        uint64_t id = last_id + 1;
+        __atomic_store_n(&last_id, id, __ATOMIC_RELAXED);   /* read unlocked below */
+        slots[j] = (slot){handle, id, comm, receives, &pending};
+        pending.request = id;
     }
     table_unlock();
 }
@@ -120,6 +136,9 @@ void mw_trace_note_completing(int count, const MPI_Request *requests)
     pending.completing = 0;
     if (count <= 0 || requests == NULL)
         return;
+    /* Before the call: every request this call can complete has an id by
+     * now, and a request started while it runs has a larger one. */
+    pending.started_before = __atomic_load_n(&last_id, __ATOMIC_RELAXED);
     if (count > pending.completing_cap) {
         uint64_t *more = realloc(pending.handles, (size_t)count * sizeof *more);
         if (more == NULL)
@@ -169,7 +188,7 @@ static void completed(int i, const MPI_Status *status)
     MPI_Comm comm = MPI_COMM_NULL;
     int receives = 0;
     table_lock();
-    slot *s = find(pending.handles[i]);
+    slot *s = find(pending.handles[i], pending.started_before);
     if (s != NULL) {
         done.request = s->id;
         comm = s->comm;

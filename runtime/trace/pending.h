@@ -25,6 +25,7 @@ typedef struct mw_trace_pending {
     int completing;           /* requests noted before the call */
     int completing_cap;
     uint64_t *handles;        /* their handles, as bits */
+    uint64_t started_before;  /* the last request id when the call began */
     int ndone, done_cap;
     mw_trace_done *done;      /* what completed */
 } mw_trace_pending;
