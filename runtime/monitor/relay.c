@@ -37,7 +37,14 @@
 #define MW_RELAY_OUT_CAP (16u << 20)       /* unsent output beyond which ranks are not read */
 #define MW_RELAY_READ 65536                /* one read from a rank, one FORWARD frame */
 #define MW_RELAY_TICK_MS 5
-#define MW_RELAY_LINGER_NS 3000000000ull   /* at the leader's MPI_Finalize: for the others' goodbyes */
+/* At the leader's MPI_Finalize the relay forwards what is left while the
+ * client takes it: it gives up after this long without progress (a byte
+ * read from a rank or taken by the client), and after the second bound in
+ * any case. A starved client on an oversubscribed node takes a node's last
+ * hundreds of kB in several slow steps (3 s in all lost 5 of 16 nodes'
+ * goodbyes at 512 ranks on 2 cores). */
+#define MW_RELAY_STALL_NS 10000000000ull
+#define MW_RELAY_LINGER_MAX_NS 60000000000ull
 #define MW_LOCAL_AUTH_NS (MWP_HANDSHAKE_SECONDS * 1000000000ull)
 #define MW_RELAY_DUMP_NS (MWP_NODE_DUMP_SECONDS * 1000000000ull)
 
@@ -66,7 +73,9 @@ static struct {
     pthread_t thread;
     int running;
     int stop;                   /* atomic */
-    uint64_t linger_until;      /* set before stop */
+    uint64_t stop_at;           /* set before stop */
+    int at_exit;                /* set before stop: no lingering */
+    uint64_t progress_at;       /* the relay's: a byte last read from a rank or taken by the client */
     int warned_full, warned_refused;
     int dump_fd;                /* a --dump request being answered, or -1 */
     int dump_waiting;           /* the ranks asked that have not answered */
@@ -198,6 +207,7 @@ static void forward(member *x)
             close_member(x);   /* its stream ended (or memory ran out: it would be cut) */
             return;
         }
+        relay.progress_at = mw_clock_monotonic_ns();
         if ((size_t)n < sizeof relay.rbuf)
             return;
     }
@@ -302,6 +312,7 @@ static void flush_out(void)
         if (w <= 0)
             return;
         mw_buf_consume(&relay.out, (size_t)w);
+        relay.progress_at = mw_clock_monotonic_ns();
     }
 }
 
@@ -343,15 +354,23 @@ static int streams_open(void)
     return 0;
 }
 
+/* Once stopped: is the node's data forwarded, or given up on? */
+static int done_lingering(void)
+{
+    if (!relay.attached || relay.at_exit || (!streams_open() && mw_buf_pending(&relay.out) == 0))
+        return 1;
+    uint64_t now = mw_clock_monotonic_ns();
+    uint64_t since = relay.progress_at > relay.stop_at ? relay.progress_at : relay.stop_at;
+    return now - relay.stop_at >= MW_RELAY_LINGER_MAX_NS || now - since >= MW_RELAY_STALL_NS;
+}
+
 static void *relay_main(void *arg)
 {
     (void)arg;
     mw_guard_hold();   /* nothing this thread does is the application's MPI */
     mw_monitor_lower_priority();
     for (;;) {
-        if (__atomic_load_n(&relay.stop, __ATOMIC_ACQUIRE) &&
-            (!relay.attached || mw_clock_monotonic_ns() >= relay.linger_until ||
-             (!streams_open() && mw_buf_pending(&relay.out) == 0)))
+        if (__atomic_load_n(&relay.stop, __ATOMIC_ACQUIRE) && done_lingering())
             break;
         if (mw_tcp_transport.poll_attach() && !relay.attached)
             client_attached();
@@ -419,7 +438,8 @@ void mw_relay_stop(int at_exit)
 {
     if (!relay.running)
         return;
-    relay.linger_until = mw_clock_monotonic_ns() + (at_exit ? 0 : MW_RELAY_LINGER_NS);
+    relay.at_exit = at_exit;
+    relay.stop_at = mw_clock_monotonic_ns();
     __atomic_store_n(&relay.stop, 1, __ATOMIC_RELEASE);
     pthread_join(relay.thread, NULL);
     relay.running = 0;

@@ -166,11 +166,12 @@ build() {
     fi
 }
 
-# keep_copy FILE COPY: in the background, copy FILE to COPY as soon as it
-# appears (ranks publish a port file complete, by rename, and rank 0 removes
-# it at MPI_Finalize); gives up after 60 s. Sets keep_pid.
+# keep_copy FILE COPY [SECONDS]: in the background, copy FILE to COPY as
+# soon as it appears (ranks publish a port file complete, by rename, and
+# rank 0 removes it at MPI_Finalize); gives up after SECONDS (default 60;
+# a loaded machine has taken longer to start 32 Open MPI ranks). Sets keep_pid.
 keep_copy() {
-    (for _ in $(seq 600); do
+    (for _ in $(seq $((${3:-60} * 10))); do
          if [ -s "$1" ]; then cp -p "$1" "$2" 2>/dev/null && exit 0; fi
          sleep 0.1
      done) &

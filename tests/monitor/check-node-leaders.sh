@@ -12,6 +12,9 @@
 # - late member: the same, the last rank entering MPI_Finalize 5 s after
 #   the others (its leader's finished first): its GOODBYE still reaches the
 #   client, totals equal, every rank finished;
+# - slow client: the client, watching events, stopped until 6 s after the
+#   job's result, so that it enters MPI_Finalize with megabytes unsent: the leaders forward the
+#   rest once it reads again, totals equal, every rank finished;
 # - stuck: hang.c (rank 1 in MPI_Recv from 3, the others in a barrier) on 8
 #   ranks in nodes of 4: the client names rank 1 stuck and the cycle [1,3],
 #   shows every rank's call in progress, and holds 2 sockets (one per node);
@@ -85,7 +88,7 @@ endpoints() {
 # ---------------------------------------------------------------- ring
 dir="$work/watched"
 watch "$dir"
-keep_copy "$dir/cwd/ports" "$dir/ports.seen"
+keep_copy "$dir/cwd/ports" "$dir/ports.seen" 300
 MW_TIMEOUT=300 run "$dir" "$NP" linked MPIWATCH_NODE_SIZE=$K MPIWATCH_WAIT=60 -- \
     "$work/ring" 2000 1000 --port-in-file "$dir/cwd/ports"
 wait "$cpid" "$keep_pid"
@@ -121,6 +124,42 @@ MW_TIMEOUT=300 run "$dir" "$NP" linked MPIWATCH_NODE_SIZE=$K MPIWATCH_WAIT=60 --
 wait "$cpid"
 if same_output "late member" "$dir" "$work/bare"; then
     totals "late member" "$dir"
+fi
+
+# ---------------------------------------------------------------- slow client
+# The client, watching events, is stopped from 1 s after its first HELLO
+# until 6 s after rank 0 printed its result: the job enters MPI_Finalize
+# meanwhile with megabytes of the nodes' streams unsent. The leaders forward
+# them once the client reads again (they gave up 3 s after their barrier
+# before: every rank lost).
+dir="$work/slow-client"
+mkdir -p "$dir/cwd"
+"$client" --json --quiet --wait 120 --port-file "$dir/cwd/ports" \
+    >"$dir/client.jsonl" 2>"$dir/client.err" &
+cpid=$!
+MW_TIMEOUT=300 run "$dir" "$NP" linked MPIWATCH_NODE_SIZE=$K MPIWATCH_WAIT=60 -- \
+    "$work/ring" 40000 50 --port-in-file "$dir/cwd/ports" &
+job=$!
+for _ in $(seq 1200); do
+    grep -qs '"type":"hello"' "$dir/client.jsonl" && break
+    sleep 0.1
+done
+sleep 1
+kill -STOP "$cpid" 2>/dev/null
+for _ in $(seq 3000); do   # rank 0's result: the ranks are about to finalize
+    grep -qs checksum "$dir/stdout" && break
+    sleep 0.1
+done
+sleep 6
+kill -CONT "$cpid" 2>/dev/null
+wait "$job"
+rc=0
+wait "$cpid" || rc=$?
+echo "$rc" >"$dir/client.rc"
+if [ "$(rc_of "$dir")" -ne 0 ]; then
+    fail "slow client" "the job failed: $(describe_rc "$(rc_of "$dir")")" "$dir/stdout" "$dir/stderr"
+else
+    totals "slow client" "$dir"
 fi
 
 # ---------------------------------------------------------------- stuck
@@ -182,7 +221,7 @@ fi
 # ---------------------------------------------------------------- host
 dir="$work/host"
 watch "$dir"
-keep_copy "$dir/cwd/ports" "$dir/ports.seen"
+keep_copy "$dir/cwd/ports" "$dir/ports.seen" 300
 MW_TIMEOUT=300 run "$dir" "$NP" linked MPIWATCH_NODE_SIZE=host MPIWATCH_WAIT=60 -- \
     "$work/ring" 2000 1000 --port-in-file "$dir/cwd/ports"
 wait "$cpid" "$keep_pid"
@@ -198,7 +237,7 @@ dir="$work/many-bare"
 MW_TIMEOUT=300 run "$dir" "$MANY" bare -- "$work/ring-bare" 200 0
 dir="$work/many"
 watch "$dir"
-keep_copy "$dir/cwd/ports" "$dir/ports.seen"
+keep_copy "$dir/cwd/ports" "$dir/ports.seen" 300
 MW_TIMEOUT=300 run "$dir" "$MANY" linked MPIWATCH_NODE_SIZE=$MANY_K MPIWATCH_WAIT=120 -- \
     "$work/ring" 200 0 --port-in-file "$dir/cwd/ports"
 wait "$cpid" "$keep_pid"
@@ -211,7 +250,7 @@ fi
 # ---------------------------------------------------------------- bad
 dir="$work/bad"
 watch "$dir"
-keep_copy "$dir/cwd/ports" "$dir/ports.seen"
+keep_copy "$dir/cwd/ports" "$dir/ports.seen" 300
 MW_TIMEOUT=300 run "$dir" "$NP" linked MPIWATCH_NODE_SIZE=abc MPIWATCH_WAIT=60 -- \
     "$work/ring" 2000 1000 --port-in-file "$dir/cwd/ports"
 wait "$cpid" "$keep_pid"
