@@ -8,12 +8,38 @@
  *   "live_scale: rank R stuck"   rank STUCK, just before its MPI_Recv
  *   "live_scale: done"           rank 0, just before MPI_Finalize
  *
- *     live_scale SECONDS HOLD STUCK */
+ * WAIT "sleep" (default "spin") makes the others wait in an MPI_Ibarrier
+ * tested every 10 ms between sleeps: with hundreds of ranks on each core,
+ * MPI's busy waiting in MPI_Barrier leaves the monitor's threads a time
+ * slice every few seconds; sleeping waiters leave them the cores, as a
+ * rank per core does on a cluster.
+ *
+ *     live_scale SECONDS HOLD STUCK [spin|sleep] */
 #define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 #include <unistd.h>
+
+/* MPI_Barrier, or an MPI_Ibarrier tested between 10 ms sleeps. */
+static void barrier(int sleepy)
+{
+    if (!sleepy) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        return;
+    }
+    MPI_Request req;
+    int done = 0;
+    MPI_Ibarrier(MPI_COMM_WORLD, &req);
+    for (;;) {
+        MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+        if (done)
+            return;
+        nanosleep(&(struct timespec){0, 10000000L}, NULL);
+    }
+}
 
 int main(int argc, char **argv)
 {
@@ -23,12 +49,18 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (argc < 4) {
         if (rank == 0)
-            fprintf(stderr, "usage: live_scale SECONDS HOLD STUCK\n");
+            fprintf(stderr, "usage: live_scale SECONDS HOLD STUCK [spin|sleep]\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     double seconds = atof(argv[1]);
     unsigned hold = (unsigned)atoi(argv[2]);
     int stuck = atoi(argv[3]);
+    int sleepy = argc > 4 && strcmp(argv[4], "sleep") == 0;
+    if (argc > 4 && !sleepy && strcmp(argv[4], "spin") != 0) {
+        if (rank == 0)
+            fprintf(stderr, "live_scale: WAIT is spin or sleep, not '%s'\n", argv[4]);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
     if (stuck <= 0 || stuck >= size) {
         if (rank == 0)
             fprintf(stderr, "live_scale: STUCK must be a rank from 1 to %d\n", size - 1);
@@ -59,7 +91,7 @@ int main(int argc, char **argv)
         sleep(hold);
         MPI_Send(&value, 1, MPI_INT, stuck, 99, MPI_COMM_WORLD);
     }
-    MPI_Barrier(MPI_COMM_WORLD);
+    barrier(sleepy);
     if (rank == 0) {
         printf("live_scale: done (%g)\n", x);
         fflush(stdout);

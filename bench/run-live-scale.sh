@@ -48,6 +48,10 @@ options:
   --monitor-nice N       MPIWATCH_MONITOR_NICE of the job (0 to 19; default: unset, 19):
                          0 on a machine with far more ranks than cores, where threads
                          niced below 512 spinning ranks hardly run
+  --waiters spin|sleep   how the other ranks wait while one is stuck: in MPI_Barrier
+                         (spin, the default: MPI busy-waits), or in an MPI_Ibarrier
+                         tested between 10 ms sleeps (sleep: the cores left to the
+                         monitor, as with one rank per core on a cluster)
   --keep                 keep the temporary directory (outputs, reports)
   -h, --help             this text
 
@@ -60,7 +64,7 @@ need_value() { [[ $# -ge 2 && -n "$2" ]] || die "$1 needs a value"; }
 is_count() { [[ "$1" =~ ^[1-9][0-9]*$ ]]; }
 
 MPI= LIB= CLIENT= RANKS=512 NODE_SIZE=32 COMPARE=64 SECONDS_T=10 HOLD=10 STUCK_AFTER=2
-LIMIT=3600 STALL=600 KEEP=0 DO_CALLGRIND=0 MONITOR_NICE=
+LIMIT=3600 STALL=600 KEEP=0 DO_CALLGRIND=0 MONITOR_NICE= WAITERS=spin
 while [[ $# -gt 0 ]]; do
     case "$1" in
         -h|--help) usage; exit 0 ;;
@@ -78,6 +82,8 @@ while [[ $# -gt 0 ]]; do
         --limit) need_value "$@"; is_count "$2" || die "--limit wants a positive integer, got '$2'"; LIMIT=$2; shift 2 ;;
         --monitor-nice) need_value "$@"; [[ "$2" =~ ^[0-9]+$ ]] && (($2 <= 19)) ||
                             die "--monitor-nice wants 0 to 19, got '$2'"; MONITOR_NICE=$2; shift 2 ;;
+        --waiters) need_value "$@"; [[ "$2" == spin || "$2" == sleep ]] ||
+                       die "--waiters wants spin or sleep, got '$2'"; WAITERS=$2; shift 2 ;;
         --keep) KEEP=1; shift ;;
         *) die "unknown argument '$1' (see --help)" ;;
     esac
@@ -150,7 +156,7 @@ watch_job() {
     local client
     client=$(cat "$dir/client.pid")
     local t0=$SECONDS
-    timeout "$LIMIT" "${cmd[@]}" "$PROGRAM" "$SECONDS_T" "$HOLD" "$stuck" \
+    timeout "$LIMIT" "${cmd[@]}" "$PROGRAM" "$SECONDS_T" "$HOLD" "$stuck" "$WAITERS" \
         >"$dir/stdout" 2>"$dir/stderr" &
     local job=$!
     # Follow the job's markers: the client's CPU time at "running" (and at
@@ -216,7 +222,7 @@ PY
 
 echo "# mpiwatch live monitor at scale: live_scale.c, node leaders of $NODE_SIZE ranks"
 echo "# mpi: $MPI; library: $LIB; client: $CLIENT"
-echo "# $SECONDS_T s of traffic, then a rank stuck $HOLD s (client --stuck $STUCK_AFTER)${MONITOR_NICE:+; MPIWATCH_MONITOR_NICE=$MONITOR_NICE}"
+echo "# $SECONDS_T s of traffic, then a rank stuck $HOLD s (client --stuck $STUCK_AFTER), the others waiting ($WAITERS)${MONITOR_NICE:+; MPIWATCH_MONITOR_NICE=$MONITOR_NICE}"
 echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ); $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%6s %5s %13s %9s %6s %8s %6s %10s %9s %11s\n' ranks K "sockets/max" endpoints heard \
     totals stuck "named at s" "watched s" "cpu s per s"
