@@ -12,6 +12,8 @@
 # - late member: the same, the last rank entering MPI_Finalize 5 s after
 #   the others (its leader's finished first): its GOODBYE still reaches the
 #   client, totals equal, every rank finished;
+# - quiet wait: one node of 8, the last rank 8 s late to MPI_Finalize: the
+#   others wait in the node's barrier asleep (under 0.5 s of CPU in 3 s);
 # - slow client: the client, watching events, stopped until 6 s after the
 #   job's result, so that it enters MPI_Finalize with megabytes unsent: the leaders forward the
 #   rest once it reads again, totals equal, every rank finished;
@@ -124,6 +126,43 @@ MW_TIMEOUT=300 run "$dir" "$NP" linked MPIWATCH_NODE_SIZE=$K MPIWATCH_WAIT=60 --
 wait "$cpid"
 if same_output "late member" "$dir" "$work/bare"; then
     totals "late member" "$dir"
+fi
+
+# ---------------------------------------------------------------- quiet wait
+# One node of all 8 ranks, the last 8 s late to MPI_Finalize: the others
+# wait for it in the node's barrier, which sleeps rather than spin (they
+# would take the CPU from the relay and the client on a crowded node). Their
+# CPU time over 3 s of that wait, from /proc: spinning on 2 cores takes
+# seconds, sleeping hundredths.
+dir="$work/quiet-wait"
+watch "$dir"
+MW_TIMEOUT=300 run "$dir" "$NP" linked MPIWATCH_NODE_SIZE=$NP MPIWATCH_WAIT=60 -- \
+    "$work/ring" 200 0 --port-in-file "$dir/cwd/ports" --late-finalize 8 &
+job=$!
+for _ in $(seq 3000); do
+    grep -qs checksum "$dir/stdout" && break
+    sleep 0.1
+done
+sleep 2   # every rank but the last has ended its stream (at most 2 s) and waits
+cpu_ticks() {   # the ranks' user + system time, in clock ticks
+    local t=0 p
+    for p in $(ranks_of "$job" ring); do
+        t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0)))
+    done
+    echo "$t"
+}
+t0=$(cpu_ticks)
+sleep 3
+t1=$(cpu_ticks)
+wait "$job"
+wait "$cpid"
+spent=$(awk -v a="$t0" -v b="$t1" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", (b - a) / hz }')
+if [ "$(rc_of "$dir")" -ne 0 ]; then
+    fail "quiet wait" "the job failed: $(describe_rc "$(rc_of "$dir")")" "$dir/stderr"
+elif awk -v s="$spent" 'BEGIN { exit !(s < 0.5) }'; then
+    pass "quiet wait: 7 ranks waiting 3 s for a late one at MPI_Finalize used $spent s of CPU"
+else
+    fail "quiet wait" "7 ranks waiting 3 s for a late one used $spent s of CPU (spinning)" "$dir/stderr"
 fi
 
 # ---------------------------------------------------------------- slow client
