@@ -9,7 +9,7 @@
  *   "live_scale: done"           rank 0, just before MPI_Finalize
  *
  * WAIT "sleep" (default "spin") makes the others wait in an MPI_Ibarrier
- * tested every 10 ms between sleeps: with hundreds of ranks on each core,
+ * tested every 100 ms between sleeps: with hundreds of ranks on each core,
  * MPI's busy waiting in MPI_Barrier leaves the monitor's threads a time
  * slice every few seconds; sleeping waiters leave them the cores, as a
  * rank per core does on a cluster.
@@ -23,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-/* MPI_Barrier, or an MPI_Ibarrier tested between 10 ms sleeps. */
+/* MPI_Barrier, or an MPI_Ibarrier tested between 100 ms sleeps. */
 static void barrier(int sleepy)
 {
     if (!sleepy) {
@@ -37,7 +37,7 @@ static void barrier(int sleepy)
         MPI_Test(&req, &done, MPI_STATUS_IGNORE);
         if (done)
             return;
-        nanosleep(&(struct timespec){0, 10000000L}, NULL);
+        nanosleep(&(struct timespec){0, 100000000L}, NULL);
     }
 }
 

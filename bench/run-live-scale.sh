@@ -48,9 +48,12 @@ options:
   --monitor-nice N       MPIWATCH_MONITOR_NICE of the job (0 to 19; default: unset, 19):
                          0 on a machine with far more ranks than cores, where threads
                          niced below 512 spinning ranks hardly run
+  --client-nice N        the client's --nice (0 to 19; default its own, 19): 0 where
+                         the client shares the cores with the ranks, as here and
+                         never on a cluster's login node
   --waiters spin|sleep   how the other ranks wait while one is stuck: in MPI_Barrier
                          (spin, the default: MPI busy-waits), or in an MPI_Ibarrier
-                         tested between 10 ms sleeps (sleep: the cores left to the
+                         tested between 100 ms sleeps (sleep: the cores left to the
                          monitor, as with one rank per core on a cluster)
   --keep                 keep the temporary directory (outputs, reports)
   -h, --help             this text
@@ -64,7 +67,7 @@ need_value() { [[ $# -ge 2 && -n "$2" ]] || die "$1 needs a value"; }
 is_count() { [[ "$1" =~ ^[1-9][0-9]*$ ]]; }
 
 MPI= LIB= CLIENT= RANKS=512 NODE_SIZE=32 COMPARE=64 SECONDS_T=10 HOLD=10 STUCK_AFTER=2
-LIMIT=3600 STALL=600 KEEP=0 DO_CALLGRIND=0 MONITOR_NICE= WAITERS=spin
+LIMIT=3600 STALL=600 KEEP=0 DO_CALLGRIND=0 MONITOR_NICE= WAITERS=spin CLIENT_NICE=
 while [[ $# -gt 0 ]]; do
     case "$1" in
         -h|--help) usage; exit 0 ;;
@@ -82,6 +85,8 @@ while [[ $# -gt 0 ]]; do
         --limit) need_value "$@"; is_count "$2" || die "--limit wants a positive integer, got '$2'"; LIMIT=$2; shift 2 ;;
         --monitor-nice) need_value "$@"; [[ "$2" =~ ^[0-9]+$ ]] && (($2 <= 19)) ||
                             die "--monitor-nice wants 0 to 19, got '$2'"; MONITOR_NICE=$2; shift 2 ;;
+        --client-nice) need_value "$@"; [[ "$2" =~ ^[0-9]+$ ]] && (($2 <= 19)) ||
+                           die "--client-nice wants 0 to 19, got '$2'"; CLIENT_NICE=$2; shift 2 ;;
         --waiters) need_value "$@"; [[ "$2" == spin || "$2" == sleep ]] ||
                        die "--waiters wants spin or sleep, got '$2'"; WAITERS=$2; shift 2 ;;
         --keep) KEEP=1; shift ;;
@@ -152,7 +157,7 @@ watch_job() {
     # --stall: on an oversubscribed machine a leader's ranks can go minutes
     # without the CPU to send their HELLO (the default 60 s lost all 512).
     start_client "$dir" --json --no-events --quiet --stuck "$STUCK_AFTER" --wait "$LIMIT" \
-        --stall "$STALL" --port-file "$dir/ports"
+        --stall "$STALL" ${CLIENT_NICE:+--nice "$CLIENT_NICE"} --port-file "$dir/ports"
     local client
     client=$(cat "$dir/client.pid")
     local t0=$SECONDS
@@ -222,7 +227,7 @@ PY
 
 echo "# mpiwatch live monitor at scale: live_scale.c, node leaders of $NODE_SIZE ranks"
 echo "# mpi: $MPI; library: $LIB; client: $CLIENT"
-echo "# $SECONDS_T s of traffic, then a rank stuck $HOLD s (client --stuck $STUCK_AFTER), the others waiting ($WAITERS)${MONITOR_NICE:+; MPIWATCH_MONITOR_NICE=$MONITOR_NICE}"
+echo "# $SECONDS_T s of traffic, then a rank stuck $HOLD s (client --stuck $STUCK_AFTER), the others waiting ($WAITERS)${MONITOR_NICE:+; MPIWATCH_MONITOR_NICE=$MONITOR_NICE}${CLIENT_NICE:+; client --nice $CLIENT_NICE}"
 echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ); $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%6s %5s %13s %9s %6s %8s %6s %10s %9s %11s\n' ranks K "sockets/max" endpoints heard \
     totals stuck "named at s" "watched s" "cpu s per s"
