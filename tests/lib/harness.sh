@@ -194,6 +194,14 @@ run() {
     return 0
 }
 
+# launch_lost DIR: the run in DIR failed because Open MPI's launcher lost a
+# process it had not started ("process rank N with PID 0 on node ...
+# exiting improperly": 64 oversubscribed ranks on a loaded machine, with or
+# without mpiwatch). Nothing of the program ran there: a case may run again.
+launch_lost() {
+    [ "$(rc_of "$1")" -ne 0 ] && grep -q 'with PID 0 on node' "$1/stderr" 2>/dev/null
+}
+
 # last_count FILE: the last "calls N" line in FILE (tests/runtime/forever.c
 # prints them), or 0.
 last_count() {
