@@ -37,9 +37,23 @@ from report_schema import check_text  # noqa: E402  (tests/lib/report_schema.py)
 
 
 def get(conn: http.client.HTTPConnection, path: str, method: str = "GET") -> tuple[int, bytes]:
-    conn.request(method, path)
-    r = conn.getresponse()
-    return r.status, r.read()
+    """One request; asked again on a new connection, for up to 30 s, when the server
+    closed the connection unanswered. It does so to a kept-alive connection idle past its
+    10 s timeout (a loaded machine can hold this process that long between two requests),
+    and to a new one while it holds its 64 connections: streams closed by the client keep
+    theirs until the server's next write to them, later still on a loaded machine. A
+    server that no longer answers still fails after the 30 s."""
+    end = time.time() + 30
+    while True:
+        try:
+            conn.request(method, path)
+            r = conn.getresponse()
+            return r.status, r.read()
+        except (ConnectionResetError, BrokenPipeError, http.client.RemoteDisconnected):
+            conn.close()
+            if time.time() > end:
+                raise
+            time.sleep(0.2)
 
 
 def connect(url: str) -> http.client.HTTPConnection:
@@ -123,10 +137,20 @@ def cmd_hammer(url: str, n: int) -> int:
 
 
 def open_stream(url: str, timeout: float = 30) -> http.client.HTTPResponse:
-    conn = connect(url)
-    conn.timeout = timeout
-    conn.request("GET", "/api/stream", headers={"Accept": "text/event-stream"})
-    return conn.getresponse()
+    """/api/stream on a new connection; tried again for up to 30 s while the server
+    closes new connections unanswered (at its connection limit: see get)."""
+    end = time.time() + 30
+    while True:
+        conn = connect(url)
+        conn.timeout = timeout
+        try:
+            conn.request("GET", "/api/stream", headers={"Accept": "text/event-stream"})
+            return conn.getresponse()
+        except (ConnectionResetError, BrokenPipeError, http.client.RemoteDisconnected):
+            conn.close()
+            if time.time() > end:
+                raise
+            time.sleep(0.2)
 
 
 def next_event(r: http.client.HTTPResponse) -> dict[str, str]:

@@ -14,8 +14,9 @@
 #   client, totals equal, every rank finished;
 # - quiet wait: one node of 8, the last rank 8 s late to MPI_Finalize: the
 #   others wait in the node's barrier asleep (under 0.5 s of CPU in 3 s);
-# - slow client: the client, watching events, stopped until 6 s after the
-#   job's result, so that it enters MPI_Finalize with megabytes unsent: the leaders forward the
+# - slow client: the client, watching events, stopped from the job's start
+#   to 6 s after its result, so that it enters MPI_Finalize with megabytes
+#   unsent: the leaders forward the
 #   rest once it reads again, totals equal, every rank finished;
 # - stuck: hang.c (rank 1 in MPI_Recv from 3, the others in a barrier) on 8
 #   ranks in nodes of 4: the client names rank 1 stuck and the cycle [1,3],
@@ -166,18 +167,19 @@ else
 fi
 
 # ---------------------------------------------------------------- slow client
-# The client, watching events, is stopped from 1 s after its first HELLO
-# until 6 s after rank 0 printed its result: the job enters MPI_Finalize
-# meanwhile with megabytes of the nodes' streams unsent. The leaders forward
-# them once the client reads again (they gave up 3 s after their barrier
-# before: every rank lost).
+# The client, watching events, is stopped from 1 s after its first HELLO;
+# the ring runs on 4 s more (--until), then ends, and the job enters
+# MPI_Finalize with megabytes of the nodes' streams unsent; the client reads
+# again 6 s after rank 0's result. The leaders forward the rest then (they
+# gave up 3 s after their barrier before: every rank lost). A loaded machine
+# makes less traffic in the 4 s, never a longer run.
 dir="$work/slow-client"
 mkdir -p "$dir/cwd"
 "$client" --json --quiet --wait 120 --port-file "$dir/cwd/ports" \
     >"$dir/client.jsonl" 2>"$dir/client.err" &
 cpid=$!
 MW_TIMEOUT=300 run "$dir" "$NP" linked MPIWATCH_NODE_SIZE=$K MPIWATCH_WAIT=60 -- \
-    "$work/ring" 40000 50 --port-in-file "$dir/cwd/ports" &
+    "$work/ring" 200 20 --until "$dir/stop" --port-in-file "$dir/cwd/ports" &
 job=$!
 for _ in $(seq 1200); do
     grep -qs '"type":"hello"' "$dir/client.jsonl" && break
@@ -185,6 +187,8 @@ for _ in $(seq 1200); do
 done
 sleep 1
 kill -STOP "$cpid" 2>/dev/null
+sleep 4
+touch "$dir/stop"
 for _ in $(seq 3000); do   # rank 0's result: the ranks are about to finalize
     grep -qs checksum "$dir/stdout" && break
     sleep 0.1
@@ -196,7 +200,8 @@ rc=0
 wait "$cpid" || rc=$?
 echo "$rc" >"$dir/client.rc"
 if [ "$(rc_of "$dir")" -ne 0 ]; then
-    fail "slow client" "the job failed: $(describe_rc "$(rc_of "$dir")")" "$dir/stdout" "$dir/stderr"
+    fail "slow client" "the job failed: $(MW_TIMEOUT=300 describe_rc "$(rc_of "$dir")")" \
+        "$dir/stdout" "$dir/stderr"
 else
     totals "slow client" "$dir"
 fi
