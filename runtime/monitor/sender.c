@@ -42,7 +42,12 @@
 #define MW_OUT_CAP (4u << 20)          /* pending output beyond which events are dropped */
 #define MW_DRAIN_BATCH 4096
 #define MW_TICK_MS 5
-#define MW_FLUSH_NS 2000000000ull
+/* At MPI_Finalize the rank's last bytes go while the client takes them: the
+ * flush gives up after MW_FLUSH_STALL_NS in which none moved, and after
+ * MW_FLUSH_MAX_NS in any case (the node relay's rule, relay.c). A starved
+ * client takes a rank's last MBs in slow steps; a fixed 2 s lost them. */
+#define MW_FLUSH_STALL_NS 10000000000ull
+#define MW_FLUSH_MAX_NS 60000000000ull
 #define MW_LEVELS 64
 #define MW_INFLIGHT_MAX 1024               /* threads shown in one INFLIGHT frame */
 #define MW_INFLIGHT_REPEAT_NS 1000000000ull   /* an unchanged set of calls is re-sent this often */
@@ -554,6 +559,29 @@ void mw_monitor_finish(const mw_fn_stats *stats)
     mw_node_finish();   /* collective over the node, whatever this rank's stream did */
 }
 
+/* Write what is left while the client takes it (MW_FLUSH_STALL_NS). Returns
+ * 0 when all of it went and the transport is idle, -1 otherwise. */
+static int final_flush(void)
+{
+    uint64_t start = mw_clock_monotonic_ns(), progress = start;
+    for (;;) {
+        size_t before = mw_buf_pending(&sender.out);
+        int busy_before = sender.transport->busy();
+        if (flush() != 0)
+            return -1;
+        size_t left = mw_buf_pending(&sender.out);
+        int busy = sender.transport->busy();
+        if (left == 0 && !busy)
+            return 0;
+        uint64_t now = mw_clock_monotonic_ns();
+        if (left < before || (busy_before && !busy))
+            progress = now;
+        if (now - progress >= MW_FLUSH_STALL_NS || now - start >= MW_FLUSH_MAX_NS)
+            return -1;
+        sender.transport->wait(10, left > 0);
+    }
+}
+
 static void finish_stream(const mw_fn_stats *stats)
 {
     if (!sender.running || sender.finished)
@@ -589,18 +617,12 @@ static void finish_stream(const mw_fn_stats *stats)
             if (mw_frame_goodbye(&sender.out, t, sender.sent_client, final->dropped) == 0)
                 account_queued(before);
         }
-        uint64_t deadline = mw_clock_monotonic_ns() + MW_FLUSH_NS;
-        int rc = 0;
-        while (mw_buf_pending(&sender.out) > 0 && (rc = flush()) == 0 &&
-               mw_clock_monotonic_ns() < deadline)
-            if (mw_buf_pending(&sender.out) > 0)
-                sender.transport->wait(10, 1);
-        while (rc == 0 && sender.transport->busy() && mw_clock_monotonic_ns() < deadline)
-            sender.transport->wait(10, 0);
-        if (mw_buf_pending(&sender.out) > 0) {
-            mw_warn("monitor: the client did not take the last %zu bytes within 2 s; "
-                    "the stream ends without its goodbye", mw_buf_pending(&sender.out));
-        }
+        if (final_flush() != 0)
+            mw_warn("monitor: the client did not take the last %zu bytes (none taken for "
+                    "%llu s, or %llu s in all); the stream ends without its goodbye",
+                    mw_buf_pending(&sender.out),
+                    (unsigned long long)(MW_FLUSH_STALL_NS / 1000000000ull),
+                    (unsigned long long)(MW_FLUSH_MAX_NS / 1000000000ull));
         on_detach(1);
         final->sent = sender.sent_total;
         final->dropped = ring_dropped + sender.dropped_sender;

@@ -170,16 +170,18 @@ fi
 # The client, watching events, is stopped from 1 s after its first HELLO;
 # the ring runs on 4 s more (--until), then ends, and the job enters
 # MPI_Finalize with megabytes of the nodes' streams unsent; the client reads
-# again 6 s after rank 0's result. The leaders forward the rest then (they
-# gave up 3 s after their barrier before: every rank lost). A loaded machine
-# makes less traffic in the 4 s, never a longer run.
+# again 6 s after rank 0's result. The ranks' final flushes and the leaders
+# forward the rest then (a rank gave up its last MBs after 2 s before, the
+# leaders 3 s after their barrier: ranks lost). The ring runs without a pause
+# so that the 4 s fill every buffer on the way; a loaded machine makes less
+# traffic in them, never a longer run.
 dir="$work/slow-client"
 mkdir -p "$dir/cwd"
 "$client" --json --quiet --wait 120 --port-file "$dir/cwd/ports" \
     >"$dir/client.jsonl" 2>"$dir/client.err" &
 cpid=$!
 MW_TIMEOUT=300 run "$dir" "$NP" linked MPIWATCH_NODE_SIZE=$K MPIWATCH_WAIT=60 -- \
-    "$work/ring" 200 20 --until "$dir/stop" --port-in-file "$dir/cwd/ports" &
+    "$work/ring" 200 0 --local 1000 --until "$dir/stop" --port-in-file "$dir/cwd/ports" &
 job=$!
 for _ in $(seq 1200); do
     grep -qs '"type":"hello"' "$dir/client.jsonl" && break

@@ -11,9 +11,13 @@
  * machine made them, instead of racing a fixed length of run. Rank 0 then
  * says on stderr how many rounds it made; --rounds K makes exactly K, so that
  * the same job can be run again. With --late-finalize S the last rank sleeps S
- * seconds before MPI_Finalize, after the others entered theirs.
+ * seconds before MPI_Finalize, after the others entered theirs. With
+ * --local N each iteration also makes N MPI_Comm_rank calls: a stream of
+ * events that fills the monitor's buffers in a second whatever the ring's
+ * pace (on an oversubscribed machine a ring step waits for its neighbours).
  *
  *     ring [ITERATIONS [SLEEP_US]] [--until FILE | --rounds K] [--late-finalize S]
+ *          [--local N]
  *     (defaults 1000 and 0) */
 #define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
@@ -23,10 +27,15 @@
 #include <time.h>
 #include <unistd.h>
 
-/* One iteration: an int to the next rank, one from the previous, then the pause. */
+static long local_calls;   /* --local */
+
+/* One iteration: an int to the next rank, one from the previous, the local
+ * calls, then the pause. */
 static int step(int value, int next, int prev, long sleep_us)
 {
-    int in = -1;
+    int in = -1, me;
+    for (long i = 0; i < local_calls; i++)
+        MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Sendrecv(&value, 1, MPI_INT, next, 7, &in, 1, MPI_INT, prev, 7, MPI_COMM_WORLD,
                  MPI_STATUS_IGNORE);
     if (sleep_us > 0) {
@@ -53,6 +62,8 @@ int main(int argc, char **argv)
             rounds = atol(argv[++a]);
         else if (strcmp(argv[a], "--late-finalize") == 0 && a + 1 < argc)
             late = atol(argv[++a]);
+        else if (strcmp(argv[a], "--local") == 0 && a + 1 < argc)
+            local_calls = atol(argv[++a]);
         else if (nargs < 2 && argv[a][0] >= '0' && argv[a][0] <= '9')
             args[nargs++] = argv[a];
     }
