@@ -1,5 +1,6 @@
 /* The runtime's own collectives and messages (the report at MPI_Finalize). Each is
- * started nonblocking and waited for with PMPI_Test and sched_yield: an MPI
+ * started nonblocking and waited for with PMPI_Test, sched_yield and naps
+ * that grow with the wait (yielding_collectives.c's pause_after): an MPI
  * that spins in a blocking collective starves the other ranks when a node
  * is oversubscribed (measured here: 34 ms per barrier at 8 ranks on 2 cores
  * with MPICH, 2.3 ms when the waiting ranks yield). */
@@ -25,6 +26,7 @@ MW_HIDDEN int mw_gatherv(const void *in, int count, MPI_Datatype type, void *out
 /* MPI_Comm_dup (as MPI_Comm_idup): with MPICH, 8 ranks on 2 cores spent 76 ms
  * of MPI_Finalize in a blocking dup (measured). */
 MW_HIDDEN int mw_comm_dup(MPI_Comm comm, MPI_Comm *copy);
+MW_HIDDEN int mw_barrier(MPI_Comm comm);
 MW_HIDDEN int mw_bcast(void *buf, int count, MPI_Datatype type, MPI_Comm comm);   /* from rank 0 */
 MW_HIDDEN int mw_exscan(const void *in, void *out, int count, MPI_Datatype type, MPI_Op op,
                         MPI_Comm comm);

@@ -10,8 +10,8 @@
  * gets there. */
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
+#include "core/yielding_collectives.h"
 #include "monitor/monitor.h"
 #include "core/state.h"
 #include "core/warn.h"
@@ -79,33 +79,17 @@ const mw_transport *mw_node_open(const char *token)
     return &mw_local_transport;
 }
 
-/* A barrier that sleeps while it waits: a rank here has nothing left to
- * compute, and on a node with more ranks than cores MPI's busy waiting
- * would take the CPU from the leader's relay and the client, which still
- * have the node's last bytes to move. */
-static void sleeping_barrier(MPI_Comm comm)
-{
-    MPI_Request req;
-    if (PMPI_Ibarrier(comm, &req) != MPI_SUCCESS) {
-        PMPI_Barrier(comm);
-        return;
-    }
-    long ns = 100000;   /* 0.1 ms, doubling to 20 ms */
-    for (int done = 0;;) {
-        if (PMPI_Test(&req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS || done)
-            return;
-        nanosleep(&(struct timespec){0, ns}, NULL);
-        ns = ns < 10000000 ? 2 * ns : 20000000;
-    }
-}
-
 void mw_node_finish(void)
 {
     if (node_comm == MPI_COMM_NULL)
         return;
     /* Past this barrier every rank of the node has flushed its GOODBYE and
-     * closed its connection: what is left is in the leader's sockets. */
-    sleeping_barrier(node_comm);
+     * closed its connection: what is left is in the leader's sockets. The
+     * barrier naps while it waits: a rank here has nothing left to compute,
+     * and on a node with more ranks than cores MPI's busy waiting would take
+     * the CPU from the leader's relay and the client, which still have the
+     * node's last bytes to move. */
+    mw_barrier(node_comm);
     if (leads)
         mw_relay_stop(0);
     PMPI_Comm_free(&node_comm);
