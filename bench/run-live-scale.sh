@@ -4,7 +4,8 @@
 # through its node leaders. Prints the client's connections, the ranks it
 # heard from, whether its totals equal the report's, how long a stuck rank
 # had been stuck when the client named it, and the client's CPU time per
-# second of watching, beside the same figures of a smaller job.
+# second of watching and the bytes it received per second, beside the same
+# figures of a smaller job.
 #
 # See bench/README.md. Exit status: 0 when every count is right, 1 when a
 # count is wrong (connections, ranks reported, totals, the stuck rank not
@@ -30,7 +31,8 @@ it heard hello and goodbye from, whether its totals equal the job's JSON
 report (tests/monitor/compare_totals.py), the seconds the stuck rank had been
 in its MPI_Recv when the client first named it stuck (the client's own
 measure, its 'seconds' field), and the client's CPU time (user + system) per
-second of watching, from the job's "running" to the client's end. Times are
+second of watching, from the job's "running" to the client's end, and the
+bytes it received per second of watching (its --record file). Times are
 printed, not judged; the counts decide the exit status.
 
 options:
@@ -157,7 +159,8 @@ watch_job() {
     # --stall: on an oversubscribed machine a leader's ranks can go minutes
     # without the CPU to send their HELLO (the default 60 s lost all 512).
     start_client "$dir" --json --no-events --quiet --stuck "$STUCK_AFTER" --wait "$LIMIT" \
-        --stall "$STALL" ${CLIENT_NICE:+--nice "$CLIENT_NICE"} --port-file "$dir/ports"
+        --stall "$STALL" ${CLIENT_NICE:+--nice "$CLIENT_NICE"} --port-file "$dir/ports" \
+        --record "$dir/client.rec"
     local client
     client=$(cat "$dir/client.pid")
     local t0=$SECONDS
@@ -218,19 +221,22 @@ PY
     ((${sockets:-0} >= 1 && sockets <= nodes && endpoints == nodes)) || BAD=1
     ((heard == np)) || BAD=1
     [[ $named != never ]] || BAD=1
+    local received
+    received=$(stat -c %s "$dir/client.rec" 2>/dev/null || echo 0)
     awk -v np="$np" -v k="$NODE_SIZE" -v s="${sockets:-?}" -v e="$endpoints" -v n="$nodes" \
+        -v rb="$received" \
         -v h="$heard" -v t="$totals" -v st="$stuck" -v nm="$named" -v c0="$cpu0" -v c1="$cpu1" \
         -v w0="$wall0" -v w1="$wall1" 'BEGIN {
-        printf "%6d %5d %8s/%-4d %9d %6d %8s %6d %10s %9.1f %11.4f\n", np, k, s, n, e, h, t, st,
-               nm, w1 - w0, (c1 - c0) / (w1 - w0) }'
+        printf "%6d %5d %8s/%-4d %9d %6d %8s %6d %10s %9.1f %11.4f %10.1f\n", np, k, s, n, e, h, t,
+               st, nm, w1 - w0, (c1 - c0) / (w1 - w0), rb / 1024 / (w1 - w0) }'
 }
 
 echo "# mpiwatch live monitor at scale: live_scale.c, node leaders of $NODE_SIZE ranks"
 echo "# mpi: $MPI; library: $LIB; client: $CLIENT"
 echo "# $SECONDS_T s of traffic, then a rank stuck $HOLD s (client --stuck $STUCK_AFTER), the others waiting ($WAITERS)${MONITOR_NICE:+; MPIWATCH_MONITOR_NICE=$MONITOR_NICE}${CLIENT_NICE:+; client --nice $CLIENT_NICE}"
 echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ); $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%6s %5s %13s %9s %6s %8s %6s %10s %9s %11s\n' ranks K "sockets/max" endpoints heard \
-    totals stuck "named at s" "watched s" "cpu s per s"
+printf '%6s %5s %13s %9s %6s %8s %6s %10s %9s %11s %10s\n' ranks K "sockets/max" endpoints heard \
+    totals stuck "named at s" "watched s" "cpu s per s" "kB/s in"
 ((COMPARE > 0)) && watch_job "$COMPARE"
 watch_job "$RANKS"
 if ((BAD)); then

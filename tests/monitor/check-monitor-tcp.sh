@@ -8,6 +8,8 @@
 #   the first SNAPSHOTs are empty; the final SNAPSHOTs summed over the
 #   ranks equal the JSON report's functions (compare.py); every call has
 #   its event; the port file is owner-only; the output is the bare run's;
+#   each rank, in another call at every look, sent INFLIGHT frames at most
+#   once a second (the interval), not at every 5 ms tick;
 # - clock_gettime: the same comparison with MPIWATCH_TIMER=clock_gettime,
 #   whose wrappers queue their events out of line (the other case's go
 #   inline, with the TSC);
@@ -80,6 +82,21 @@ if same_output totals "$dir" "$work/bare-2000-0"; then
         pass "totals: MPIWATCH_WAIT held the job until the client came"
     else
         fail "totals: MPIWATCH_WAIT" "the job took less than the client's 2 s delay"
+    fi
+    # At most one INFLIGHT an interval (1 s) from the first to the last, and
+    # the first and last ones besides.
+    if "$PYTHON" - "$dir/client.json" >"$dir/inflight.log" 2>&1 <<'PY'
+import json, sys
+frames = json.load(open(sys.argv[1]))["inflight_frames"]
+bad = {r: f for r, f in frames.items() if f[0] > f[1] / 1.0 + 3}
+print("INFLIGHT frames, seconds from first to last, per rank:", frames)
+sys.exit(1 if bad or len(frames) != 4 else 0)
+PY
+    then
+        pass "totals: each rank sent INFLIGHT frames at most once an interval"
+    else
+        fail "totals: INFLIGHT frames" "more than one an interval, or a rank sent none" \
+            "$dir/inflight.log"
     fi
     mode=$(stat -c %a "$dir/ports.seen" 2>/dev/null)
     lines=$(grep -c '^mpiwatch-endpoint 1 [0-9]* 4 tcp ' "$dir/ports.seen" 2>/dev/null)

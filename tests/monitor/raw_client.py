@@ -23,6 +23,8 @@ endpoint with its token, decodes every frame and prints one JSON object:
   inflight          {RANK: [{function, thread, seconds, peer, tag, root, comm,
                     comm_size, flags}, ...]}: each rank's last INFLIGHT frame
                     (absent for a rank that sent none)
+  inflight_frames   {RANK: [frames, seconds]}: how many INFLIGHT frames the
+                    rank sent, and the seconds from its first to its last
   errors            protocol violations found (an empty list when all is well)
 
 Options: --token T sends T instead of each rank's token; --delay S waits S
@@ -169,6 +171,8 @@ def handle_frame(r, kind, body, out, errors):
                           "tag": tag, "root": root, "comm": comm, "comm_size": comm_size,
                           "flags": flags})
         out["inflight"][str(r.rank)] = calls
+        n, first, _ = out["inflight_frames_t"].get(str(r.rank), (0, t, t))
+        out["inflight_frames_t"][str(r.rank)] = (n + 1, first, t)
 
 
 def main():
@@ -198,7 +202,7 @@ def main():
         sel.register(s, selectors.EVENT_READ, r)
     out = {"ranks": len(ranks), "events": {}, "events_total": 0,
            "event_bytes": {"sent": 0, "recv": 0}, "event_function_bytes": {}, "traffic": {}, "comms": {},
-           "levels": [], "inflight": {}}
+           "levels": [], "inflight": {}, "inflight_frames_t": {}}
     errors = []
     watch_end = time.monotonic() + args.watch if args.watch else None
     open_count = sum(1 for r in ranks if not r.closed)
@@ -270,6 +274,8 @@ def main():
     })
     for seen in out["traffic"].values():
         seen.sort()
+    out["inflight_frames"] = {rank: [n, (last - first) / 1e9]
+                              for rank, (n, first, last) in out.pop("inflight_frames_t").items()}
     json.dump(out, sys.stdout, indent=1, sort_keys=True)
     print()
 
