@@ -69,7 +69,10 @@ class Browser:
         return json.loads(msg)
 
     def call(self, method: str, params: dict | None = None, session: str | None = None,
-             timeout: float = 30) -> dict:
+             timeout: float = 120) -> dict:
+        # A guard against a hung browser, not a deadline: with both MPIs'
+        # suites beside it, a call to a page busy drawing went unanswered for
+        # 30 s (check-web-report's all-to-all page).
         self.next_id += 1
         msg = {"id": self.next_id, "method": method, "params": params or {}}
         if session:

@@ -40,12 +40,20 @@ mw_launch() {
         *)
             timeout -k "${MW_KILL_AFTER:-10}" "${MW_TIMEOUT:-120}" $MPIRUN ${MW_MPIRUN_ARGS:-} -n "$_mw_np" "$@" ;;
     esac
+    _mw_rc=$?
+    # The limit in force here, on the job's stderr: the caller's MW_TIMEOUT
+    # may differ when it describes the status (describe_rc).
+    if [ "$_mw_rc" -eq 124 ] || [ "$_mw_rc" -eq 137 ]; then
+        echo "mw_launch: the job was stopped by its time limit of ${MW_TIMEOUT:-120} s (MW_TIMEOUT)" >&2
+    fi
+    return "$_mw_rc"
 }
 
-# describe_rc RC: a run's status in words (124 and 137: mw_launch's time limit).
+# describe_rc RC: a run's status in words (124 and 137: mw_launch's time limit,
+# which the job's stderr names).
 describe_rc() {
     if [ "$1" -eq 124 ] || [ "$1" -eq 137 ]; then
-        echo "timed out after ${MW_TIMEOUT:-120}s (status $1)"
+        echo "timed out (status $1: the run's time limit, named at the end of its stderr)"
     else
         echo "status $1"
     fi

@@ -202,7 +202,7 @@ rc=0
 wait "$cpid" || rc=$?
 echo "$rc" >"$dir/client.rc"
 if [ "$(rc_of "$dir")" -ne 0 ]; then
-    fail "slow client" "the job failed: $(MW_TIMEOUT=300 describe_rc "$(rc_of "$dir")")" \
+    fail "slow client" "the job failed: $(describe_rc "$(rc_of "$dir")")" \
         "$dir/stdout" "$dir/stderr"
 else
     totals "slow client" "$dir"
