@@ -198,8 +198,11 @@ run() {
 # process it had not started ("process rank N with PID 0 on node ...
 # exiting improperly": 64 oversubscribed ranks on a loaded machine, with or
 # without mpiwatch). Nothing of the program ran there: a case may run again.
+# Open MPI wraps that text at a fixed width, so the words may be split over
+# two lines ("rank 53 with PID 0 on" / "node vm").
 launch_lost() {
-    [ "$(rc_of "$1")" -ne 0 ] && grep -q 'with PID 0 on node' "$1/stderr" 2>/dev/null
+    [ "$(rc_of "$1")" -ne 0 ] &&
+        tr '\n' ' ' <"$1/stderr" 2>/dev/null | grep -q 'with PID 0 on *node'
 }
 
 # last_count FILE: the last "calls N" line in FILE (tests/runtime/forever.c
