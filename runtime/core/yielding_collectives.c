@@ -24,8 +24,8 @@ typedef struct {
  * eighth of the time waited, up to 20 ms: such a wait wakes 50 times a second
  * instead of 20,000, and ends at most an eighth later than it could. Growing
  * naps from the start made the report's short waits late: MPI_Finalize +26
- * to +48 ms over bare, +14 to +16 with fixed naps (MPICH, 8 ranks on 2 cores,
- * bench/run-finalize.sh). */
+ * and +48 ms over bare, against +13 and +25 with fixed naps and +15 and +17
+ * as here (MPICH, 8 ranks on 2 cores, bench/run-finalize.sh). */
 static void pause_after(waiting *w)
 {
     if (w->tries++ < 64) {

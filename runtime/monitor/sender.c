@@ -362,21 +362,19 @@ static void send_levels(void)
     }
 }
 
-/* Send the calls in progress when they changed, and at least once a second
- * while there are any: a client that attaches to a hung job sees them at
- * once, and their durations stay fresh. Like a snapshot, an INFLIGHT frame
- * waits while the client is behind. */
-/* The calls in progress, when they changed (at most once an interval: a
- * busy rank is in another call at every 5 ms tick, and sent up to 200
- * frames a second; the client's bytes in at 64 ranks, bench/run-live-scale.sh:
- * 131 kB/s, 121 now), and once a second while unchanged; final: the last
- * one, at once. */
+/* Send the calls in progress when they changed, looked at once an interval
+ * (a busy rank is in another call at every 5 ms tick, and sent up to 200
+ * frames a second), and at least once a second while there are any: a
+ * client that attaches to a hung job sees them at once, and their durations
+ * stay fresh. final: the last one, at once. Like a snapshot, an INFLIGHT
+ * frame waits while the client is behind. */
 static void send_inflight(int final)
 {
     if (mw_buf_pending(&sender.out) >= MW_OUT_CAP)
         return;
     uint64_t t = now_ns(), since = t - sender.inflight_sent_at;
-    if (!final && sender.inflight_sent_at != 0 && since < interval_ns())
+    uint64_t look = interval_ns() < MW_INFLIGHT_REPEAT_NS ? interval_ns() : MW_INFLIGHT_REPEAT_NS;
+    if (!final && sender.inflight_sent_at != 0 && since < look)
         return;
     size_t n = mw_inflight_collect(sender.inflight_now, MW_INFLIGHT_MAX);
     int changed = sender.inflight_sent_at == 0 ||
