@@ -209,12 +209,25 @@ damaged:
     return -1;
 }
 
+/* A request id or a communicator (mpiwatch_trace.h): none, or relative to
+ * the chunk's previous one. */
+static int64_t get_relative(cursor *c, int64_t none, int64_t *last)
+{
+    uint64_t v = get_varint(c);
+    if (v == 0)
+        return none;
+    v -= 1;
+    *last += (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+    return *last;
+}
+
 /* One chunk's records; 0, or -1 with err set for a damaged chunk. */
 static int read_records(cursor *c, mwc_trace_rank *r, uint32_t thread, uint64_t first_t,
                         char *err, size_t errsize, long offset)
 {
     uint64_t last_t = first_t, last_site = 0;
-    mwc_trace_call *last = NULL;   /* the call the kinds 4 to 6 add to */
+    int64_t last_request = 0, last_comm = 0;
+    mwc_trace_call *last = NULL;   /* the call the kinds 4, 5, 6 and 8 add to */
     while (c->p < c->end) {
         int kind = *c->p++;
         if (kind == MWT_DROPPED) {
@@ -223,21 +236,24 @@ static int read_records(cursor *c, mwc_trace_rank *r, uint32_t thread, uint64_t 
                 r->dropped += n;
             continue;
         }
-        if (kind == MWT_REQUEST || kind == MWT_ROOT || kind == MWT_DONE) {
+        if (kind == MWT_REQUEST || kind == MWT_ROOT || kind == MWT_DONE ||
+            kind == MWT_DONE_BARE) {
             mwc_trace_done d = {0, -1, -1, 0};
             uint64_t request = 0;
             int root = -1;
             if (kind == MWT_REQUEST) {
-                request = get_varint(c);
+                request = (uint64_t)get_relative(c, 0, &last_request);
             } else if (kind == MWT_ROOT) {
                 root = get_int(c);
             } else {
-                d.request = get_varint(c);
-                d.source = get_int(c);
-                d.tag = get_int(c);
-                d.bytes = get_varint(c);
+                d.request = (uint64_t)get_relative(c, 0, &last_request);
+                if (kind == MWT_DONE) {
+                    d.source = get_int(c);
+                    d.tag = get_int(c);
+                    d.bytes = get_varint(c);
+                }
             }
-            if (c->bad || last == NULL) {
+            if (c->bad || last == NULL || (kind == MWT_REQUEST && request == 0)) {
                 say(err, errsize, "%s: a damaged record in the chunk at offset %ld", r->path,
                     offset);
                 return -1;
@@ -275,7 +291,10 @@ static int read_records(cursor *c, mwc_trace_rank *r, uint32_t thread, uint64_t 
         if (call.traffic) {
             call.peer = get_int(c);
             call.tag = get_int(c);
-            call.comm = get_int(c);
+            int64_t comm = get_relative(c, -1, &last_comm);
+            if (comm < -2147483648LL || comm > 2147483647LL)
+                c->bad = 1;
+            call.comm = (int)comm;
             call.sent = get_varint(c);
             call.recv = get_varint(c);
         }

@@ -5,7 +5,7 @@
 
 #define MWT_MAGIC "MWTRACE"      /* 8 bytes with its NUL */
 #define MWT_MAGIC_SIZE 8
-#define MWT_VERSION 3u
+#define MWT_VERSION 4u
 
 /* A chunk of one thread's records starts with this byte. */
 #define MWT_CHUNK 0xC7
@@ -30,8 +30,13 @@
  * after the previous run (0 for the first), and a varint length. */
 #define MWT_COMM 0xCB
 
-/* The kind byte of a record. The kinds 4 to 6 add to the call record
- * before them (of the same chunk). */
+/* The kind byte of a record. The kinds 4, 5, 6 and 8 add to the call
+ * record before them (of the same chunk). A request id (kinds 4, 6, 8) and
+ * a communicator (kind 2) are relative: a varint, 0 for none (request 0, a
+ * call's own receive; communicator -1), else 1 + the zigzag of the value
+ * minus the chunk's previous one of its sort that was not none (0 before
+ * the first), so that a request started or completed next to its
+ * neighbours, and a chunk's usual communicator, take a byte. */
 enum {
     MWT_CALL = 1,      /* function, site delta, enter delta, duration */
     MWT_XFER = 2,      /* as MWT_CALL, then peer, tag, comm, bytes sent, bytes received */
@@ -39,7 +44,8 @@ enum {
     MWT_REQUEST = 4,   /* the request the call started: its id */
     MWT_ROOT = 5,      /* the root of the collective: world rank */
     MWT_DONE = 6,      /* a request the call completed: id, source, tag, bytes */
-    MWT_POLLS = 7      /* polls that found nothing, folded: as MWT_CALL, then the count */
+    MWT_POLLS = 7,     /* polls that found nothing, folded: as MWT_CALL, then the count */
+    MWT_DONE_BARE = 8  /* as MWT_DONE with no status (source -1, tag -1, 0 bytes): the id */
 };
 
 #endif

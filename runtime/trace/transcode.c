@@ -5,11 +5,24 @@
 #include "core/thread_stats.h"
 #include "trace/varint.h"
 
-size_t mw_trace_transcode(const mw_trace_chunk *c, unsigned char *out, uint64_t *first_t)
+/* A request id or a communicator as the format has them (mpiwatch_trace.h):
+ * 0 for none, else 1 + the zigzag of v after the chunk's previous one. */
+static unsigned char *put_relative(unsigned char *o, int64_t v, int64_t none, int64_t *last)
+{
+    if (v == none)
+        return mw_trace_put_varint(o, 0);
+    int64_t d = v - *last;
+    *last = v;
+    return mw_trace_put_varint(o, 1 + (((uint64_t)d << 1) ^ (uint64_t)(d >> 63)));
+}
+
+size_t mw_trace_transcode(const mw_trace_chunk *c, unsigned char *out, uint64_t *first_t,
+                          const uint16_t *file_id)
 {
     const unsigned char *p = c->data, *end = c->data + c->used;
     unsigned char *o = out;
     uint64_t last_t = 0, last_site = 0;
+    int64_t last_request = 0, last_comm = 0;   /* MPICH's handles take 5 bytes whole */
     int timed = 0;   /* a call has set last_t */
     *first_t = 0;
     while (p < end) {
@@ -30,7 +43,7 @@ size_t mw_trace_transcode(const mw_trace_chunk *c, unsigned char *out, uint64_t 
             }
             if (t_in < last_t)   /* a clock that stepped back: the order is kept */
                 t_in = last_t;
-            o = mw_trace_put_varint(o, (uint64_t)h->value);
+            o = mw_trace_put_varint(o, file_id ? file_id[h->value] : (uint64_t)h->value);
             o = mw_trace_put_signed(o, (int64_t)(site - last_site));
             o = mw_trace_put_varint(o, t_in - last_t);
             o = mw_trace_put_varint(o, q->t_out > t_in ? q->t_out - t_in : 0);
@@ -40,7 +53,7 @@ size_t mw_trace_transcode(const mw_trace_chunk *c, unsigned char *out, uint64_t 
                 const mw_raw_transfer *x = (const mw_raw_transfer *)(const void *)(q + 1);
                 o = mw_trace_put_signed(o, x->peer);
                 o = mw_trace_put_signed(o, x->tag);
-                o = mw_trace_put_signed(o, x->comm);
+                o = put_relative(o, x->comm, -1, &last_comm);
                 o = mw_trace_put_varint(o, (uint64_t)(x->sent > 0 ? x->sent : 0));
                 o = mw_trace_put_varint(o, (uint64_t)(x->recv > 0 ? x->recv : 0));
             } else if (h->kind == MWT_POLLS) {
@@ -49,18 +62,27 @@ size_t mw_trace_transcode(const mw_trace_chunk *c, unsigned char *out, uint64_t 
             break;
         }
         case MWT_DROPPED:
-        case MWT_REQUEST:
             o = mw_trace_put_varint(o, ((const mw_raw_count *)(const void *)p)->value);
+            break;
+        case MWT_REQUEST:
+            o = put_relative(o, (int64_t)((const mw_raw_count *)(const void *)p)->value, 0,
+                             &last_request);
             break;
         case MWT_ROOT:
             o = mw_trace_put_signed(o, h->value);
             break;
         case MWT_DONE: {
+            /* A send's completion and an ignored status say nothing but the id. */
             const mw_raw_done *d = (const mw_raw_done *)(const void *)p;
-            o = mw_trace_put_varint(o, d->request);
-            o = mw_trace_put_signed(o, h->value);
-            o = mw_trace_put_signed(o, d->tag);
-            o = mw_trace_put_varint(o, d->bytes);
+            int bare = h->value == -1 && d->tag == -1 && d->bytes == 0;
+            if (bare)
+                o[-1] = MWT_DONE_BARE;
+            o = put_relative(o, (int64_t)d->request, 0, &last_request);
+            if (!bare) {
+                o = mw_trace_put_signed(o, h->value);
+                o = mw_trace_put_signed(o, d->tag);
+                o = mw_trace_put_varint(o, d->bytes);
+            }
             break;
         }
         }

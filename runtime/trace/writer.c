@@ -110,8 +110,14 @@ static void write_failed(int rc)
             "report go on)", w.path, strerror(rc));
 }
 
-/* The functions the file has named (MWT_FUNCTIONS), a bit each. */
-static uint64_t named_fns[(MW_FN_COUNT + 63) / 64];
+/* The number the file gave each function it has named (MWT_FUNCTIONS): 0,
+ * 1, 2... in the order named, so that a call's function takes one byte
+ * (the ids of most MPI functions pass 127); MW_UNNAMED for the others (a
+ * reader refuses a call of a function its file has not named). */
+#define MW_UNNAMED UINT16_MAX
+_Static_assert(MW_FN_COUNT < MW_UNNAMED, "a function's number fits 16 bits");
+static uint16_t file_id[MW_FN_COUNT];
+static uint16_t named_count;
 
 static void append_functions(const unsigned char *names, size_t size, int count)
 {
@@ -138,7 +144,7 @@ static void name_new_functions(void)
     int count = 0;
     mw_stats_merge(counted);
     for (int i = 0; i < MW_FN_COUNT; i++) {
-        if (counted[i].calls == 0 || (named_fns[i / 64] >> (i % 64) & 1))
+        if (counted[i].calls == 0 || file_id[i] != MW_UNNAMED)
             continue;
         size_t len = strlen(mw_fn_names[i]);
         if (n + len + 20 > sizeof names) {   /* never for MPI's names: one more block */
@@ -146,12 +152,12 @@ static void name_new_functions(void)
             n = 0;
             count = 0;
         }
-        n += put_varint(names + n, (uint64_t)i);
+        file_id[i] = named_count++;
+        n += put_varint(names + n, file_id[i]);
         n += put_varint(names + n, len);
         memcpy(names + n, mw_fn_names[i], len);
         n += len;
         count++;
-        named_fns[i / 64] |= 1ull << (i % 64);
     }
     if (count > 0)
         append_functions(names, n, count);
@@ -163,7 +169,7 @@ static void write_chunk(mw_trace_chunk *c)
         return;
     static unsigned char coded[MW_TRACE_CODED_BYTES];   /* one writer at a time */
     uint64_t first_t;
-    size_t size = mw_trace_transcode(c, coded, &first_t);
+    size_t size = mw_trace_transcode(c, coded, &first_t, file_id);
     unsigned char head[32];
     size_t n = 0;
     head[n++] = MWT_CHUNK;
@@ -279,6 +285,8 @@ void mw_trace_start(void)
         return;   /* not in MPIWATCH_TRACE_RANKS: no file (after the collective steps) */
     snprintf(w.path, sizeof w.path, "%s/%s.trace.%d", mw_state.config.trace_dir, name,
              mw_state.world_rank);
+    for (int i = 0; i < MW_FN_COUNT; i++)
+        file_id[i] = MW_UNNAMED;
     struct timespec wall;
     uint64_t origin = mw_now();
     clock_gettime(CLOCK_REALTIME, &wall);

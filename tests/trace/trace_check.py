@@ -81,13 +81,24 @@ HEADER_BYTES = {}  # path: the bytes of its header, function names and communica
 COMMS = {}  # path: the communicators it defines: (handle, tick, before, members)
 
 
+def relative(buf, pos, none, last, sort="request"):
+    """(a request id or communicator, the next pos): varint 0 for none, else
+    1 + zigzag of the value after the chunk's previous one of its sort."""
+    coded, pos = varint(buf, pos)
+    if coded == 0:
+        return none, pos
+    coded -= 1
+    last[sort] += (coded >> 1) ^ -(coded & 1)
+    return last[sort], pos
+
+
 def records(path):
     """(rank, the call records of one trace file, calls dropped). A record is
     a dict: fn, thread, t_in, t_out, count, request, root, done (a list of
     (request, source, tag, bytes))."""
     buf = open(path, "rb").read()
-    if buf[:8] != b"MWTRACE\0" or struct.unpack_from("<I", buf, 8)[0] != 3:
-        raise ValueError(f"{path}: not a version-3 trace file")
+    if buf[:8] != b"MWTRACE\0" or struct.unpack_from("<I", buf, 8)[0] != 4:
+        raise ValueError(f"{path}: not a version-4 trace file")
     pos = 12
     rank, pos = varint(buf, pos)
     _ranks, pos = varint(buf, pos)
@@ -155,6 +166,7 @@ def records(path):
         end = pos + length
         if end > len(buf):  # cut short (a killed job): the whole chunks before it count
             break
+        last = {"request": 0, "comm": 0}  # the chunk's previous of each, for relative()
         while pos < end:
             kind = buf[pos]
             pos += 1
@@ -162,18 +174,22 @@ def records(path):
                 n, pos = varint(buf, pos)
                 dropped += n
                 continue
+            if kind in (4, 6, 8):
+                request, pos = relative(buf, pos, 0, last)
             if kind == 4:
-                calls[-1]["request"], pos = varint(buf, pos)
+                calls[-1]["request"] = request
                 continue
             if kind == 5:
                 calls[-1]["root"], pos = signed(buf, pos)
                 continue
             if kind == 6:
-                request, pos = varint(buf, pos)
                 source, pos = signed(buf, pos)
                 tag, pos = signed(buf, pos)
                 size, pos = varint(buf, pos)
                 calls[-1]["done"].append((request, source, tag, size))
+                continue
+            if kind == 8:  # a completion without a status
+                calls[-1]["done"].append((request, -1, -1, 0))
                 continue
             if kind not in (1, 2, 7):
                 raise ValueError(f"{path}: record kind {kind} at offset {pos - 1}")
@@ -185,7 +201,7 @@ def records(path):
             if kind == 2:
                 _, pos = signed(buf, pos)
                 _, pos = signed(buf, pos)
-                comm, pos = signed(buf, pos)
+                comm, pos = relative(buf, pos, -1, last, "comm")
                 for _ in range(2):
                     _, pos = varint(buf, pos)
             n = 1
