@@ -219,8 +219,8 @@ extern MW_HIDDEN const mw_transport mw_local_transport;
  * receives the local socket's name. 0, or -1 after a warning. */
 MW_HIDDEN int mw_relay_open(const char *bind, const char *token, const char *secret, char *name);
 /* Stop it: unless at_exit, first forward what the node's ranks wrote before
- * closing their connections (at most a few seconds, and only while a client
- * is attached). */
+ * closing their connections (while the client takes it, MW_FINAL_STALL_NS,
+ * and only while one is attached). */
 MW_HIDDEN void mw_relay_stop(int at_exit);
 /* The leader's endpoint line's transport part: "node HOST PORT TOKEN". */
 MW_HIDDEN const char *mw_relay_endpoint(void);
@@ -237,6 +237,14 @@ MW_HIDDEN int mw_monitor_publish(const char *line);
 MW_HIDDEN void mw_monitor_unpublish(void);
 
 /* ------------------------------------------------------------ life cycle */
+
+/* At MPI_Finalize a rank's sender and a node leader's relay hand over what
+ * is left while the client takes it: each gives up after MW_FINAL_STALL_NS
+ * in which none moved, and after MW_FINAL_MAX_NS in any case. A starved
+ * client takes the last MBs in slow steps (a fixed 2 s lost ranks' last
+ * MBs; 3 s lost 5 of 16 nodes' goodbyes at 512 ranks on 2 cores). */
+#define MW_FINAL_STALL_NS 10000000000ull
+#define MW_FINAL_MAX_NS 60000000000ull
 
 /* Do the monitor's MPI ports need MPI_THREAD_MULTIPLE (lifecycle/thread_level.c
  * asks for it)? Valid once the options are loaded. */

@@ -37,14 +37,6 @@
 #define MW_RELAY_OUT_CAP (16u << 20)       /* unsent output beyond which ranks are not read */
 #define MW_RELAY_READ 65536                /* one read from a rank, one FORWARD frame */
 #define MW_RELAY_TICK_MS 5
-/* At the leader's MPI_Finalize the relay forwards what is left while the
- * client takes it: it gives up after this long without progress (a byte
- * read from a rank or taken by the client), and after the second bound in
- * any case. A starved client on an oversubscribed node takes a node's last
- * hundreds of kB in several slow steps (3 s in all lost 5 of 16 nodes'
- * goodbyes at 512 ranks on 2 cores). */
-#define MW_RELAY_STALL_NS 10000000000ull
-#define MW_RELAY_LINGER_MAX_NS 60000000000ull
 #define MW_LOCAL_AUTH_NS (MWP_HANDSHAKE_SECONDS * 1000000000ull)
 #define MW_RELAY_DUMP_NS (MWP_NODE_DUMP_SECONDS * 1000000000ull)
 
@@ -354,14 +346,15 @@ static int streams_open(void)
     return 0;
 }
 
-/* Once stopped: is the node's data forwarded, or given up on? */
+/* Once stopped: is the node's data forwarded, or given up on (progress: a
+ * byte read from a rank or taken by the client; MW_FINAL_STALL_NS)? */
 static int done_lingering(void)
 {
     if (!relay.attached || relay.at_exit || (!streams_open() && mw_buf_pending(&relay.out) == 0))
         return 1;
     uint64_t now = mw_clock_monotonic_ns();
     uint64_t since = relay.progress_at > relay.stop_at ? relay.progress_at : relay.stop_at;
-    return now - relay.stop_at >= MW_RELAY_LINGER_MAX_NS || now - since >= MW_RELAY_STALL_NS;
+    return now - relay.stop_at >= MW_FINAL_MAX_NS || now - since >= MW_FINAL_STALL_NS;
 }
 
 static void *relay_main(void *arg)

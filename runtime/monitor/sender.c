@@ -42,12 +42,6 @@
 #define MW_OUT_CAP (4u << 20)          /* pending output beyond which events are dropped */
 #define MW_DRAIN_BATCH 4096
 #define MW_TICK_MS 5
-/* At MPI_Finalize the rank's last bytes go while the client takes them: the
- * flush gives up after MW_FLUSH_STALL_NS in which none moved, and after
- * MW_FLUSH_MAX_NS in any case (the node relay's rule, relay.c). A starved
- * client takes a rank's last MBs in slow steps; a fixed 2 s lost them. */
-#define MW_FLUSH_STALL_NS 10000000000ull
-#define MW_FLUSH_MAX_NS 60000000000ull
 #define MW_LEVELS 64
 #define MW_INFLIGHT_MAX 1024               /* threads shown in one INFLIGHT frame */
 #define MW_INFLIGHT_REPEAT_NS 1000000000ull   /* an unchanged set of calls is re-sent this often */
@@ -569,7 +563,7 @@ void mw_monitor_finish(const mw_fn_stats *stats)
     mw_node_finish();   /* collective over the node, whatever this rank's stream did */
 }
 
-/* Write what is left while the client takes it (MW_FLUSH_STALL_NS). Returns
+/* Write what is left while the client takes it (MW_FINAL_STALL_NS). Returns
  * 0 when all of it went and the transport is idle, -1 otherwise. */
 static int final_flush(void)
 {
@@ -586,7 +580,7 @@ static int final_flush(void)
         uint64_t now = mw_clock_monotonic_ns();
         if (left < before || (busy_before && !busy))
             progress = now;
-        if (now - progress >= MW_FLUSH_STALL_NS || now - start >= MW_FLUSH_MAX_NS)
+        if (now - progress >= MW_FINAL_STALL_NS || now - start >= MW_FINAL_MAX_NS)
             return -1;
         sender.transport->wait(10, left > 0);
     }
@@ -631,8 +625,8 @@ static void finish_stream(const mw_fn_stats *stats)
             mw_warn("monitor: the client did not take the last %zu bytes (none taken for "
                     "%llu s, or %llu s in all); the stream ends without its goodbye",
                     mw_buf_pending(&sender.out),
-                    (unsigned long long)(MW_FLUSH_STALL_NS / 1000000000ull),
-                    (unsigned long long)(MW_FLUSH_MAX_NS / 1000000000ull));
+                    (unsigned long long)(MW_FINAL_STALL_NS / 1000000000ull),
+                    (unsigned long long)(MW_FINAL_MAX_NS / 1000000000ull));
         on_detach(1);
         final->sent = sender.sent_total;
         final->dropped = ring_dropped + sender.dropped_sender;
