@@ -29,10 +29,11 @@ static int by_instance(const void *pa, const void *pb)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* Until the trace records roots: a rooted collective's root is the one
- * rank that sends in a broadcast or scatter, the one that receives in a
- * reduce or gather; the other calls of the instance (the same place on the
- * same communicator) learn it from the root's. */
+/* A rooted collective whose record has no root (kind 5 is noted where
+ * the generator knows the call's root, root_of): the one rank that sends
+ * in a broadcast or scatter, the one that receives in a reduce or gather;
+ * the other calls of the instance (the same place on the same
+ * communicator) learn it from the root's. */
 static int infer_roots(mwc_wait_input *j)
 {
     rooted_call *v = NULL;
