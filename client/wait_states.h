@@ -124,7 +124,9 @@ typedef struct {
 
 typedef struct {
     double mpi_time;                   /* every call's duration, all ranks summed, but
-                                          MPI_Init, MPI_Init_thread and MPI_Finalize's */
+                                          MPI_Init, MPI_Init_thread and MPI_Finalize's,
+                                          and a polling loop's gaps between its polls
+                                          (its wait state spans them) */
     double waiting;                    /* all wait states summed */
     double direct;                     /* of which direct (mww_wait.direct) */
     double pattern_time[MWW_PATTERNS];

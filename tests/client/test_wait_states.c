@@ -485,6 +485,27 @@ static void test_test_polling(void)
     mww_result_free(&res);
 }
 
+/* A polling loop whose polls are far apart (a loaded node, or work between
+ * them): its wait state spans the gaps, and so does the MPI time, so that
+ * the waiting (0.6 s from the first poll) is never more than it (the calls
+ * alone are 0.024 s; the report said 100.7%). */
+static void test_polling_gaps(void)
+{
+    calls r[2] = {0};
+    irecv(&r[1], 0.1, 0, 3, 3, 0x30);
+    add(&r[1], "MPI_Test", 0.2, 0.21, -1, -1, -1, 0x31);
+    add(&r[1], "MPI_Test", 0.5, 0.51, -1, -1, -1, 0x31);
+    add(&r[1], "MPI_Test", 0.95, 0.951, -1, -1, -1, 0x31);
+    r[1].c[3].polls = 1 + 1;
+    add(&r[0], "MPI_Isend", 0.8, 0.801, 1, 3, 0, 0x20);
+    mww_result res = analyze_details(r, 2);
+    /* Irecv 0.001, the loop 0.2 to 0.951, Isend 0.001. */
+    CHECK(NEAR(res.pattern_time[MWW_LATE_SENDER], 0.6) && NEAR(res.mpi_time, 0.753) &&
+              res.waiting <= res.mpi_time,
+          "late sender %g, MPI time %g", res.pattern_time[MWW_LATE_SENDER], res.mpi_time);
+    mww_result_free(&res);
+}
+
 /* client/wait_input.c's part: the polls found before a completing MPI_Test
  * (the same function and site, on its thread, completing nothing). */
 static void test_polls_found(void)
@@ -696,6 +717,7 @@ int main(void)
     test_irecv_test();
     test_issend_wait();
     test_test_polling();
+    test_polling_gaps();
     test_polls_found();
     test_unmatched();
     test_balanced();
