@@ -337,7 +337,7 @@ int main(int argc, char **argv)
     if (o.trace && o.html)
         return mwc_timeline_page(o.trace, o.html, o.exe, &o.select, o.quiet);
     if (o.trace) {
-        int status = o.perfetto ? mwc_trace_perfetto(o.trace, o.perfetto, o.quiet) : 0;
+        int status = o.perfetto ? mwc_trace_perfetto(o.trace, o.perfetto, &o.select, o.quiet) : 0;
         return o.otf2 ? mwc_trace_otf2(o.trace, o.otf2, o.exe, o.quiet) | status : status;
     }
     if (o.matrix_file)

@@ -22,7 +22,7 @@ static const char usage[] =
     "       mpiwatch [OPTIONS] --replay FILE\n"
     "       mpiwatch --report REPORT.json --html OUT.html\n"
     "       mpiwatch --replay FILE --html OUT.html\n"
-    "       mpiwatch --trace DIR --perfetto OUT.json\n"
+    "       mpiwatch --trace DIR --perfetto OUT.json [--ranks LIST] [--window START:END]\n"
     "       mpiwatch --diff A.json B.json [--json] [--html OUT.html] [--fail-if EXPR]...\n"
     "       mpiwatch --report REPORT.json --hatchet OUT.json\n"
     "       mpiwatch --trace DIR --analyze [--json] [--exe PROGRAM]\n"
@@ -90,9 +90,9 @@ static const char usage[] =
     "                         ranks as rows, calls as spans, messages as lines, the\n"
     "                         waiting marked, and the wait states' table (wheel: zoom,\n"
     "                         drag: pan; at most 200,000 calls, the rest said)\n"
-    "      --ranks LIST       with --trace --html: only these ranks (0-3,8)\n"
-    "      --window START:END with --trace --html: only the calls in this interval,\n"
-    "                         seconds from the trace's first call (:2.5, 1:)\n"
+    "      --ranks LIST       with --trace --html or --perfetto: only these ranks (0-3,8)\n"
+    "      --window START:END with --trace --html or --perfetto: only the calls in this\n"
+    "                         interval, seconds from the trace's first call (:2.5, 1:)\n"
     "      --matrix-file FILE print the exact communication matrix a job wrote beside\n"
     "                         its report (NAME.matrix): a line per pair of ranks,\n"
     "                         FROM TO BYTES MESSAGES\n"
@@ -314,8 +314,12 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
         return bad("%s--perfetto and --otf2 go with --trace DIR", "");
     if (o->analyze && !o->trace)
         return bad("%s--analyze goes with --trace DIR", "");
-    if ((o->ranks || o->window) && !(o->trace && o->html))
-        return bad("%s--ranks and --window go with --trace DIR --html OUT.html", "");
+    if ((o->ranks || o->window) && o->otf2)
+        return bad("%s--ranks and --window do not go with --otf2 (the archive holds every "
+                   "call)", "");
+    if ((o->ranks || o->window) && !(o->trace && (o->html || o->perfetto)))
+        return bad("%s--ranks and --window go with --trace DIR --html OUT.html or --perfetto "
+                   "OUT.json", "");
     if (o->exe && !o->analyze && !(o->trace && (o->html || o->otf2)))
         return bad("%s--exe goes with --trace DIR --analyze, --html OUT.html or --otf2 OUT", "");
     if (o->trace) {
@@ -328,7 +332,8 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
         if (o->port_file || o->use_stdin || o->nargs > 0 || o->replay || o->report ||
             o->record || o->rank >= 0 || o->matrix || o->web || (o->json && !o->analyze))
             return bad(converts ? "%s--trace converts a trace (--perfetto, --otf2): no other "
-                                  "option but --exe (with --otf2) and --quiet"
+                                  "option but --exe (with --otf2), --ranks and --window (with "
+                                  "--perfetto) and --quiet"
                        : o->html ? "%s--trace --html writes the timeline: no other option but "
                                    "--ranks, --window, --exe and --quiet"
                                  : "%s--trace --analyze prints the wait states: no other option "

@@ -30,8 +30,9 @@ typedef struct {
 static int embedded(const selection *s, int rank, size_t call)
 {
     const mww_call *c = &s->j->view[rank].calls[call];
-    return mwc_select_rank(s->sel, rank) && c->leave - s->t0 >= s->from &&
-           c->enter - s->t0 <= s->to && c->enter - s->t0 < s->cut;
+    return mwc_select_rank(s->sel, rank) &&
+           mwc_select_span(s->sel, c->enter - s->t0, c->leave - s->t0) &&
+           c->enter - s->t0 < s->cut;
 }
 
 static int by_double(const void *pa, const void *pb)

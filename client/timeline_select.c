@@ -84,3 +84,8 @@ int mwc_select_rank(const mwc_timeline_select *sel, int rank)
             return 1;
     return 0;
 }
+
+int mwc_select_span(const mwc_timeline_select *sel, double enter, double leave)
+{
+    return (!sel->has_start || leave >= sel->start) && (!sel->has_end || enter <= sel->end);
+}

@@ -1,6 +1,7 @@
-/* What the timeline page embeds of a trace (mpiwatch --trace DIR --html
- * OUT --ranks LIST --window START:END, docs/wait-states.md "The
- * timeline"): the options' grammar, checked when the command line is read. */
+/* What the timeline page (mpiwatch --trace DIR --html OUT, docs/wait-states.md
+ * "The timeline") and the Perfetto conversion (--perfetto OUT, docs/trace.md)
+ * take of a trace with --ranks LIST --window START:END: the options'
+ * grammar, checked when the command line is read, and the rule. */
 #ifndef MWC_TIMELINE_SELECT_H
 #define MWC_TIMELINE_SELECT_H
 
@@ -24,5 +25,9 @@ int mwc_window_parse(const char *s, mwc_timeline_select *sel, char *err, size_t 
 
 /* Whether the selection takes the rank. */
 int mwc_select_rank(const mwc_timeline_select *sel, int rank);
+
+/* Whether the window takes a call that entered and left at these seconds
+ * from the trace's first call: one that overlaps it. */
+int mwc_select_span(const mwc_timeline_select *sel, double enter, double leave);
 
 #endif

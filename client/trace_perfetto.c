@@ -46,6 +46,16 @@ static double arrival(const mwc_trace_job *j, const mwc_trace_rank *r, const mwc
     return end - 0.001 > start ? end - 0.001 : start;
 }
 
+/* Whether sel takes rank k's call c. */
+static int taken(const mwc_trace_job *j, int k, const mwc_trace_call *c,
+                 const mwc_timeline_select *sel)
+{
+    const mwc_trace_rank *r = &j->ranks[k];
+    return mwc_select_rank(sel, k) &&
+           mwc_select_span(sel, mwc_trace_job_ns(j, r, c->t_in) / 1e9,
+                           mwc_trace_job_ns(j, r, c->t_out) / 1e9);
+}
+
 static void json_string(FILE *out, const char *s)
 {
     mwc_json_string(out, s, strlen(s));
@@ -103,7 +113,8 @@ static int push_end(message_end **v, size_t *n, size_t *cap, message_end e)
 
 /* The flow arrows: the k-th send on a channel to the k-th receive on it
  * (MPI's non-overtaking order). Returns the number written, -1 out of memory. */
-static long write_flows(FILE *out, const mwc_trace_job *j, int *first)
+static long write_flows(FILE *out, const mwc_trace_job *j, const mwc_timeline_select *sel,
+                        int *first)
 {
     message_end *s = NULL, *r = NULL;
     size_t ns = 0, nr = 0, cs = 0, cr = 0;
@@ -181,9 +192,10 @@ static long write_flows(FILE *out, const mwc_trace_job *j, int *first)
             b++;
             continue;
         }
-        if (!is_unsafe(&unsafe, s[a].dst, s[a].comm)) {
-            const mwc_trace_rank *ts = &j->ranks[s[a].rank], *tr = &j->ranks[r[b].rank];
-            const mwc_trace_call *cs_ = &ts->calls[s[a].call], *cr_ = &tr->calls[r[b].call];
+        const mwc_trace_rank *ts = &j->ranks[s[a].rank], *tr = &j->ranks[r[b].rank];
+        const mwc_trace_call *cs_ = &ts->calls[s[a].call], *cr_ = &tr->calls[r[b].call];
+        if (!is_unsafe(&unsafe, s[a].dst, s[a].comm) && taken(j, s[a].rank, cs_, sel) &&
+            taken(j, r[b].rank, cr_, sel)) {
             flows++;
             fprintf(out, "%s\n{\"ph\":\"s\",\"cat\":\"message\",\"name\":\"message\",\"id\":%ld,"
                          "\"pid\":%d,\"tid\":%u,\"ts\":%.3f}",
@@ -223,11 +235,14 @@ static int seen_thread(uint32_t **seen, size_t *n, uint32_t thread)
     return 0;
 }
 
-static void write_calls(FILE *out, const mwc_trace_job *j, int *first)
+/* The calls sel takes; returns how many of them (polls counted). */
+static size_t write_calls(FILE *out, const mwc_trace_job *j, const mwc_timeline_select *sel,
+                          int *first)
 {
+    size_t written = 0;
     for (int k = 0; k < j->nranks; k++) {
         const mwc_trace_rank *t = &j->ranks[k];
-        if (t->path == NULL)
+        if (t->path == NULL || !mwc_select_rank(sel, k))
             continue;
         fprintf(out, "%s\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,"
                      "\"args\":{\"name\":\"rank %d\"}}",
@@ -245,6 +260,9 @@ static void write_calls(FILE *out, const mwc_trace_job *j, int *first)
         size_t nseen = 0;
         for (size_t i = 0; i < t->ncalls; i++) {
             const mwc_trace_call *c = &t->calls[i];
+            if (!taken(j, k, c, sel))
+                continue;
+            written += c->count;
             if (!seen_thread(&seen, &nseen, c->thread))
                 fprintf(out, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%u,"
                              "\"args\":{\"name\":\"thread %u\"}}", k, c->thread, c->thread);
@@ -276,26 +294,71 @@ static void write_calls(FILE *out, const mwc_trace_job *j, int *first)
         }
         free(seen);
     }
+    return written;
 }
 
-int mwc_trace_perfetto(const char *spec, const char *out_path, int quiet)
+/* What sel leaves out, said on stderr and in the file: "" when nothing. */
+static void left_out(char *text, size_t size, const mwc_timeline_select *sel, size_t calls,
+                     size_t written)
+{
+    text[0] = '\0';
+    if (calls == written)
+        return;
+    int n = snprintf(text, size, "%zu of %zu calls left out by", calls - written, calls);
+    if (sel->nranges > 0 && n > 0 && (size_t)n < size)
+        n += snprintf(text + n, size - (size_t)n, " --ranks");
+    if ((sel->has_start || sel->has_end) && n > 0 && (size_t)n < size)
+        snprintf(text + n, size - (size_t)n, "%s --window", sel->nranges > 0 ? " and" : "");
+}
+
+int mwc_trace_perfetto(const char *spec, const char *out_path, const mwc_timeline_select *sel,
+                       int quiet)
 {
     mwc_trace_job j;
     int problems = mwc_trace_job_read(spec, &j, quiet);
     if (problems < 0)
         return 1;
+    size_t calls = 0, written = 0, chosen = 0;
+    uint64_t dropped = 0;
+    int files = 0;
+    for (int k = 0; k < j.nranks; k++) {
+        for (size_t i = 0; i < j.ranks[k].ncalls; i++) {
+            calls += j.ranks[k].calls[i].count;
+            chosen += j.ranks[k].path != NULL && taken(&j, k, &j.ranks[k].calls[i], sel);
+        }
+        dropped += j.ranks[k].dropped;
+        files += j.ranks[k].path != NULL && mwc_select_rank(sel, k);
+    }
+    if (chosen == 0 && calls > 0) {   /* as the timeline page: nothing to show is an error */
+        if (files == 0)
+            fprintf(stderr, "mpiwatch: --ranks: the trace has ranks 0 to %d, none of them "
+                            "chosen; nothing written\n", j.nranks - 1);
+        else
+            fprintf(stderr, "mpiwatch: --window: no call of the %d chosen rank(s) is in it; "
+                            "nothing written\n", files);
+        mwc_trace_job_free(&j);
+        return 1;
+    }
     FILE *out = fopen(out_path, "w");
     int status = problems != 0;
     long flows = 0;
+    char omitted[160] = "";
     if (out == NULL) {
         fprintf(stderr, "mpiwatch: --perfetto %s: %s\n", out_path, strerror(errno));
         status = 1;
     } else {
         int first = 1;
         fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", out);
-        write_calls(out, &j, &first);
-        flows = write_flows(out, &j, &first);
-        fputs("\n]}\n", out);
+        written = write_calls(out, &j, sel, &first);
+        flows = write_flows(out, &j, sel, &first);
+        left_out(omitted, sizeof omitted, sel, calls, written);
+        fputs("\n]", out);
+        if (omitted[0] != '\0') {
+            fputs(",\"otherData\":{\"left_out\":", out);
+            json_string(out, omitted);
+            fputs("}", out);
+        }
+        fputs("}\n", out);
         if (flows < 0)
             fprintf(stderr, "mpiwatch: out of memory for the flow arrows; none written\n");
         if (fclose(out) != 0 || flows < 0) {
@@ -304,18 +367,10 @@ int mwc_trace_perfetto(const char *spec, const char *out_path, int quiet)
             status = 1;
         }
     }
-    size_t calls = 0;
-    uint64_t dropped = 0;
-    int files = 0;
-    for (int k = 0; k < j.nranks; k++) {
-        for (size_t i = 0; i < j.ranks[k].ncalls; i++)
-            calls += j.ranks[k].calls[i].count;
-        dropped += j.ranks[k].dropped;
-        files += j.ranks[k].path != NULL;
-    }
     if (!quiet && status == 0)
-        fprintf(stderr, "mpiwatch: %s: %zu calls of %d of %d ranks, %ld messages%s\n", out_path,
-                calls, files, j.nranks, flows, dropped ? " (some calls were dropped)" : "");
+        fprintf(stderr, "mpiwatch: %s: %zu calls of %d of %d ranks, %ld messages%s%s%s\n",
+                out_path, written, files, j.nranks, flows,
+                dropped ? " (some calls were dropped)" : "", omitted[0] ? "; " : "", omitted);
     if (!quiet && dropped)
         fprintf(stderr, "mpiwatch: the ranks dropped %llu calls (MPIWATCH_TRACE_BUFFER reached)\n",
                 (unsigned long long)dropped);

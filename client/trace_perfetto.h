@@ -6,9 +6,14 @@
 #ifndef MWC_TRACE_PERFETTO_H
 #define MWC_TRACE_PERFETTO_H
 
-/* The exit status: 0 written (every file read whole), 1 some file could not
- * be read or was damaged (what could be read is written), or out could not
- * be written. */
-int mwc_trace_perfetto(const char *spec, const char *out, int quiet);
+#include "timeline_select.h"
+
+/* Only the calls sel takes (--ranks, --window: their ranks' processes, and
+ * the arrows between two calls taken); what it leaves out is said on stderr
+ * and in the file's otherData. The exit status: 0 written (every file read
+ * whole), 1 some file could not be read or was damaged (what could be read
+ * is written), or out could not be written. */
+int mwc_trace_perfetto(const char *spec, const char *out, const mwc_timeline_select *sel,
+                       int quiet);
 
 #endif

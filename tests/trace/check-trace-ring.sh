@@ -8,7 +8,10 @@
 #   completions, roots, a polling loop folded, flows to non-blocking receives;
 # - perfetto: `mpiwatch --trace DIR --perfetto OUT` exits 0; OUT parses, has
 #   one process per rank, and every flow joins a send to the receive that
-#   matched it, as many flows as the report's messages;
+#   matched it, as many flows as the report's messages; with --ranks 1,2
+#   --window (the middle third of the work): processes 1 and 2, exactly the whole
+#   conversion's calls of theirs that overlap the window and the flows
+#   between two of them, and otherData says how many calls it left out;
 # - threads (tests/runtime/threads.c, 4 threads a rank) and Fortran
 #   (examples/halo.f90 with libmpiwatch_f): per function as many calls in the
 #   files as in the report; threads.c under a 256K bound (less than a chunk
@@ -74,6 +77,28 @@ fi
 # --- perfetto
 checked "perfetto: converted" "$client" --trace "$out" --perfetto "$work/ring.json"
 checked "perfetto: processes and flows" "$PYTHON" "$check" perfetto "$work/ring.json" "$NP" "$report"
+# --ranks and --window: ranks 1 and 2, the middle third of the work.
+if win=$("$PYTHON" "$check" window "$work/ring.json" 2>&1); then
+    checked "perfetto --ranks 1,2 --window $win: converted" \
+        "$client" --trace "$out" --perfetto "$work/ring-part.json" --ranks 1,2 --window "$win"
+    checked "perfetto --ranks 1,2 --window: processes and flows" \
+        "$PYTHON" "$check" perfetto "$work/ring-part.json" 1,2
+    checked "perfetto --ranks 1,2 --window: exactly the calls and flows taken, the rest said" \
+        "$PYTHON" "$check" selected "$work/ring.json" "$work/ring-part.json" 1,2 \
+        "${win%%:*}" "${win##*:}"
+else
+    fail "perfetto --ranks --window" "no window from the whole conversion: $win"
+fi
+rc7=0 rc100=0
+"$client" --trace "$out" --perfetto "$work/none.json" --ranks 7-9 2>"$work/none7.err" || rc7=$?
+"$client" --trace "$out" --perfetto "$work/none.json" --window 100: 2>"$work/none100.err" || rc100=$?
+if [ "$rc7" = 1 ] && [ "$rc100" = 1 ] && [ ! -e "$work/none.json" ] &&
+    grep -q "none of them chosen" "$work/none7.err" && grep -q "no call of the" "$work/none100.err"; then
+    pass "perfetto --ranks 7-9 of 4, --window 100: past the end: status 1, said, no file"
+else
+    fail "perfetto: nothing chosen" "status $rc7 and $rc100, file: $(ls "$work/none.json" 2>&1)" \
+        "$work/none7.err" "$work/none100.err"
+fi
 
 # --- non-blocking (tests/trace/nonblocking.c --polls 100000): every request
 # started is completed once, every completion names its start, rooted

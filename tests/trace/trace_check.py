@@ -448,6 +448,79 @@ def perfetto(path, ranks, report=None):
     return 1 if problems else 0
 
 
+def window(full):
+    """About the middle third of a converted trace's work (from the first
+    call after MPI_Init to the end of the last before MPI_Finalize), START:END in
+    seconds, each end a whole microsecond at least 0.01 us from every call's
+    entry and exit (the file's times are rounded to 0.001 us)."""
+    xs = [e for e in json.load(open(full, encoding="utf-8"))["traceEvents"] if e["ph"] == "X"]
+    edges = sorted({e["ts"] for e in xs} | {e["ts"] + e["dur"] for e in xs})
+    work = [e for e in xs if e["name"] not in ("MPI_Init", "MPI_Init_thread", "MPI_Finalize")]
+    begin = min([e["ts"] for e in work] or [0])
+    end = max([e["ts"] + e["dur"] for e in work] or [edges[-1]])
+
+    def clear(us):
+        while True:
+            i = bisect.bisect_left(edges, us - 0.01)
+            if i == len(edges) or edges[i] > us + 0.01:
+                return us
+            us += 1
+
+    third = (end - begin) / 3
+    print(f"{clear(int(begin + third)) / 1e6:.6f}:{clear(int(begin + 2 * third)) / 1e6:.6f}")
+    return 0
+
+
+def selected(full, part, ranks, start, end):
+    """part is full converted with --ranks ranks --window start:end: exactly
+    the slices of those ranks that overlap the window (by the same times),
+    exactly the flows of full whose two ends are in them, and otherData
+    saying how many calls it left out."""
+    def slices(doc):
+        return {(e["pid"], e["tid"], e["ts"], e["name"]): e
+                for e in doc["traceEvents"] if e["ph"] == "X"}
+
+    def flows(doc, kept):
+        """Its flows between two kept slices, each as the two slices' keys."""
+        by_thread = {}
+        for e in kept.values():
+            by_thread.setdefault((e["pid"], e["tid"]), []).append(e)
+        threads = Threads(by_thread)
+        ends = {}
+        for e in doc["traceEvents"]:
+            if e["ph"] in "sf":
+                ends.setdefault(e["id"], {})[e["ph"]] = e
+        found = set()
+        for pair in ends.values():
+            calls = [inside(threads, pair[k]) for k in "sf" if k in pair]
+            if len(calls) == 2 and None not in calls:
+                found.add(tuple((c["pid"], c["tid"], c["ts"]) for c in calls))
+        return found
+
+    whole, sub = json.load(open(full, encoding="utf-8")), json.load(open(part, encoding="utf-8"))
+    lo, hi = float(start) * 1e6, float(end) * 1e6
+    want = {k: e for k, e in slices(whole).items()
+            if e["pid"] in ranks and e["ts"] + e["dur"] >= lo and e["ts"] <= hi}
+    got = slices(sub)
+    problems = []
+    if set(got) != set(want):
+        problems.append(f"{len(got)} slices, expected the {len(want)} of ranks {sorted(ranks)} "
+                        f"overlapping {start}:{end} ({len(set(got) - set(want))} extra)")
+    flows_want, flows_got = flows(whole, want), flows(sub, got)
+    if flows_got != flows_want:
+        problems.append(f"{len(flows_got)} flows, expected {len(flows_want)}")
+    calls = sum(e["args"].get("polls", 1) for e in slices(whole).values())
+    kept = sum(e["args"].get("polls", 1) for e in got.values())
+    said = sub.get("otherData", {}).get("left_out", "")
+    if not said.startswith(f"{calls - kept} of {calls} calls left out"):
+        problems.append(f"otherData.left_out is {said!r}, expected {calls - kept} of {calls}")
+    for p in problems:
+        print(p)
+    if not problems:
+        print(f"{len(got)} of {calls} calls, {len(flows_got)} flows, {said!r}")
+    return 1 if problems else 0
+
+
 def mutate(client, path, count):
     """Convert count damaged copies of path with client; 1 on any crash."""
     data = open(path, "rb").read()
@@ -558,6 +631,10 @@ def main(argv):
         return requests(argv[1:])
     if len(argv) >= 4 and argv[0] == "polls":
         return polls(argv[1:-2], int(argv[-2]), argv[-1])
+    if len(argv) == 2 and argv[0] == "window":
+        return window(argv[1])
+    if len(argv) == 6 and argv[0] == "selected":
+        return selected(argv[1], argv[2], [int(r) for r in argv[3].split(",")], argv[4], argv[5])
     if len(argv) == 4 and argv[0] == "mutate":
         return mutate(argv[1], argv[2], int(argv[3]))
     if len(argv) in (3, 4) and argv[0] == "perfetto":
