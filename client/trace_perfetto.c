@@ -235,11 +235,10 @@ static int seen_thread(uint32_t **seen, size_t *n, uint32_t thread)
     return 0;
 }
 
-/* The calls sel takes; returns how many of them (polls counted). */
-static size_t write_calls(FILE *out, const mwc_trace_job *j, const mwc_timeline_select *sel,
-                          int *first)
+/* The calls sel takes. */
+static void write_calls(FILE *out, const mwc_trace_job *j, const mwc_timeline_select *sel,
+                        int *first)
 {
-    size_t written = 0;
     for (int k = 0; k < j->nranks; k++) {
         const mwc_trace_rank *t = &j->ranks[k];
         if (t->path == NULL || !mwc_select_rank(sel, k))
@@ -262,7 +261,6 @@ static size_t write_calls(FILE *out, const mwc_trace_job *j, const mwc_timeline_
             const mwc_trace_call *c = &t->calls[i];
             if (!taken(j, k, c, sel))
                 continue;
-            written += c->count;
             if (!seen_thread(&seen, &nseen, c->thread))
                 fprintf(out, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%u,"
                              "\"args\":{\"name\":\"thread %u\"}}", k, c->thread, c->thread);
@@ -294,7 +292,6 @@ static size_t write_calls(FILE *out, const mwc_trace_job *j, const mwc_timeline_
         }
         free(seen);
     }
-    return written;
 }
 
 /* What sel leaves out, said on stderr and in the file: "" when nothing. */
@@ -318,18 +315,20 @@ int mwc_trace_perfetto(const char *spec, const char *out_path, const mwc_timelin
     int problems = mwc_trace_job_read(spec, &j, quiet);
     if (problems < 0)
         return 1;
-    size_t calls = 0, written = 0, chosen = 0;
+    size_t calls = 0, written = 0;   /* polls counted; written: the calls sel takes */
     uint64_t dropped = 0;
     int files = 0;
     for (int k = 0; k < j.nranks; k++) {
         for (size_t i = 0; i < j.ranks[k].ncalls; i++) {
-            calls += j.ranks[k].calls[i].count;
-            chosen += j.ranks[k].path != NULL && taken(&j, k, &j.ranks[k].calls[i], sel);
+            const mwc_trace_call *c = &j.ranks[k].calls[i];
+            calls += c->count;
+            if (j.ranks[k].path != NULL && taken(&j, k, c, sel))
+                written += c->count;
         }
         dropped += j.ranks[k].dropped;
         files += j.ranks[k].path != NULL && mwc_select_rank(sel, k);
     }
-    if (chosen == 0 && calls > 0) {   /* as the timeline page: nothing to show is an error */
+    if (written == 0 && calls > 0) {   /* as the timeline page: nothing to show is an error */
         if (files == 0)
             fprintf(stderr, "mpiwatch: --ranks: the trace has ranks 0 to %d, none of them "
                             "chosen; nothing written\n", j.nranks - 1);
@@ -349,7 +348,7 @@ int mwc_trace_perfetto(const char *spec, const char *out_path, const mwc_timelin
     } else {
         int first = 1;
         fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", out);
-        written = write_calls(out, &j, sel, &first);
+        write_calls(out, &j, sel, &first);
         flows = write_flows(out, &j, sel, &first);
         left_out(omitted, sizeof omitted, sel, calls, written);
         fputs("\n]", out);

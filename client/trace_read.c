@@ -33,10 +33,14 @@ static uint64_t get_varint(cursor *c)
     return 0;
 }
 
+static int64_t unzigzag(uint64_t v)
+{
+    return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
 static int64_t get_signed(cursor *c)
 {
-    uint64_t v = get_varint(c);
-    return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+    return unzigzag(get_varint(c));
 }
 
 /* A value that must fit an int (peer, tag, comm). */
@@ -216,8 +220,7 @@ static int64_t get_relative(cursor *c, int64_t none, int64_t *last)
     uint64_t v = get_varint(c);
     if (v == 0)
         return none;
-    v -= 1;
-    *last += (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+    *last += unzigzag(v - 1);
     return *last;
 }
 

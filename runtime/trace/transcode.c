@@ -13,7 +13,7 @@ static unsigned char *put_relative(unsigned char *o, int64_t v, int64_t none, in
         return mw_trace_put_varint(o, 0);
     int64_t d = v - *last;
     *last = v;
-    return mw_trace_put_varint(o, 1 + (((uint64_t)d << 1) ^ (uint64_t)(d >> 63)));
+    return mw_trace_put_varint(o, 1 + mw_trace_zigzag(d));
 }
 
 size_t mw_trace_transcode(const mw_trace_chunk *c, unsigned char *out, uint64_t *first_t,

@@ -19,9 +19,15 @@ static MW_ALWAYS_INLINE unsigned char *mw_trace_put_varint(unsigned char *p, uin
     return p;
 }
 
+/* A signed value as an unsigned one that stays small for small magnitudes. */
+static MW_ALWAYS_INLINE uint64_t mw_trace_zigzag(int64_t v)
+{
+    return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
 static MW_ALWAYS_INLINE unsigned char *mw_trace_put_signed(unsigned char *p, int64_t v)
 {
-    return mw_trace_put_varint(p, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+    return mw_trace_put_varint(p, mw_trace_zigzag(v));
 }
 
 #endif

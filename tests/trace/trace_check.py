@@ -69,9 +69,13 @@ def varint(buf, pos):
             return value, pos
 
 
+def unzigzag(value):
+    return (value >> 1) ^ -(value & 1)
+
+
 def signed(buf, pos):
     value, pos = varint(buf, pos)
-    return (value >> 1) ^ -(value & 1), pos
+    return unzigzag(value), pos
 
 
 ROOTED = {"MPI_Bcast", "MPI_Reduce", "MPI_Gather", "MPI_Gatherv", "MPI_Scatter",
@@ -87,8 +91,7 @@ def relative(buf, pos, none, last, sort="request"):
     coded, pos = varint(buf, pos)
     if coded == 0:
         return none, pos
-    coded -= 1
-    last[sort] += (coded >> 1) ^ -(coded & 1)
+    last[sort] += unzigzag(coded - 1)
     return last[sort], pos
 
 
