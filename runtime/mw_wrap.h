@@ -67,6 +67,7 @@
 #include "monitor/inflight.h"
 #include "trace/call_event.h"
 #include "trace/comm_ids.h"
+#include "trace/memo_record.h"
 #include "trace/notes.h"
 #include "trace/recorder.h"
 #include "mpiwatch_protocol.h"   /* the in-flight flags (MWP_IF_*) the wrappers publish */

@@ -199,6 +199,7 @@ class MemoUse:
     peer2: str | None = None
     status: str = "NULL"
     datatype2: str | None = None  # must equal datatype for the memo to serve
+    tag: str | None = None       # a send's or receive's tag: the trace records it
 
 
 @dataclass(frozen=True)
@@ -380,10 +381,10 @@ def _send(b: Binding, op: Operation) -> Moves | None:
     args = _names(count, datatype, peer, tag, comm)
     if args is None:
         return None
-    count_, datatype_, peer_, _, comm_ = args
+    count_, datatype_, peer_, tag_, comm_ = args
     return Moves(Kind.SEND, "mw_note_send", args, send=side, peer=peer_, arguments_only=True,
                  memo_use=MemoUse("MW_MEMO_SEND", "send", datatype=datatype_, comm=comm_,
-                                  count=count_, peer=peer_))
+                                  count=count_, peer=peer_, tag=tag_))
 
 
 @movement("recv")
@@ -401,12 +402,12 @@ def _recv(b: Binding, op: Operation) -> Moves | None:
     args = _names(count, datatype, peer, tag, comm)
     if args is None:
         return None
-    count_, datatype_, source_, _, comm_ = args
+    count_, datatype_, source_, tag_, comm_ = args
     status = b.status()
     return Moves(Kind.RECV, "mw_note_recv", args + (status,), recv=side, peer=source,
                  arguments_only=status == "NULL",
                  memo_use=MemoUse("MW_MEMO_RECV", "recv", datatype=datatype_, comm=comm_,
-                                  count=count_, peer=source_, status=status))
+                                  count=count_, peer=source_, status=status, tag=tag_))
 
 
 @movement("sendrecv")

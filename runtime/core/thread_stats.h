@@ -92,7 +92,11 @@ typedef struct mw_memo {
     /* A send-receive that sends nothing counts its receive's message: the
      * bytes received, which its slot is for. */
     uint64_t recv_bytes;
-    uint64_t unused[12];
+    /* For the trace's record of a call of that shape (trace/memo_record.h):
+     * the world rank of its peer (-1: none), and comm's id (mw_comm_id). */
+    int32_t peer_world;
+    int32_t comm_id;
+    uint64_t unused[11];
 } mw_memo;
 
 typedef struct mw_site {

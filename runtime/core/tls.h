@@ -39,6 +39,7 @@ typedef struct mw_tls_block {
         int64_t count;           /* the element count, when it is an MPI_Count */
         int64_t count2;          /* a send-receive's receive count */
         int32_t peer2;           /* and its source */
+        int32_t tag;             /* the tag argument: kept by the traced bodies only */
         const void *status;      /* a receive's status argument */
     } xfer;
     /* This thread's monitor event ring; mw_ring_detached until its first

@@ -16,16 +16,26 @@
 
 typedef mw_trace_recorder recorder;
 
-mw_trace_recorder mw_trace_unattached;
+mw_trace_chunk mw_trace_no_room = {.used = UINT32_MAX};
+mw_trace_recorder mw_trace_unattached = {.inline_chunk = &mw_trace_no_room};
 _Thread_local mw_trace_recorder *mw_trace_self MW_TLS_MODEL = &mw_trace_unattached;
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static recorder *registry;
+
+/* After the general way: may the next call be recorded inline? */
+static void settle(recorder *r)
+{
+    r->inline_chunk = r->chunk != NULL && r->fold.count == 0 && r->dropped_unsaid == 0
+                          ? r->chunk
+                          : &mw_trace_no_room;
+}
 
 static MW_NOINLINE recorder *attach(void)
 {
     recorder *r = calloc(1, sizeof *r);
     if (r == NULL)
         return NULL;
+    r->inline_chunk = &mw_trace_no_room;
     r->thread = mw_self != NULL ? mw_self->number : 0;
     mw_comm_seen_reset(&r->comm_seen);
     pthread_mutex_lock(&registry_lock);
@@ -100,17 +110,11 @@ static void write_fold(recorder *r)
 /* The MWT_DONE records a chunk has room for, besides one call. */
 #define MW_TRACE_DONE_ROOM ((MW_TRACE_CHUNK_BYTES - 4 * MW_RAW_RECORD_MAX) / MW_RAW_DONE_SIZE)
 
-/* Any call: limits, polls to fold, completions, a new chunk, drops. */
-void mw_trace_record_general(int id, const mw_call *call, int traffic, const mw_fn_stats *s)
+/* A call recorded by r: folded, or written with its notes. */
+static void fold_or_write(recorder *r, int id, const mw_call *call, int traffic,
+                          const mw_fn_stats *s)
 {
-    recorder *r = mw_trace_self;
     mw_trace_pending *pend = &mw_trace_pending_tls;
-    if (!__atomic_load_n(&mw_trace_recording, __ATOMIC_RELAXED) ||
-        (mw_trace_limited && mw_trace_limits_skip(id, call->t_in)) ||
-        (r == &mw_trace_unattached && (r = attach()) == NULL)) {
-        mw_trace_pending_clear(pend);
-        return;
-    }
     /* The site's return address (0 for a thread whose table was full). */
     uint64_t site = mw_site_address(((const mw_site *)s)->key);
     if (pend->poll_failed) {
@@ -139,6 +143,20 @@ void mw_trace_record_general(int id, const mw_call *call, int traffic, const mw_
     p = mw_trace_put_notes(p, pend, ndone);
     mw_trace_pending_clear(pend);
     wrote(r, p, 1);
+}
+
+/* Any call: limits, polls to fold, completions, a new chunk, drops. */
+void mw_trace_record_general(int id, const mw_call *call, int traffic, const mw_fn_stats *s)
+{
+    recorder *r = mw_trace_self;
+    if (!__atomic_load_n(&mw_trace_recording, __ATOMIC_RELAXED) ||
+        (mw_trace_limited && mw_trace_limits_skip(id, call->t_in)) ||
+        (r == &mw_trace_unattached && (r = attach()) == NULL)) {
+        mw_trace_pending_clear(&mw_trace_pending_tls);
+        return;
+    }
+    fold_or_write(r, id, call, traffic, s);
+    settle(r);
 }
 
 /* The slow body's calls (mw_call_event), recorded as the traced body's
@@ -196,6 +214,7 @@ void mw_trace_queue_partial(void)
         say_dropped(r);
         mw_trace_chunk *c = r->chunk;
         r->chunk = NULL;
+        settle(r);
         if (c != NULL && c->used != 0)
             mw_trace_chunk_queue(c);
         else if (c != NULL)

@@ -22,6 +22,10 @@
 typedef struct mw_trace_recorder {
     struct mw_trace_recorder *next;   /* registry */
     mw_trace_chunk *chunk;            /* being filled; NULL before the first call */
+    /* The chunk the inline record may fill: chunk while nothing is unusual
+     * (a chunk, no poll folded, no drop unsaid), else mw_trace_no_room, so
+     * that one compare of its used bytes tests all of it. */
+    mw_trace_chunk *inline_chunk;
     uint64_t events;                  /* this thread writes, the report reads */
     uint64_t dropped;
     uint64_t dropped_unsaid;          /* dropped since the last record written */
@@ -34,28 +38,41 @@ typedef struct mw_trace_recorder {
 } mw_trace_recorder;
 
 /* The calling thread's; before its first record, mw_trace_unattached,
- * whose NULL chunk sends the call the general way (one test for both). */
+ * whose inline chunk sends the call the general way (one test for both). */
 extern MW_HIDDEN _Thread_local mw_trace_recorder *mw_trace_self MW_TLS_MODEL;
 extern MW_HIDDEN mw_trace_recorder mw_trace_unattached;
+
+/* A chunk with no room (its used bytes past any chunk's), never written. */
+extern MW_HIDDEN mw_trace_chunk mw_trace_no_room;
 
 /* Record one call the general way: limits, polls to fold, completions, a
  * new chunk, drops (trace/call_event.h has the arguments). */
 MW_HIDDEN MW_NOINLINE void mw_trace_record_general(int id, const mw_call *call, int traffic,
                                                    const mw_fn_stats *s);
 
-/* What the call moved (MWT_XFER's fields after its call), recorded by r. */
+/* MWT_XFER's fields after its call: the peer's world rank, the tag, the
+ * communicator's id in the file (the recorder's comm_seen), the bytes. */
+static MW_ALWAYS_INLINE unsigned char *mw_trace_put_transfer(unsigned char *p, int peer, int tag,
+                                                             int comm_id, int64_t sent,
+                                                             int64_t recv)
+{
+    mw_raw_transfer *q = (mw_raw_transfer *)(void *)p;
+    q->peer = peer;
+    q->tag = tag;
+    q->comm = comm_id;
+    q->sent = sent;
+    q->recv = recv;
+    return p + sizeof *q;
+}
+
+/* What the call moved, recorded by r. */
 static MW_ALWAYS_INLINE unsigned char *mw_trace_put_traffic(unsigned char *p, mw_trace_recorder *r,
                                                             const mw_call *call)
 {
-    mw_raw_transfer *q = (mw_raw_transfer *)(void *)p;
-    q->peer = call->peer;
-    q->tag = call->tag;
-    q->comm = MW_LIKELY(mw_comm_seen_is(&r->comm_seen, call->comm))
-                  ? r->comm_seen.id
-                  : mw_comm_seen_learn(&r->comm_seen, call->comm);
-    q->sent = call->sent;
-    q->recv = call->recv;
-    return p + sizeof *q;
+    int comm_id = MW_LIKELY(mw_comm_seen_is(&r->comm_seen, call->comm))
+                      ? r->comm_seen.id
+                      : mw_comm_seen_learn(&r->comm_seen, call->comm);
+    return mw_trace_put_transfer(p, call->peer, call->tag, comm_id, call->sent, call->recv);
 }
 
 /* The request the call started, the root it named, if noted, and the
@@ -106,17 +123,36 @@ static MW_ALWAYS_INLINE unsigned char *mw_trace_put_notes(unsigned char *p,
  * notes 0 the function notes nothing for the trace (trace/notes.h), so the
  * thread's pending notes are neither read nor cleared; with completes 0
  * they hold no completion. */
+/* The chunk into which r records a call inline, or NULL when the call
+ * must go the general way (the conditions below). */
+static MW_ALWAYS_INLINE mw_trace_chunk *mw_trace_inline_chunk(mw_trace_recorder *r, const int notes,
+                                                              const int completes)
+{
+    mw_trace_pending *pend = &mw_trace_pending_tls;
+    mw_trace_chunk *c = r->inline_chunk;
+    if (MW_UNLIKELY(c->used > MW_TRACE_ROOM_FOR_ONE ||
+                    (notes && pend->poll_failed) ||
+                    (completes && pend->ndone > MW_TRACE_FAST_DONE)))
+        return NULL;
+    return c;
+}
+
+/* r wrote one call's records into c, up to p. */
+static MW_ALWAYS_INLINE void mw_trace_inline_wrote(mw_trace_recorder *r, mw_trace_chunk *c,
+                                                   const unsigned char *p)
+{
+    c->used = (uint32_t)(p - c->data);
+    __atomic_store_n(&r->events, r->events + 1, __ATOMIC_RELAXED);
+}
+
 static MW_ALWAYS_INLINE void mw_trace_record_inline(int id, const mw_call *call, const int traffic,
                                                     const int notes, const int completes,
                                                     const mw_fn_stats *s)
 {
     mw_trace_recorder *r = mw_trace_self;
     mw_trace_pending *pend = &mw_trace_pending_tls;
-    mw_trace_chunk *c;
-    if (MW_UNLIKELY((c = r->chunk) == NULL || c->used > MW_TRACE_ROOM_FOR_ONE ||
-                    (r->fold.count | r->dropped_unsaid) != 0 ||
-                    (notes && pend->poll_failed) ||
-                    (completes && pend->ndone > MW_TRACE_FAST_DONE))) {
+    mw_trace_chunk *c = mw_trace_inline_chunk(r, notes, completes);
+    if (MW_UNLIKELY(c == NULL)) {
         mw_trace_record_general(id, call, traffic, s);
         return;
     }
@@ -131,8 +167,7 @@ static MW_ALWAYS_INLINE void mw_trace_record_inline(int id, const mw_call *call,
         pend->completing = 0;
         pend->ndone = 0;
     }
-    c->used = (uint32_t)(p - c->data);
-    __atomic_store_n(&r->events, r->events + 1, __ATOMIC_RELAXED);
+    mw_trace_inline_wrote(r, c, p);
 }
 
 #endif

@@ -52,6 +52,7 @@ mw_site *mw_memo_fill(mw_site *e)
     if (!ok)
         return NULL;
     m->comm = comm_key;
+    m->comm_id = mw_comm_id(comm);
     m->world = g->world;
     m->peers = g->size;
     m->size = size;
@@ -84,7 +85,7 @@ mw_site *mw_memo_prepare(int id, const void *ra, int kind, uintptr_t type, uintp
  * traffic/inline.h (the rules, written there only). A Fortran body keeps no
  * status: its receives from MPI_ANY_SOURCE take the general way
  * (fortran_calls.py), and a send-receive's source decides alone. */
-static void note_kept(mw_call *c, const mw_site *e, int64_t count)
+static void note_kept(mw_call *c, const mw_site *e, int64_t count, int tag)
 {
     int kind = e->memo.kind;
     MPI_Datatype type = memo_type(e->memo.type, kind);
@@ -93,10 +94,10 @@ static void note_kept(mw_call *c, const mw_site *e, int64_t count)
     const MPI_Status *status = kind & MW_MEMO_FORTRAN ? NULL : mw_tls.xfer.status;
     switch (kind & ~MW_MEMO_FORTRAN) {
     case MW_MEMO_SEND:
-        mw_note_send(c, count, type, peer, 0, comm);
+        mw_note_send(c, count, type, peer, tag, comm);
         break;
     case MW_MEMO_RECV:
-        mw_note_recv(c, count, type, peer, 0, comm, status);
+        mw_note_recv(c, count, type, peer, tag, comm, status);
         break;
     case MW_MEMO_SENDRECV:
         mw_note_sendrecv(c, count, type, peer, 0, mw_tls.xfer.count2, type, mw_tls.xfer.peer2,
@@ -130,15 +131,22 @@ static void remember(mw_site *e, const mw_call *c, int kind, int wide)
     /* A send-receive that sends nothing is counted again from its memo only
      * with as many bytes received (mw_xfer_end_sendrecv). */
     m->recv_bytes = (uint64_t)c->recv;
+    m->peer_world = c->peer;
+}
+
+void mw_xfer_account_new_shape(mw_call *c, int kind, int id, int wide, int tag)
+{
+    mw_site *e = mw_tls.xfer.site;
+    note_kept(c, e, mw_xfer_count(wide), tag);
+    mw_account(id, c, &e->s);
+    remember(e, c, kind, wide);
 }
 
 int mw_xfer_new_shape(int kind, int id, int wide)
 {
-    mw_site *e = mw_tls.xfer.site;
     mw_call c;
-    note_kept(&c, e, mw_xfer_count(wide));
-    mw_account(id, &c, &e->s);
-    remember(e, &c, kind, wide);
+    /* The statistics need no tag. */
+    mw_xfer_account_new_shape(&c, kind, id, wide, 0);
     mw_guard_release();
     return MPI_SUCCESS;
 }

@@ -52,6 +52,13 @@ MW_HIDDEN mw_site *mw_memo_fill(mw_site *e);
 MW_HIDDEN MW_NOINLINE mw_site *mw_memo_prepare(int id, const void *ra, int kind,
                                                uintptr_t type, uintptr_t comm);
 
+/* The call kept in mw_tls.xfer (kind), of a shape not its site's memo's:
+ * noted into c by the rules of traffic/inline.h (tag: the tag argument, for
+ * the trace's record; the statistics need none), accounted at its site and
+ * remembered by the memo when it can serve such calls. The guard stays
+ * taken. */
+MW_HIDDEN void mw_xfer_account_new_shape(mw_call *c, int kind, int id, int wide, int tag);
+
 /* The end of a call that failed: its time only; releases the guard and
  * returns ret. */
 MW_HIDDEN MW_NOINLINE int mw_xfer_failed(int ret);

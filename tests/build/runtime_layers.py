@@ -56,6 +56,8 @@ WRAPPER_API: dict[str, tuple[str, ...]] = {
     "runtime/trace/comm_ids.h": ("mw_trace_comm_created",),
     "runtime/trace/notes.h": ("mw_trace_note_*",),
     "runtime/trace/recorder.h": ("mw_trace_record_general", "mw_trace_self"),
+    "runtime/trace/memo_record.h": ("mw_xfer_traced_failed", "mw_xfer_traced_new_shape",
+                                    "mw_xfer_traced_record"),
     "runtime/trace/chunks.h": ("mw_trace_recording",),
     "runtime/trace/limits.h": ("mw_trace_limited",),
     "runtime/trace/pending.h": ("mw_trace_pending_tls",),

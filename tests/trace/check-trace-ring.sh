@@ -12,6 +12,10 @@
 #   --window (the middle third of the work): processes 1 and 2, exactly the whole
 #   conversion's calls of theirs that overlap the window and the flows
 #   between two of them, and otherData says how many calls it left out;
+# - transfers (tests/trace/transfers.c): each rank's records of its sends,
+#   receives and reductions to all carry the peers, tags and bytes the program
+#   wrote down for them, in order (tags changing at one call site, a receive's
+#   matched tag from its status, a communicator of its own, a shape changing);
 # - threads (tests/runtime/threads.c, 4 threads a rank) and Fortran
 #   (examples/halo.f90 with libmpiwatch_f): per function as many calls in the
 #   files as in the report; threads.c under a 256K bound (less than a chunk
@@ -122,6 +126,24 @@ else
     checked "non-blocking: perfetto converted" "$client" --trace "$work/nb/cwd" --perfetto "$work/nb.json"
     checked "non-blocking: processes and flows" "$PYTHON" "$check" perfetto "$work/nb.json" "$NP" \
         "$nb_report"
+fi
+
+# --- transfers (tests/trace/transfers.c): each rank's sends, receives and
+# reductions to all, most recorded from their call sites' memos, with the
+# peers, tags (changing at one site, a receive's from its status) and bytes
+# the program expected, in order; the calls per function are the report's.
+build "$top_srcdir/tests/trace/transfers.c" "$work/transfers" plain
+run "$work/tr" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_FORMATS=json -- "$work/transfers"
+tr_files=()
+for t in $(cd "$work/tr/cwd" && ls | grep '\.trace\.[0-9]*$'); do tr_files+=("$work/tr/cwd/$t"); done
+if [ "$(rc_of "$work/tr")" -ne 0 ] || [ "${#tr_files[@]}" -ne "$NP" ]; then
+    fail "transfers: run" "$(describe_rc "$(rc_of "$work/tr")"), ${#tr_files[@]} trace files" \
+        "$work/tr/stdout" "$work/tr/stderr"
+else
+    checked "transfers: peers, tags and bytes" "$PYTHON" "$check" transfers "$work/tr/cwd" \
+        "${tr_files[@]}"
+    checked "transfers: calls per function" "$PYTHON" "$check" counts \
+        "$work/tr/cwd/$(reports "$work/tr/cwd" 'mpiwatch-*.json' | head -n 1)" "${tr_files[@]}"
 fi
 
 # --- threads and Fortran: per function, the files' calls are the report's

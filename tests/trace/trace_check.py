@@ -23,6 +23,12 @@ output. Subcommands (each prints what it found and exits 1 on a mismatch):
                                 0..N-1 among the rank's communicators of
                                 that group, each handle of them used by
                                 the file's calls
+  transfers DIR FILE...         each rank's records of the functions its
+                                program named in DIR/transfers.expect.RANK
+                                ("EXPECT rank function peer tag sent recv"
+                                lines), in
+                                order, have exactly those peers, tags and
+                                bytes (tests/trace/transfers.c)
   mutate CLIENT FILE N          N damaged copies of FILE (bytes changed,
                                 cut, repeated; seeded, so the same each run),
                                 each converted by CLIENT alone: it never
@@ -200,13 +206,14 @@ def records(path):
             _site, pos = signed(buf, pos)
             enter, pos = varint(buf, pos)
             duration, pos = varint(buf, pos)
-            comm = None
+            comm = moved = None
             if kind == 2:
-                _, pos = signed(buf, pos)
-                _, pos = signed(buf, pos)
+                peer, pos = signed(buf, pos)
+                tag, pos = signed(buf, pos)
                 comm, pos = relative(buf, pos, -1, last, "comm")
-                for _ in range(2):
-                    _, pos = varint(buf, pos)
+                sent, pos = varint(buf, pos)
+                recv, pos = varint(buf, pos)
+                moved = (peer, tag, sent, recv)
             n = 1
             if kind == 7:
                 n, pos = varint(buf, pos)
@@ -214,7 +221,8 @@ def records(path):
             if fn not in names:
                 raise ValueError(f"{path}: function {fn} called before the file names it")
             calls.append({"fn": names[fn], "thread": thread, "t_in": t, "t_out": t + duration,
-                          "comm": comm, "count": n, "request": 0, "root": None, "done": []})
+                          "comm": comm, "moved": moved, "count": n, "request": 0, "root": None,
+                          "done": []})
         if pos != end:
             raise ValueError(f"{path}: a chunk's records overrun its length")
     HEADERS[path] = (per_second, origin, limits)
@@ -615,6 +623,49 @@ def limited(report, limits, window, functions, files):
     return 1 if problems else 0
 
 
+def transfers(folder, files):
+    """Each rank's records of the functions its program said it called
+    (folder/transfers.expect.RANK: "EXPECT rank function peer tag sent recv"
+    lines), in order: their peers, tags and bytes as the program expected
+    them."""
+    expected = {}
+    for name in sorted(os.listdir(folder)):
+        if not name.startswith("transfers.expect."):
+            continue
+        for line in open(os.path.join(folder, name), encoding="utf-8", errors="replace"):
+            words = line.split()
+            if len(words) == 7 and words[0] == "EXPECT":
+                rank, fn = int(words[1]), words[2]
+                expected.setdefault(rank, []).append((fn, *map(int, words[3:])))
+    if not expected:
+        print(f"{folder}: no transfers.expect.RANK with EXPECT lines")
+        return 1
+    problems, compared = [], 0
+    for path in files:
+        rank, calls, _ = records(path)
+        wanted = expected.pop(rank, [])
+        names = {w[0] for w in wanted}
+        found = [(c["fn"], *c["moved"]) for c in sorted(calls, key=lambda c: c["t_in"])
+                 if c["fn"] in names and c["moved"] is not None]
+        if len(found) != len(wanted):
+            problems.append(f"rank {rank}: {len(found)} records of {sorted(names)}, "
+                            f"{len(wanted)} calls expected")
+        for i, (f, w) in enumerate(zip(found, wanted)):
+            if f != w:
+                problems.append(f"rank {rank}, call {i}: recorded {f}, expected {w} "
+                                "(function, peer, tag, sent, recv)")
+                break
+        compared += min(len(found), len(wanted))
+    for rank in sorted(expected):
+        problems.append(f"rank {rank}: no trace file")
+    for p in problems[:10]:
+        print(p)
+    if not problems:
+        print(f"{compared} calls of {len(files)} ranks recorded with the peers, tags and bytes "
+              "their programs expected")
+    return 1 if problems else 0
+
+
 def main(argv):
     if len(argv) >= 5 and argv[0] == "limited":
         report = json.load(open(argv[1], encoding="utf-8"))
@@ -630,6 +681,8 @@ def main(argv):
         return sizes(argv[1:])
     if len(argv) >= 2 and argv[0] == "calls":
         return calls(argv[1:])
+    if len(argv) >= 3 and argv[0] == "transfers":
+        return transfers(argv[1], argv[2:])
     if len(argv) >= 2 and argv[0] == "requests":
         return requests(argv[1:])
     if len(argv) >= 4 and argv[0] == "polls":
