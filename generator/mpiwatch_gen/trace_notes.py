@@ -61,6 +61,7 @@ class TraceNotes:
     root: str = ""                 # after it: the root (also run by the Fortran bodies)
     receive: str = ""              # after it: a send-receive's own receive (likewise)
     start: tuple[str, str, bool] | None = None   # request, comm ("" none), receives
+    start_request: str = ""        # the C parameter of the request it starts
     completion: Completion | None = None
     poll_flag: str = ""            # a non-blocking probe's flag
 
@@ -176,6 +177,7 @@ def trace_notes_of(name: str, spec: SpecFunction | None, large: bool, category: 
     return TraceNotes(before=(before,) if before else (), after=after, root=root,
                       receive=_receive(b, moves),
                       start=_start_names(b, op, category),
+                      start_request=b.get("request").c_name if _start(b, op, category) else "",
                       completion=_completion_names(b, completed),
                       poll_flag=next((p.spec_name for p in b.all("flag")
                                       if p.direction == "out"), "") if probe else "")

@@ -13,6 +13,7 @@
 #include "core/clock.h"
 #include "core/compiler.h"
 #include "core/tls.h"
+#include "trace/notes.h"
 #include "trace/recorder.h"
 #include "traffic/memo.h"
 
@@ -52,19 +53,27 @@ static MW_ALWAYS_INLINE int64_t mw_xfer_traced_recv(const mw_site *e, int kind)
 }
 
 /* The end of a traced memo call of kind (MW_MEMO_SEND, _RECV or _ALLREDUCE;
- * status: a receive's). A call of its site's remembered shape is counted as
- * the fast body counts it, and its record written straight into the chunk:
- * the peer its shape was remembered with, the kept tag (a receive's status
- * tells the matched one), the memo's communicator id and bytes. Every rare way is a jump out of
- * line, so that the body saves no register. */
-static MW_ALWAYS_INLINE int mw_xfer_end_traced(int ret, int id, int kind, int wide,
-                                               const void *status)
+ * status: a receive's; starts: the call started request, numbered for its
+ * record by mw_trace_note_request, trace/notes.h, receives saying whether it
+ * is a receive's). A call of its site's remembered shape is counted as the
+ * fast body counts it, and its record written straight into the chunk: the
+ * peer its shape was remembered with, the kept tag (a receive's status tells
+ * the matched one), the memo's communicator id and bytes, the request's
+ * number. Every rare way is a jump out of line, so that the body saves no
+ * register but across the request's numbering. */
+static MW_ALWAYS_INLINE int mw_xfer_end_traced_as(int ret, int id, int kind, int wide,
+                                                  const void *status, const int starts,
+                                                  MPI_Request request, int receives)
 {
     if (MW_UNLIKELY(ret != MPI_SUCCESS))
         return mw_xfer_traced_failed(ret, id);
     uint64_t t_out = mw_now_tsc();
     mw_site *e = mw_tls.xfer.site;
     mw_stats_add(&e->s, t_out - mw_tls.guard.word);
+    if (starts) {
+        mw_trace_note_request(MPI_SUCCESS, request, (MPI_Comm)e->memo.comm, receives);
+        e = mw_tls.xfer.site;
+    }
     if (MW_UNLIKELY(!mw_xfer_same_shape(e, wide))) {
         if (kind == MW_MEMO_RECV)
             mw_tls.xfer.status = status;
@@ -82,16 +91,35 @@ static MW_ALWAYS_INLINE int mw_xfer_end_traced(int ret, int id, int kind, int wi
     else if (kind == MW_MEMO_RECV && status != NULL && status != MPI_STATUS_IGNORE)
         tag = ((const MPI_Status *)status)->MPI_TAG;
     mw_trace_recorder *r = mw_trace_self;
-    mw_trace_chunk *c = mw_trace_inline_chunk(r, 0, 0);
+    mw_trace_chunk *c = mw_trace_inline_chunk(r, starts, 0);
     if (MW_UNLIKELY(c == NULL))
         return mw_xfer_traced_record(kind, id, tag, t_out);
     unsigned char *p = mw_raw_put_call(c->data + c->used, MWT_XFER, id, e->key,
                                        mw_tls.guard.word, t_out);
     p = mw_trace_put_transfer(p, e->memo.peer_world, tag, e->memo.comm_id,
                               mw_xfer_traced_sent(e, kind), mw_xfer_traced_recv(e, kind));
+    if (starts) {
+        mw_trace_pending *pend = &mw_trace_pending_tls;
+        p = mw_trace_put_notes(p, pend, 0);
+        mw_trace_notes_written(pend);
+    }
     mw_trace_inline_wrote(r, c, p);
     mw_guard_release();
     return mw_xfer_success();
+}
+
+/* A send, receive or reduction to all. */
+static MW_ALWAYS_INLINE int mw_xfer_end_traced(int ret, int id, int kind, int wide,
+                                               const void *status)
+{
+    return mw_xfer_end_traced_as(ret, id, kind, wide, status, 0, MPI_REQUEST_NULL, 0);
+}
+
+/* Their non-blocking forms: request as the call left it. */
+static MW_ALWAYS_INLINE int mw_xfer_end_traced_start(int ret, int id, int kind, int wide,
+                                                     MPI_Request request, int receives)
+{
+    return mw_xfer_end_traced_as(ret, id, kind, wide, NULL, 1, request, receives);
 }
 #endif
 

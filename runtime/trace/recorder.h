@@ -102,6 +102,16 @@ static MW_ALWAYS_INLINE unsigned char *mw_trace_put_notes(unsigned char *p,
     return p;
 }
 
+/* The notes an inline record wrote (a poll that found nothing takes the
+ * general way, so its flag is not set here). */
+static MW_ALWAYS_INLINE void mw_trace_notes_written(mw_trace_pending *pend)
+{
+    pend->request = 0;
+    pend->has_root = 0;
+    pend->completing = 0;
+    pend->ndone = 0;
+}
+
 /* The completions a call may record inline, and the bytes of a chunk past
  * which a call goes the general way for room (which leaves room for one
  * more call and a count of dropped calls: mw_trace_record_general). */
@@ -162,10 +172,7 @@ static MW_ALWAYS_INLINE void mw_trace_record_inline(int id, const mw_call *call,
         p = mw_trace_put_traffic(p, r, call);
     if (notes) {
         p = mw_trace_put_notes(p, pend, completes ? pend->ndone : 0);
-        pend->request = 0;
-        pend->has_root = 0;
-        pend->completing = 0;
-        pend->ndone = 0;
+        mw_trace_notes_written(pend);
     }
     mw_trace_inline_wrote(r, c, p);
 }

@@ -15,7 +15,8 @@
 # - transfers (tests/trace/transfers.c): each rank's records of its sends,
 #   receives and reductions to all carry the peers, tags and bytes the program
 #   wrote down for them, in order (tags changing at one call site, a receive's
-#   matched tag from its status, a communicator of its own, a shape changing);
+#   matched tag from its status, a communicator of its own, a shape changing,
+#   non-blocking ones, whose requests are each completed once);
 # - threads (tests/runtime/threads.c, 4 threads a rank) and Fortran
 #   (examples/halo.f90 with libmpiwatch_f): per function as many calls in the
 #   files as in the report; threads.c under a 256K bound (less than a chunk
@@ -128,10 +129,11 @@ else
         "$nb_report"
 fi
 
-# --- transfers (tests/trace/transfers.c): each rank's sends, receives and
-# reductions to all, most recorded from their call sites' memos, with the
-# peers, tags (changing at one site, a receive's from its status) and bytes
-# the program expected, in order; the calls per function are the report's.
+# --- transfers (tests/trace/transfers.c): each rank's sends, receives (also
+# non-blocking) and reductions to all, most recorded from their call sites'
+# memos, with the peers, tags (changing at one site, a receive's from its
+# status) and bytes the program expected, in order; every request started is
+# completed once; the calls per function are the report's.
 build "$top_srcdir/tests/trace/transfers.c" "$work/transfers" plain
 run "$work/tr" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_FORMATS=json -- "$work/transfers"
 tr_files=()
@@ -142,6 +144,7 @@ if [ "$(rc_of "$work/tr")" -ne 0 ] || [ "${#tr_files[@]}" -ne "$NP" ]; then
 else
     checked "transfers: peers, tags and bytes" "$PYTHON" "$check" transfers "$work/tr/cwd" \
         "${tr_files[@]}"
+    checked "transfers: requests" "$PYTHON" "$check" requests "${tr_files[@]}"
     checked "transfers: calls per function" "$PYTHON" "$check" counts \
         "$work/tr/cwd/$(reports "$work/tr/cwd" 'mpiwatch-*.json' | head -n 1)" "${tr_files[@]}"
 fi

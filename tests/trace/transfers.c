@@ -11,7 +11,8 @@
  * record most of them from their sites' memos (runtime/trace/memo_record.h):
  * tags that change at a site whose shape does not, a receive from
  * MPI_ANY_TAG whose status tells the tag, one with its status ignored, a
- * communicator of the program's own, a shape that changes now and then. */
+ * communicator of the program's own, a shape that changes now and then,
+ * non-blocking sends and receives (their requests are checked apart). */
 #include <mpi.h>
 #include <stdio.h>
 
@@ -55,6 +56,15 @@ int main(int argc, char **argv)
         expect(rank, "MPI_Send", left, 7, 16, 0);
         MPI_Recv(doubles, 2, MPI_DOUBLE, right, 7, mine, MPI_STATUS_IGNORE);
         expect(rank, "MPI_Recv", right, 7, 0, 16);
+        /* Started and completed: a receive from MPI_ANY_TAG (its start's
+         * record says -1), a send whose tag changes. */
+        int in[8], out[4] = {0};
+        MPI_Request requests[2];
+        MPI_Irecv(in, 8, MPI_INT, left, MPI_ANY_TAG, mine, &requests[0]);
+        expect(rank, "MPI_Irecv", left, -1, 0, 32);
+        MPI_Isend(out, 4, MPI_INT, right, 10 + i % 2, mine, &requests[1]);
+        expect(rank, "MPI_Isend", right, 10 + i % 2, 16, 0);
+        MPI_Waitall(2, requests, MPI_STATUSES_IGNORE);
         int one = 1, sum = 0;
         MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, mine);
         expect(rank, "MPI_Allreduce", -1, -1, 4, 4);
