@@ -234,11 +234,6 @@ void mw_trace_note_completed(int ret, int form, const int *flag, const int *inde
     }
 }
 
-void mw_trace_note_poll(int ret, const int *flag)
-{
-    pending.poll_failed = ret == MPI_SUCCESS && !*flag;
-}
-
 void mw_trace_note_root(int root, MPI_Comm comm)
 {
     pending.has_root = 1;

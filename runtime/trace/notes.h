@@ -13,6 +13,7 @@
 
 #include "core/call_events.h"
 #include "core/compiler.h"
+#include "trace/pending.h"
 
 /* Does the trace record (the slow body's test before its notes)? */
 static inline int mw_trace_listening(void)
@@ -41,8 +42,12 @@ MW_HIDDEN void mw_trace_note_completing(int count, const MPI_Request *requests);
 MW_HIDDEN void mw_trace_note_completed(int ret, int form, const int *flag, const int *index,
                                        const int *indices, const MPI_Status *statuses);
 
-/* A non-blocking probe's flag: a poll that found nothing when 0. */
-MW_HIDDEN void mw_trace_note_poll(int ret, const int *flag);
+/* A non-blocking probe's flag: a poll that found nothing when 0. Inline:
+ * a polling loop's every call notes it. */
+static inline void mw_trace_note_poll(int ret, const int *flag)
+{
+    mw_trace_pending_tls.poll_failed = ret == MPI_SUCCESS && !*flag;
+}
 
 /* A call's own receive (MPI_Sendrecv's, MPI_Sendrecv_replace's), from
  * source with tag into count elements of type: noted as a completion of

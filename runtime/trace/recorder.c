@@ -115,13 +115,15 @@ static void fold_or_write(recorder *r, int id, const mw_call *call, int traffic,
                           const mw_fn_stats *s)
 {
     mw_trace_pending *pend = &mw_trace_pending_tls;
-    /* The site's return address (0 for a thread whose table was full). */
-    uint64_t site = mw_site_address(((const mw_site *)s)->key);
+    /* The site's key (its return address and function, as the inline
+     * record stores it), and its address (0 for a thread whose table was
+     * full). */
+    uint64_t key = ((const mw_site *)s)->key, site = mw_site_address(key);
     if (pend->poll_failed) {
-        if (r->fold.count == 0 || r->fold.fn != id || r->fold.site != site) {
+        if (r->fold.count == 0 || r->fold.fn != id || r->fold.site != key) {
             write_fold(r);
             r->fold.fn = id;
-            r->fold.site = site;
+            r->fold.site = key;
             r->fold.t_in = call->t_in;
         }
         r->fold.t_out = call->t_out;

@@ -33,7 +33,7 @@ typedef struct mw_trace_recorder {
     mw_comm_seen comm_seen;           /* the thread's last communicator and its id */
     struct {                          /* polls folded, not yet written; count 0: none */
         int fn;
-        uint64_t site, t_in, t_out, count;
+        uint64_t site, t_in, t_out, count;   /* site: the key (its function's too) */
     } fold;
 } mw_trace_recorder;
 
@@ -119,8 +119,9 @@ static MW_ALWAYS_INLINE void mw_trace_notes_written(mw_trace_pending *pend)
 #define MW_TRACE_ROOM_FOR_ONE \
     (MW_TRACE_CHUNK_BYTES - 2 * MW_RAW_RECORD_MAX - MW_TRACE_FAST_DONE * MW_RAW_DONE_SIZE)
 
-/* One call, inline when nothing is unusual about it (no poll to fold, at
- * most MW_TRACE_FAST_DONE completions, no drop to say, room in the chunk);
+/* One call, inline when nothing is unusual about it (no poll to fold but
+ * one more where polls are being folded, at most MW_TRACE_FAST_DONE
+ * completions, no drop to say, room in the chunk);
  * anything else goes to mw_trace_record_general, which writes the same
  * records. The records are raw (trace/raw.h): plain stores of what was
  * measured, encoded by the writer thread. Neither the limits nor the end
@@ -161,6 +162,15 @@ static MW_ALWAYS_INLINE void mw_trace_record_inline(int id, const mw_call *call,
 {
     mw_trace_recorder *r = mw_trace_self;
     mw_trace_pending *pend = &mw_trace_pending_tls;
+    /* Another poll that found nothing where the polls being folded were
+     * made: one more in the fold, whose first the general way began. */
+    if (notes && MW_UNLIKELY(pend->poll_failed) && r->fold.count != 0 &&
+        r->fold.site == ((const mw_site *)s)->key) {
+        r->fold.t_out = call->t_out;
+        r->fold.count++;
+        pend->poll_failed = 0;
+        return;
+    }
     mw_trace_chunk *c = mw_trace_inline_chunk(r, notes, completes);
     if (MW_UNLIKELY(c == NULL)) {
         mw_trace_record_general(id, call, traffic, s);
