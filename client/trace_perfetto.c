@@ -38,6 +38,15 @@ static double micros(const mwc_trace_job *j, const mwc_trace_rank *r, uint64_t t
     return mwc_trace_job_ns(j, r, t) / 1e3;
 }
 
+/* Where a flow arrow starts: just inside the start of the send, so that it
+ * is bound to the send's slice and not to a call that ended at the same
+ * nanosecond (the file's time unit is coarser than a short call's gaps). */
+static double departure(const mwc_trace_job *j, const mwc_trace_rank *r, const mwc_trace_call *c)
+{
+    double start = micros(j, r, c->t_in), end = micros(j, r, c->t_out);
+    return start + 0.001 < end ? start + 0.001 : start;
+}
+
 /* Where a flow arrow ends: just inside the end of the receive that took
  * the message, so the arrow points at the moment it was received. */
 static double arrival(const mwc_trace_job *j, const mwc_trace_rank *r, const mwc_trace_call *c)
@@ -199,7 +208,7 @@ static long write_flows(FILE *out, const mwc_trace_job *j, const mwc_timeline_se
             flows++;
             fprintf(out, "%s\n{\"ph\":\"s\",\"cat\":\"message\",\"name\":\"message\",\"id\":%ld,"
                          "\"pid\":%d,\"tid\":%u,\"ts\":%.3f}",
-                    *first ? "" : ",", flows, s[a].rank, cs_->thread, micros(j, ts, cs_->t_in));
+                    *first ? "" : ",", flows, s[a].rank, cs_->thread, departure(j, ts, cs_));
             *first = 0;
             fprintf(out, ",\n{\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"message\",\"name\":\"message\","
                          "\"id\":%ld,\"pid\":%d,\"tid\":%u,\"ts\":%.3f}",

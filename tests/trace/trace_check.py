@@ -265,6 +265,16 @@ def comms(n, group, files):
     return 1 if problems else 0
 
 
+def verdict(problems, found):
+    """Print the first problems, or what was found when there is none: the
+    exit status."""
+    for p in problems[:10]:
+        print(p)
+    if not problems:
+        print(found)
+    return 1 if problems else 0
+
+
 def decode(path):
     """(rank, per-function call counts, calls dropped) of one trace file."""
     rank, calls, dropped = records(path)
@@ -298,12 +308,8 @@ def requests(files):
                     problems.append(f"rank {rank}: {c['fn']} without its root")
         for request, c in open_.items():
             problems.append(f"rank {rank}: request {request} of {c['fn']} never completed")
-    for p in problems[:10]:
-        print(p)
-    if not problems:
-        print(f"{started} requests started, {completed} completed, {rooted} rooted "
-              "collectives with their root")
-    return 1 if problems else 0
+    return verdict(problems, f"{started} requests started, {completed} completed, {rooted} "
+                             "rooted collectives with their root")
 
 
 def polls(files, least, function):
@@ -388,15 +394,19 @@ NEAR = 4
 
 
 def inside(threads, ev):
-    """The earliest of the nearest slices of ev's pid and tid that contains
-    ev's time, or None."""
+    """Of the nearest slices of ev's pid and tid that contain ev's time (to
+    the printed times' rounding), the one it lies deepest in (of two alike,
+    the later), or None: a call may end in the nanosecond the next one
+    starts in."""
     starts, calls = threads.by.get((ev["pid"], ev["tid"]), ([], []))
-    found = None
+    found, depth = None, None
     j = bisect.bisect_right(starts, ev["ts"]) - 1
     for i in range(j, max(j - NEAR, -1), -1):
         s = calls[i]
         if s["ts"] <= ev["ts"] <= s["ts"] + s["dur"] + 0.0011:
-            found = s
+            d = round(min(ev["ts"] - s["ts"], s["ts"] + s["dur"] - ev["ts"]), 4)
+            if depth is None or d > depth:   # a tie: the later start
+                found, depth = s, d
     return found
 
 
@@ -439,6 +449,9 @@ def perfetto(path, ranks, report=None):
         send, recv = inside(threads, start), inside(threads, finish)
         if send is None or send["name"] not in SENDS:
             problems.append(f"flow {fid} starts outside a send: {start}")
+        elif send["dur"] >= 0.002 and start["ts"] - send["ts"] < 0.0005:
+            # at the send's first nanosecond, where the call before may end
+            problems.append(f"flow {fid} starts on its send's edge: {start}, {send}")
         elif recv is None or not (recv["name"] in {"MPI_Recv"} | SENDRECVS or
                                   recv["name"].startswith(("MPI_Wait", "MPI_Test"))):
             problems.append(f"flow {fid} ends outside a receive: {finish}")
@@ -658,12 +671,8 @@ def transfers(folder, files):
         compared += min(len(found), len(wanted))
     for rank in sorted(expected):
         problems.append(f"rank {rank}: no trace file")
-    for p in problems[:10]:
-        print(p)
-    if not problems:
-        print(f"{compared} calls of {len(files)} ranks recorded with the peers, tags and bytes "
-              "their programs expected")
-    return 1 if problems else 0
+    return verdict(problems, f"{compared} calls of {len(files)} ranks recorded with the peers, "
+                             "tags and bytes their programs expected")
 
 
 def main(argv):
