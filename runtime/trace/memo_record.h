@@ -1,10 +1,11 @@
 /* The traced bodies of the memo's calls that note nothing else for the
- * trace (sends, receives, reductions to all: MW_TRACED, mw_wrap.h): the fast
- * body's memo (traffic/memo.h) counts the call, and its record is built from
- * what the memo and the thread's block hold, so that the trace adds only the
- * record's stores to the fast body. A call of a new shape, or one that
- * failed, is counted and recorded out of line, the general way. Part of the
- * wrappers' API (mw_wrap.h). */
+ * trace but the request they start (sends, receives, reductions to all and
+ * their non-blocking forms: mw_wrap.h's MW_TRACED and MW_TRACED_NOTED): the
+ * fast body's memo (traffic/memo.h) counts the call, and its record is
+ * built from what the memo and the thread's block hold, so that the trace
+ * adds little more than the record's stores to the fast body. A call of a
+ * new shape, or one that failed, is counted and recorded out of line, the
+ * general way. Part of the wrappers' API (mw_wrap.h). */
 #ifndef MW_TRACE_MEMO_RECORD_H
 #define MW_TRACE_MEMO_RECORD_H
 
@@ -29,8 +30,7 @@ MW_HIDDEN MW_NOINLINE int mw_xfer_traced_new_shape(int kind, int id, int wide, u
 
 /* The record of a traced memo call of its site's shape, counted already,
  * the general way (trace/recorder.h: a new chunk, drops to say, polls to
- * write). Releases the guard;
- * returns MPI_SUCCESS. */
+ * write). Releases the guard; returns MPI_SUCCESS. */
 MW_HIDDEN MW_NOINLINE int mw_xfer_traced_record(int kind, int id, int tag, uint64_t t_out);
 
 #if MW_HAVE_MEMO
