@@ -155,15 +155,18 @@ schema() {
         fail "$1: /api/state" "$said" "$2"
     fi
 }
-# start_client DIR: mpiwatch --web on DIR/cwd/ports, in the background (cpid); url is set.
+# start_client DIR [OPTION...]: mpiwatch --web on DIR/cwd/ports, with OPTIONs, in the
+# background (cpid); url is set.
 start_client() {
-    mkdir -p "$1/cwd"
-    "$client" --json --no-events --wait 300 --port-file "$1/cwd/ports" --web 127.0.0.1:0 \
-        --record "$1/run.mwrec" \
-        >"$1/client.jsonl" 2>"$1/client.err" &
+    local at=$1
+    shift
+    mkdir -p "$at/cwd"
+    "$client" --json --no-events --wait 300 --port-file "$at/cwd/ports" --web 127.0.0.1:0 \
+        --record "$at/run.mwrec" "$@" \
+        >"$at/client.jsonl" 2>"$at/client.err" &
     cpid=$!
-    url=$("$PYTHON" "$probe" url "$1/client.err" 20) || {
-        fail "$(basename "$1"): URL" "the client named no URL" "$1/client.err"
+    url=$("$PYTHON" "$probe" url "$at/client.err" 20) || {
+        fail "$(basename "$at"): URL" "the client named no URL" "$at/client.err"
         kill -INT "$cpid" 2>/dev/null
         finish
     }
@@ -193,10 +196,15 @@ build "$top_srcdir/tests/monitor/ring.c" "$work/ring" linked
 bare "$NP" "$LIVE_IT" 2000
 
 # ---------------------------------------------------------------- live, 4 ranks
+# The client keeps its priority (--nice 0): its server frees a closed
+# stream's slot when a heartbeat write fails, which a client lowered to nice
+# 19 beside the other MPI's suite (spinning ranks) did not do within the
+# stream-limit case's 30 s (CI, Open MPI). The job runs until the checks
+# are done; its limit only guards against a hang, as the many ranks' below.
 dir="$work/live"
-start_client "$dir"
-run "$dir" "$NP" linked MPIWATCH_WAIT=60 -- "$work/ring" "$LIVE_IT" 2000 --until "$dir/checked" \
-    --port-in-file "$dir/cwd/ports" &
+start_client "$dir" --nice 0
+MW_TIMEOUT=900 run "$dir" "$NP" linked MPIWATCH_WAIT=60 -- "$work/ring" "$LIVE_IT" 2000 \
+    --until "$dir/checked" --port-in-file "$dir/cwd/ports" &
 jpid=$!
 # Once the ranks are attached and calling:
 for _ in $(seq 300); do
