@@ -26,12 +26,14 @@ MW_HIDDEN MW_NOINLINE int mw_xfer_traced_failed(int ret, int id);
 /* The end of a successful traced memo call of a new shape, left at t_out:
  * counted by mw_xfer_account_new_shape, then recorded. Releases the guard;
  * returns MPI_SUCCESS. */
-MW_HIDDEN MW_NOINLINE int mw_xfer_traced_new_shape(int kind, int id, int wide, uint64_t t_out);
+MW_HIDDEN MW_NOINLINE int mw_xfer_traced_new_shape(int kind, int id, int wide, uint64_t t_out,
+                                                  MPI_Request request, int receives);
 
 /* The record of a traced memo call of its site's shape, counted already,
  * the general way (trace/recorder.h: a new chunk, drops to say, polls to
  * write). Releases the guard; returns MPI_SUCCESS. */
-MW_HIDDEN MW_NOINLINE int mw_xfer_traced_record(int kind, int id, int tag, uint64_t t_out);
+MW_HIDDEN MW_NOINLINE int mw_xfer_traced_record(int kind, int id, int tag, uint64_t t_out,
+                                               MPI_Request request);
 
 #if MW_HAVE_MEMO
 /* The tag a traced memo body keeps across its call: as a receive's record
@@ -53,14 +55,14 @@ static MW_ALWAYS_INLINE int64_t mw_xfer_traced_recv(const mw_site *e, int kind)
 }
 
 /* The end of a traced memo call of kind (MW_MEMO_SEND, _RECV or _ALLREDUCE;
- * status: a receive's; starts: the call started request, numbered for its
- * record by mw_trace_note_request, trace/notes.h, receives saying whether it
- * is a receive's). A call of its site's remembered shape is counted as the
- * fast body counts it, and its record written straight into the chunk: the
- * peer its shape was remembered with, the kept tag (a receive's status tells
- * the matched one), the memo's communicator id and bytes, the request's
- * number. Every rare way is a jump out of line, so that the body saves no
- * register but across the request's numbering. */
+ * status: a receive's; starts: the call started request). A call of its
+ * site's remembered shape is counted as the fast body counts it, and its
+ * record written straight into the chunk: the peer its shape was remembered
+ * with, the kept tag (a receive's status tells the matched one), the memo's
+ * communicator id and bytes, the request's handle (the readers match it to
+ * its completion; a memo's receive names its source, so nothing is kept
+ * for its status: trace/notes.h). Every rare way is a jump out of line, so
+ * that the body saves no register. */
 static MW_ALWAYS_INLINE int mw_xfer_end_traced_as(int ret, int id, int kind, int wide,
                                                   const void *status, const int starts,
                                                   MPI_Request request, int receives)
@@ -70,14 +72,11 @@ static MW_ALWAYS_INLINE int mw_xfer_end_traced_as(int ret, int id, int kind, int
     uint64_t t_out = mw_now_tsc();
     mw_site *e = mw_tls.xfer.site;
     mw_stats_add(&e->s, t_out - mw_tls.guard.word);
-    if (starts) {
-        mw_trace_note_request(MPI_SUCCESS, request, (MPI_Comm)e->memo.comm, receives);
-        e = mw_tls.xfer.site;
-    }
     if (MW_UNLIKELY(!mw_xfer_same_shape(e, wide))) {
         if (kind == MW_MEMO_RECV)
             mw_tls.xfer.status = status;
-        return mw_xfer_traced_new_shape(kind, id, wide, t_out);
+        return mw_xfer_traced_new_shape(kind, id, wide, t_out, starts ? request : MPI_REQUEST_NULL,
+                                        receives);
     }
     if (kind == MW_MEMO_SEND)
         mw_xfer_add_send(e);
@@ -91,18 +90,15 @@ static MW_ALWAYS_INLINE int mw_xfer_end_traced_as(int ret, int id, int kind, int
     else if (kind == MW_MEMO_RECV && status != NULL && status != MPI_STATUS_IGNORE)
         tag = ((const MPI_Status *)status)->MPI_TAG;
     mw_trace_recorder *r = mw_trace_self;
-    mw_trace_chunk *c = mw_trace_inline_chunk(r, starts, 0);
+    mw_trace_chunk *c = mw_trace_inline_chunk(r, 0, 0);
     if (MW_UNLIKELY(c == NULL))
-        return mw_xfer_traced_record(kind, id, tag, t_out);
+        return mw_xfer_traced_record(kind, id, tag, t_out, starts ? request : MPI_REQUEST_NULL);
     unsigned char *p = mw_raw_put_call(c->data + c->used, MWT_XFER, id, e->key,
                                        mw_tls.guard.word, t_out);
     p = mw_trace_put_transfer(p, e->memo.peer_world, tag, e->memo.comm_id,
                               mw_xfer_traced_sent(e, kind), mw_xfer_traced_recv(e, kind));
-    if (starts) {
-        mw_trace_pending *pend = &mw_trace_pending_tls;
-        p = mw_trace_put_notes(p, pend, 0);
-        mw_trace_notes_written(pend);
-    }
+    if (starts)   /* by its handle: a memo's receive names its source (docs/trace.md) */
+        p = mw_raw_put_count(p, MWT_REQUEST, mw_request_bits(request));
     mw_trace_inline_wrote(r, c, p);
     mw_guard_release();
     return mw_xfer_success();

@@ -1,7 +1,7 @@
 /* The trace's notes (trace/notes.h): each thread's pending notes, and the
- * rank's outstanding requests, so that a completion names the request its
- * start recorded and a receive's status source becomes a world rank. Runs
- * only while the trace records: its cost is the trace's. */
+ * rank's outstanding receives whose source only their status will tell, so
+ * that the status's source becomes a world rank. Runs only while the trace
+ * records: its cost is the trace's. */
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,28 +15,27 @@
 _Thread_local mw_trace_pending mw_trace_pending_tls MW_TLS_MODEL;
 #define pending mw_trace_pending_tls
 
-static uint64_t handle_bits(MPI_Request request)
-{
-    uint64_t bits = 0;
-    memcpy(&bits, &request, sizeof request < sizeof bits ? sizeof request : sizeof bits);
-    return bits;
-}
-
-/* The outstanding requests: open addressing on the handle's bits, with
- * tombstones; a lock, since a request may complete on another thread. */
+/* Requests are recorded by their handles (docs/trace.md, "Requests"): the
+ * readers match each completion to the start of its handle, on the rank's
+ * clock, so that a start writes its handle and nothing more. What only the
+ * call path can know is the source of an MPI_ANY_SOURCE receive as a world
+ * rank: its status gives a rank of the receive's communicator, which the
+ * completing call does not name. So those receives alone (a receive's start
+ * that names its source gives the readers that source) are kept here, with
+ * their communicator, until completed: open addressing on the handle's
+ * bits, with tombstones; a lock, since a request may complete on another
+ * thread. */
 typedef struct {
     uint64_t handle;          /* 0: empty */
-    uint64_t id;              /* 0 with a handle: removed */
+    uint64_t seq;             /* its start's number; 0 with a handle: removed */
     MPI_Comm comm;
-    int receives;
     const void *thread;       /* the starting thread's notes (&pending) */
 } slot;
 
 static int lock;
 
 /* A test-and-set lock: held for a few loads and stores (a calloc when the
- * table grows), so two atomics instead of a mutex's call pair on every
- * start and completion; a waiter yields rather than spin on a busy node. */
+ * table grows); a waiter yields rather than spin on a busy node. */
 static inline void table_lock(void)
 {
     while (__atomic_exchange_n(&lock, 1, __ATOMIC_ACQUIRE))
@@ -49,7 +48,8 @@ static inline void table_unlock(void)
 }
 static slot *slots;
 static size_t nslots, used;   /* used: live and removed slots */
-static uint64_t last_id;
+static size_t live;           /* read unlocked: a completion skips an empty table */
+static uint64_t last_seq;
 
 static size_t hash(uint64_t h)
 {
@@ -61,35 +61,35 @@ static size_t hash(uint64_t h)
 
 static int grow(void)
 {
-    size_t n = nslots ? nslots * 2 : 1024;
+    size_t n = nslots ? nslots * 2 : 256;
     slot *fresh = calloc(n, sizeof *fresh);
     if (fresh == NULL)
         return -1;
-    size_t live = 0;
+    size_t kept = 0;
     for (size_t i = 0; i < nslots; i++) {
-        if (slots[i].handle == 0 || slots[i].id == 0)
+        if (slots[i].handle == 0 || slots[i].seq == 0)
             continue;
         size_t j = hash(slots[i].handle) & (n - 1);
         while (fresh[j].handle != 0)
             j = (j + 1) & (n - 1);
         fresh[j] = slots[i];
-        live++;
+        kept++;
     }
     free(slots);
     slots = fresh;
     nslots = n;
-    used = live;
+    used = kept;
     return 0;
 }
 
-/* The slot of a request of handle that a call completed, or NULL. lock
+/* The slot of a receive of handle that a call completed, or NULL. lock
  * held. A handle may be in several live slots: an MPI may give several
  * outstanding requests one handle (Open MPI's requests to MPI_PROC_NULL
  * share a static one), and the look-up runs after the MPI call, when the
  * MPI may already have given the freed handle to another thread's new
  * request, and that thread may even have completed it while this one was
  * descheduled (MPICH reuses a handle at once). So: only a request started
- * before the completing call began (id <= before), one this thread started
+ * before the completing call began (seq <= before), one this thread started
  * rather than another's, and of those the earliest started. */
 static slot *find(uint64_t handle, uint64_t before)
 {
@@ -98,37 +98,44 @@ static slot *find(uint64_t handle, uint64_t before)
         return NULL;
     for (size_t j = hash(handle) & (nslots - 1); slots[j].handle != 0; j = (j + 1) & (nslots - 1)) {
         slot *s = &slots[j];
-        if (s->handle != handle || s->id - 1 >= before)   /* removed (0), or too new */
+        if (s->handle != handle || s->seq - 1 >= before)   /* removed (0), or too new */
             continue;
         if (best == NULL) {   /* the usual case: the handle's only slot */
             best = s;
             continue;
         }
         int mine = s->thread == &pending, best_mine = best->thread == &pending;
-        if (mine > best_mine || (mine == best_mine && s->id < best->id))
+        if (mine > best_mine || (mine == best_mine && s->seq < best->seq))
             best = s;
     }
     return best;
+}
+
+void mw_trace_note_any_source(MPI_Request request, MPI_Comm comm)
+{
+    uint64_t handle = mw_request_bits(request);
+    table_lock();
+    if (2 * (used + 1) <= nslots || grow() == 0) {
+        size_t j = hash(handle) & (nslots - 1);
+        while (slots[j].handle != 0 && slots[j].seq != 0)
+            j = (j + 1) & (nslots - 1);
+        if (slots[j].handle == 0)
+            used++;
+        uint64_t seq = last_seq + 1;
+        __atomic_store_n(&last_seq, seq, __ATOMIC_RELAXED);   /* read unlocked below */
+        slots[j] = (slot){handle, seq, comm, &pending};
+        __atomic_store_n(&live, live + 1, __ATOMIC_RELAXED);
+    }
+    table_unlock();
 }
 
 void mw_trace_note_request(int ret, MPI_Request request, MPI_Comm comm, int receives)
 {
     if (ret != MPI_SUCCESS || request == MPI_REQUEST_NULL)
         return;
-    uint64_t handle = handle_bits(request);
-    table_lock();
-    if (2 * (used + 1) <= nslots || grow() == 0) {
-        size_t j = hash(handle) & (nslots - 1);
-        while (slots[j].handle != 0 && slots[j].id != 0)
-            j = (j + 1) & (nslots - 1);
-        if (slots[j].handle == 0)
-            used++;
-        uint64_t id = last_id + 1;
-        __atomic_store_n(&last_id, id, __ATOMIC_RELAXED);   /* read unlocked below */
-        slots[j] = (slot){handle, id, comm, receives, &pending};
-        pending.request = id;
-    }
-    table_unlock();
+    pending.request = mw_request_bits(request);
+    if (receives)   /* the slow body's: its source is not looked at */
+        mw_trace_note_any_source(request, comm);
 }
 
 void mw_trace_note_completing(int count, const MPI_Request *requests)
@@ -136,9 +143,9 @@ void mw_trace_note_completing(int count, const MPI_Request *requests)
     pending.completing = 0;
     if (count <= 0 || requests == NULL)
         return;
-    /* Before the call: every request this call can complete has an id by
-     * now, and a request started while it runs has a larger one. */
-    pending.started_before = __atomic_load_n(&last_id, __ATOMIC_RELAXED);
+    /* Before the call: every receive this call can complete is numbered by
+     * now, and one started while it runs has a larger number. */
+    pending.started_before = __atomic_load_n(&last_seq, __ATOMIC_RELAXED);
     if (count > pending.completing_cap) {
         uint64_t *more = realloc(pending.handles, (size_t)count * sizeof *more);
         if (more == NULL)
@@ -147,7 +154,7 @@ void mw_trace_note_completing(int count, const MPI_Request *requests)
         pending.completing_cap = count;
     }
     for (int i = 0; i < count; i++)
-        pending.handles[i] = handle_bits(requests[i]);
+        pending.handles[i] = mw_request_bits(requests[i]);
     pending.completing = count;
 }
 
@@ -179,27 +186,33 @@ static MW_ALWAYS_INLINE void push_done(mw_trace_done done)
     pending.done[pending.ndone++] = done;
 }
 
-/* The request at position i completed, with status (NULL: ignored). */
+/* The request at position i completed, with status (NULL: ignored): its
+ * handle, and what the status says (the readers keep it for a receive). */
 static void completed(int i, const MPI_Status *status)
 {
-    if (i < 0 || i >= pending.completing || pending.handles[i] == handle_bits(MPI_REQUEST_NULL))
+    if (i < 0 || i >= pending.completing || pending.handles[i] == mw_request_bits(MPI_REQUEST_NULL))
         return;
-    mw_trace_done done = {0, -1, -1, 0};
-    MPI_Comm comm = MPI_COMM_NULL;
-    int receives = 0;
-    table_lock();
-    slot *s = find(pending.handles[i], pending.started_before);
-    if (s != NULL) {
-        done.request = s->id;
-        comm = s->comm;
-        receives = s->receives;
-        s->id = 0;   /* removed; a persistent request's next start numbers it again */
+    mw_trace_done done = {pending.handles[i], -1, -1, 0};
+    int told = status != NULL && status != MPI_STATUS_IGNORE;
+    if (told) {
+        int n = 0;
+        done.tag = status->MPI_TAG;
+        if (PMPI_Get_count(status, MPI_BYTE, &n) == MPI_SUCCESS && n >= 0)
+            done.bytes = (uint64_t)n;
     }
-    table_unlock();
-    if (done.request == 0)
-        return;   /* started before the trace, or not by a call the trace notes */
-    if (receives)
-        received_from(comm, status, &done);
+    if (__atomic_load_n(&live, __ATOMIC_RELAXED) != 0) {   /* an MPI_ANY_SOURCE receive open */
+        MPI_Comm comm = MPI_COMM_NULL;
+        table_lock();
+        slot *s = find(done.request, pending.started_before);
+        if (s != NULL) {
+            comm = s->comm;
+            s->seq = 0;   /* removed */
+            __atomic_store_n(&live, live - 1, __ATOMIC_RELAXED);
+        }
+        table_unlock();
+        if (s != NULL && told && status->MPI_SOURCE >= 0)
+            done.source = mw_comm_world_rank(mw_self, comm, status->MPI_SOURCE);
+    }
     push_done(done);
 }
 

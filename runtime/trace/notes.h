@@ -10,10 +10,20 @@
 #define MW_TRACE_NOTES_H
 
 #include <mpi.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "core/call_events.h"
 #include "core/compiler.h"
 #include "trace/pending.h"
+
+/* A request handle's bits, as records name it (0 pads a narrower handle). */
+static inline uint64_t mw_request_bits(MPI_Request request)
+{
+    uint64_t bits = 0;
+    memcpy(&bits, &request, sizeof request < sizeof bits ? sizeof request : sizeof bits);
+    return bits;
+}
 
 /* Does the trace record (the slow body's test before its notes)? */
 static inline int mw_trace_listening(void)
@@ -29,9 +39,16 @@ enum {
     MW_TRACE_DONE_SOME    /* *outcount of them, at indices (MPI_Waitsome, MPI_Testsome) */
 };
 
-/* A call that started request on comm; receives: its completion's status
- * says the source, tag and bytes. Nothing when ret is an error. */
+/* A call that started request on comm: recorded by its handle, which the
+ * readers match to the completion's (docs/trace.md, "Requests"); receives:
+ * a receive, whose completion's status says the source, as a rank of comm,
+ * which mw_trace_note_any_source keeps for. Nothing when ret is an error. */
 MW_HIDDEN void mw_trace_note_request(int ret, MPI_Request request, MPI_Comm comm, int receives);
+
+/* A receive on comm whose source the start does not name (MPI_ANY_SOURCE):
+ * kept until a completion of its handle, whose status's source then becomes
+ * a world rank. */
+MW_HIDDEN MW_NOINLINE void mw_trace_note_any_source(MPI_Request request, MPI_Comm comm);
 
 /* Before a wait or test: the count requests it may complete. */
 MW_HIDDEN void mw_trace_note_completing(int count, const MPI_Request *requests);

@@ -8,9 +8,10 @@
 
 #include "core/compiler.h"
 
-/* A request a call completed: its trace id (notes.c numbers the requests a
- * rank starts from 1), and for a receive the status's source (world rank),
- * tag and bytes (-1, -1, 0 when not known). */
+/* A request a call completed: its handle's bits (0: the call's own receive),
+ * and the status's source (world rank; known only for a receive kept by
+ * mw_trace_note_any_source, or a call's own receive), tag and bytes (-1,
+ * -1, 0 when not known; a send's status says nothing the readers use). */
 typedef struct mw_trace_done {
     uint64_t request;
     int source, tag;
@@ -18,14 +19,14 @@ typedef struct mw_trace_done {
 } mw_trace_done;
 
 typedef struct mw_trace_pending {
-    uint64_t request;         /* the request the call started; 0 none */
+    uint64_t request;         /* the handle's bits of the request the call started; 0 none */
     int root;                 /* world rank */
     int has_root;
     int poll_failed;          /* a test or probe that found nothing */
     int completing;           /* requests noted before the call */
     int completing_cap;
     uint64_t *handles;        /* their handles, as bits */
-    uint64_t started_before;  /* the last request id when the call began */
+    uint64_t started_before;  /* the last receive kept when the call began (notes.c) */
     int ndone, done_cap;
     mw_trace_done *done;      /* what completed */
 } mw_trace_pending;

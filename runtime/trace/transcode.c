@@ -5,8 +5,8 @@
 #include "core/thread_stats.h"
 #include "trace/varint.h"
 
-/* A request id or a communicator as the format has them (mpiwatch_trace.h):
- * 0 for none, else 1 + the zigzag of v after the chunk's previous one. */
+/* A communicator as the format has it (mpiwatch_trace.h): 0 for none,
+ * else 1 + the zigzag of v after the chunk's previous one. */
 static unsigned char *put_relative(unsigned char *o, int64_t v, int64_t none, int64_t *last)
 {
     if (v == none)
@@ -22,7 +22,8 @@ size_t mw_trace_transcode(const mw_trace_chunk *c, unsigned char *out, uint64_t 
     const unsigned char *p = c->data, *end = c->data + c->used;
     unsigned char *o = out;
     uint64_t last_t = 0, last_site = 0;
-    int64_t last_request = 0, last_comm = 0;   /* MPICH's handles take 5 bytes whole */
+    int64_t last_comm = 0;   /* MPICH's handles take 5 bytes whole */
+    mwt_recent recent = {{0}, 0};
     int timed = 0;   /* a call has set last_t */
     *first_t = 0;
     while (p < end) {
@@ -65,19 +66,19 @@ size_t mw_trace_transcode(const mw_trace_chunk *c, unsigned char *out, uint64_t 
             o = mw_trace_put_varint(o, ((const mw_raw_count *)(const void *)p)->value);
             break;
         case MWT_REQUEST:
-            o = put_relative(o, (int64_t)((const mw_raw_count *)(const void *)p)->value, 0,
-                             &last_request);
+            o = mw_trace_put_varint(
+                o, mwt_recent_code(&recent, ((const mw_raw_count *)(const void *)p)->value));
             break;
         case MWT_ROOT:
             o = mw_trace_put_signed(o, h->value);
             break;
         case MWT_DONE: {
-            /* A send's completion and an ignored status say nothing but the id. */
+            /* An ignored status says nothing but the handle. */
             const mw_raw_done *d = (const mw_raw_done *)(const void *)p;
             int bare = h->value == -1 && d->tag == -1 && d->bytes == 0;
             if (bare)
                 o[-1] = MWT_DONE_BARE;
-            o = put_relative(o, (int64_t)d->request, 0, &last_request);
+            o = mw_trace_put_varint(o, d->request ? mwt_recent_code(&recent, d->request) : 0);
             if (!bare) {
                 o = mw_trace_put_signed(o, h->value);
                 o = mw_trace_put_signed(o, d->tag);
