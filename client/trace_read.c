@@ -1,5 +1,6 @@
 /* The trace files' reader (client/trace_read.h). */
 #include "trace_read.h"
+#include "trace_requests.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -213,8 +214,8 @@ damaged:
     return -1;
 }
 
-/* A request id or a communicator (mpiwatch_trace.h): none, or relative to
- * the chunk's previous one. */
+/* A communicator (mpiwatch_trace.h): none, or relative to the chunk's
+ * previous one. */
 static int64_t get_relative(cursor *c, int64_t none, int64_t *last)
 {
     uint64_t v = get_varint(c);
@@ -229,7 +230,8 @@ static int read_records(cursor *c, mwc_trace_rank *r, uint32_t thread, uint64_t 
                         char *err, size_t errsize, long offset)
 {
     uint64_t last_t = first_t, last_site = 0;
-    int64_t last_request = 0, last_comm = 0;
+    int64_t last_comm = 0;
+    mwt_recent recent = {{0}, 0};
     mwc_trace_call *last = NULL;   /* the call the kinds 4, 5, 6 and 8 add to */
     while (c->p < c->end) {
         int kind = *c->p++;
@@ -245,11 +247,15 @@ static int read_records(cursor *c, mwc_trace_rank *r, uint32_t thread, uint64_t 
             uint64_t request = 0;
             int root = -1;
             if (kind == MWT_REQUEST) {
-                request = (uint64_t)get_relative(c, 0, &last_request);
+                uint64_t code = get_varint(c);
+                request = code ? mwt_recent_handle(&recent, code) : 0;
             } else if (kind == MWT_ROOT) {
                 root = get_int(c);
             } else {
-                d.request = (uint64_t)get_relative(c, 0, &last_request);
+                uint64_t code = get_varint(c);
+                d.request = code ? mwt_recent_handle(&recent, code) : 0;
+                if (code != 0 && d.request == 0)
+                    c->bad = 1;
                 if (kind == MWT_DONE) {
                     d.source = get_int(c);
                     d.tag = get_int(c);
@@ -412,6 +418,8 @@ int mwc_trace_read_file(const char *path, mwc_trace_rank *r, char *err, size_t e
             break;
     }
     free(buf);
+    if (mwc_trace_match_requests(r) != 0 && err[0] == '\0')
+        say(err, errsize, "%s: out of memory matching requests", path);
     return 0;
 }
 
