@@ -23,7 +23,7 @@ unit() {
     fi
 }
 for t in test_decoder test_endpoints test_record test_json test_waitfor test_rates test_json_check \
-         test_web_addr test_web_hub test_wait_states; do
+         test_web_addr test_web_hub test_wait_states test_trace_requests; do
     unit "$t" "$b/$t"
 done
 unit "fuzz corpus" "$b/fuzz_corpus" "$s"/corpus/*

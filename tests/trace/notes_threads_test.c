@@ -1,11 +1,12 @@
-/* Unit tests of the trace's request table (runtime/trace/notes.c) across
- * threads, in the orders a real run meets only by chance: a completion is
- * looked up after its MPI call, and MPICH gives the freed handle at once to
- * another thread's new request, which that thread may even complete before
- * the first thread's look-up runs (check-trace-otf2's threads case on
- * MPICH: "MpiIrecv of request 48, which no MpiIrecvRequest started").
- * Threads take turns through semaphores; the handles are made up, no MPI
- * call is made. TAP on stdout; for tests/trace/check-trace-notes.sh. */
+/* Unit tests of the trace's notes (runtime/trace/notes.c): a start and a
+ * completion name the request by its handle, and an MPI_ANY_SOURCE
+ * receive's completion turns its status's source into a world rank through
+ * the communicator its start kept, across threads, in the orders a real run
+ * meets only by chance: a completion is looked up after its MPI call, and
+ * MPICH gives the freed handle at once to another thread's new request,
+ * which that thread may even complete before the first thread's look-up
+ * runs. Threads take turns through semaphores; the handles are made up, no
+ * MPI call is made. TAP on stdout; for tests/trace/check-trace-notes.sh. */
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdint.h>
@@ -18,14 +19,22 @@
 #include "trace/notes.h"
 #include "trace/pending.h"
 
-/* What notes.c takes from the rest of the library. */
+/* What notes.c takes from the rest of the library: MPI_COMM_SELF's ranks
+ * are world ranks 100 on, so that a source tells its communicator. */
 mw_process_state mw_state;
 _Thread_local mw_tls_block mw_tls MW_TLS_MODEL;
 int mw_comm_world_rank(mw_thread *t, MPI_Comm comm, int rank)
 {
     (void)t;
-    (void)comm;
-    return rank;
+    return comm == MPI_COMM_SELF ? 100 + rank : rank;
+}
+
+int PMPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count)
+{
+    (void)status;
+    (void)type;
+    *count = 8;
+    return MPI_SUCCESS;
 }
 
 static int tests, failed;
@@ -46,35 +55,42 @@ static MPI_Request handle(uintptr_t n)
     return r;
 }
 
-/* Start a send request of handle h on this thread; its trace id. */
-static uint64_t start(MPI_Request h)
+/* Start an MPI_ANY_SOURCE receive of handle h on comm, on this thread; the
+ * handle its record names. */
+static uint64_t start(MPI_Request h, MPI_Comm comm)
 {
-    mw_trace_note_request(MPI_SUCCESS, h, MPI_COMM_WORLD, 0);
-    uint64_t id = mw_trace_pending_tls.request;
+    mw_trace_note_request(MPI_SUCCESS, h, comm, 1);
+    uint64_t bits = mw_trace_pending_tls.request;
     mw_trace_pending_clear(&mw_trace_pending_tls);
-    return id;
+    return bits;
 }
 
-/* After an MPI_Wait noted with mw_trace_note_completing: the id it
- * completed, 0 when none. */
-static uint64_t waited(void)
+/* After an MPI_Wait noted with mw_trace_note_completing, whose status came
+ * from rank 3 of the receive's communicator: the source its completion
+ * names (-1 when not known, -2 when it completed none). */
+static int waited(void)
 {
-    mw_trace_note_completed(MPI_SUCCESS, MW_TRACE_DONE_ONE, NULL, NULL, NULL, MPI_STATUS_IGNORE);
-    uint64_t id = mw_trace_pending_tls.ndone == 1 ? mw_trace_pending_tls.done[0].request : 0;
+    MPI_Status status;
+    memset(&status, 0, sizeof status);
+    status.MPI_SOURCE = 3;
+    status.MPI_TAG = 7;
+    mw_trace_note_completed(MPI_SUCCESS, MW_TRACE_DONE_ONE, NULL, NULL, NULL, &status);
+    int source = mw_trace_pending_tls.ndone == 1 ? mw_trace_pending_tls.done[0].source : -2;
     mw_trace_pending_clear(&mw_trace_pending_tls);
-    return id;
+    return source;
 }
 
 static sem_t turn1, turn2;
 static MPI_Request shared;
-static uint64_t id1, id2, got1, got2;
+static uint64_t id1, id2;
+static int got1, got2;
 
 /* Thread 1 waits on its request; "descheduled" between the call and the
  * look-up, while thread 2 starts and completes a request of the same handle. */
 static void *reused_1(void *arg)
 {
     (void)arg;
-    id1 = start(shared);
+    id1 = start(shared, MPI_COMM_WORLD);
     mw_trace_note_completing(1, &shared);
     sem_post(&turn2);   /* the MPI has freed the handle */
     sem_wait(&turn1);
@@ -86,7 +102,7 @@ static void *reused_2(void *arg)
 {
     (void)arg;
     sem_wait(&turn2);
-    id2 = start(shared);
+    id2 = start(shared, MPI_COMM_SELF);
     mw_trace_note_completing(1, &shared);
     got2 = waited();
     sem_post(&turn1);
@@ -109,7 +125,7 @@ static void *during_2(void *arg)
 {
     (void)arg;
     sem_wait(&turn2);
-    id2 = start(shared);
+    id2 = start(shared, MPI_COMM_SELF);
     sem_post(&turn1);
     return NULL;
 }
@@ -118,7 +134,7 @@ static void *during_2(void *arg)
 static void *across_1(void *arg)
 {
     (void)arg;
-    id1 = start(shared);
+    id1 = start(shared, MPI_COMM_SELF);
     sem_post(&turn2);
     return NULL;
 }
@@ -150,34 +166,47 @@ static void run(void *(*a)(void *), void *(*b)(void *), uintptr_t h)
 int main(void)
 {
     run(reused_1, reused_2, 0x1001);
-    ok(id1 != 0 && id2 > id1, "two threads' requests of one handle get ids");
-    ok(got2 == id2, "a thread that reused a freed handle completes its own request");
-    ok(got1 == id1, "a completion looked up after another thread reused its handle finds its own");
+    ok(id1 == 0x1001 && id2 == 0x1001, "a start's record names its handle");
+    ok(got2 == 103, "a thread that reused a freed handle completes its own receive");
+    ok(got1 == 3, "a completion looked up after another thread reused its handle finds its own");
 
     run(during_1, during_2, 0x1002);
-    ok(got1 == 0, "a wait does not complete a request started while it ran");
+    ok(got1 == -1, "a wait does not take the source of a receive started while it ran");
     mw_trace_note_completing(1, &shared);
-    ok(waited() == id2, "that request is completed by its own wait");
+    ok(waited() == 103, "that receive's source is its own wait's");
 
     run(across_1, across_2, 0x1003);
-    ok(got2 == id1, "a request started on one thread completes on another");
+    ok(got2 == 103, "a receive started on one thread completes on another");
 
-    /* Requests sharing a handle on one thread (Open MPI's to MPI_PROC_NULL):
+    /* Receives sharing a handle on one thread (Open MPI's from MPI_PROC_NULL):
      * the earliest started first, in a wait each and in one MPI_Waitall. */
     MPI_Request h = handle(0x1004), two[2] = {h, h};
-    uint64_t a = start(h), b = start(h);
+    start(h, MPI_COMM_WORLD);
+    start(h, MPI_COMM_SELF);
     mw_trace_note_completing(1, &h);
-    uint64_t first = waited();
+    int first = waited();
     mw_trace_note_completing(1, &h);
-    ok(first == a && waited() == b, "one handle's requests complete in the order they started");
-    a = start(h);
-    b = start(h);
+    ok(first == 3 && waited() == 103, "one handle's receives complete in the order they started");
+    start(h, MPI_COMM_WORLD);
+    start(h, MPI_COMM_SELF);
+    MPI_Status st[2];
+    memset(st, 0, sizeof st);
+    st[0].MPI_SOURCE = st[1].MPI_SOURCE = 3;
     mw_trace_note_completing(2, two);
-    mw_trace_note_completed(MPI_SUCCESS, MW_TRACE_DONE_ALL, NULL, NULL, NULL, MPI_STATUSES_IGNORE);
+    mw_trace_note_completed(MPI_SUCCESS, MW_TRACE_DONE_ALL, NULL, NULL, NULL, st);
     mw_trace_pending *p = &mw_trace_pending_tls;
-    ok(p->ndone == 2 && p->done[0].request == a && p->done[1].request == b,
-       "a waitall of one handle twice completes both, earliest first");
+    ok(p->ndone == 2 && p->done[0].source == 3 && p->done[1].source == 103 &&
+           p->done[0].request == 0x1004 && p->done[0].bytes == 8,
+       "a waitall of one handle twice completes both, earliest first, by the handle");
     mw_trace_pending_clear(p);
+
+    /* A send keeps nothing: its completion names the handle, no source. */
+    mw_trace_note_request(MPI_SUCCESS, handle(0x1005), MPI_COMM_WORLD, 0);
+    ok(mw_trace_pending_tls.request == 0x1005, "a send's start names its handle");
+    mw_trace_pending_clear(&mw_trace_pending_tls);
+    MPI_Request s5 = handle(0x1005);
+    mw_trace_note_completing(1, &s5);
+    ok(waited() == -1, "a send's completion names no source");
 
     printf("1..%d\n", tests);
     return failed ? 1 : 0;

@@ -91,9 +91,9 @@ HEADER_BYTES = {}  # path: the bytes of its header, function names and communica
 COMMS = {}  # path: the communicators it defines: (handle, tick, before, members)
 
 
-def relative(buf, pos, none, last, sort="request"):
-    """(a request id or communicator, the next pos): varint 0 for none, else
-    1 + zigzag of the value after the chunk's previous one of its sort."""
+def relative(buf, pos, none, last, sort="comm"):
+    """(a communicator, the next pos): varint 0 for none, else 1 + zigzag of
+    the value after the chunk's previous one."""
     coded, pos = varint(buf, pos)
     if coded == 0:
         return none, pos
@@ -101,13 +101,81 @@ def relative(buf, pos, none, last, sort="request"):
     return last[sort], pos
 
 
+RECENT = 16  # include/mpiwatch_trace.h, MWT_RECENT
+
+
+def request_handle(buf, pos, recent):
+    """(a request's handle, 0 for none, the next pos), against the chunk's
+    recently named handles (most recent first), which it updates."""
+    code, pos = varint(buf, pos)
+    if code == 0:
+        return 0, pos
+    if code <= RECENT:
+        if code > len(recent):
+            raise ValueError(f"a request names recent handle {code} of {len(recent)}")
+        handle = recent.pop(code - 1)
+    else:
+        handle = ((recent[0] if recent else 0) + unzigzag(code - RECENT - 1)) % (1 << 64)
+        if len(recent) == RECENT:
+            recent.pop()
+    recent.insert(0, handle)
+    return handle, pos
+
+
+def receives(name):
+    """A receive's function (MPI_Irecv, MPI_Imrecv, their large forms)."""
+    low = name.lower()
+    return "recv" in low and "sendrecv" not in low
+
+
+def match_requests(calls):
+    """Name requests by the starting call's place + 1 (as the C reader does,
+    client/trace_requests.c): a completion belongs to the latest start of its
+    handle that left before the completing call entered. A completion no
+    start matches keeps its handle as ("unmatched", handle)."""
+    events = []
+    for i, c in enumerate(calls):
+        if c["request"]:
+            events.append((c["request"], c["t_out"], 0, i, 0))
+        for j, d in enumerate(c["done"]):
+            if d[0]:
+                events.append((d[0], c["t_in"], 1, i, j))
+    events.sort()
+    matched = {}
+    opened = {}
+    for handle, _t, done, i, j in events:
+        stack = opened.setdefault(handle, [])
+        if not done:
+            stack.append(i)
+        elif stack:
+            matched[(i, j)] = stack.pop()
+    for i, c in enumerate(calls):
+        if c["request"]:
+            c["request"] = i + 1
+    for i, c in enumerate(calls):
+        for j, d in enumerate(c["done"]):
+            if not d[0]:
+                continue
+            s = matched.get((i, j))
+            if s is None:
+                c["done"][j] = (("unmatched", d[0]), -1, -1, 0)
+                continue
+            start = calls[s]
+            source, tag, size = d[1], d[2], d[3]
+            if not receives(start["fn"]):
+                source, tag, size = -1, -1, 0
+            elif source < 0 <= tag and start["moved"] and start["moved"][0] >= 0:
+                source = start["moved"][0]
+            c["done"][j] = (s + 1, source, tag, size)
+
+
 def records(path):
     """(rank, the call records of one trace file, calls dropped). A record is
     a dict: fn, thread, t_in, t_out, count, request, root, done (a list of
     (request, source, tag, bytes))."""
     buf = open(path, "rb").read()
-    if buf[:8] != b"MWTRACE\0" or struct.unpack_from("<I", buf, 8)[0] != 4:
-        raise ValueError(f"{path}: not a version-4 trace file")
+    if buf[:8] != b"MWTRACE\0" or struct.unpack_from("<I", buf, 8)[0] != 5:
+        raise ValueError(f"{path}: not a version-5 trace file")
     pos = 12
     rank, pos = varint(buf, pos)
     _ranks, pos = varint(buf, pos)
@@ -175,7 +243,8 @@ def records(path):
         end = pos + length
         if end > len(buf):  # cut short (a killed job): the whole chunks before it count
             break
-        last = {"request": 0, "comm": 0}  # the chunk's previous of each, for relative()
+        last = {"comm": 0}  # the chunk's previous communicator, for relative()
+        recent = []  # the chunk's recently named request handles
         while pos < end:
             kind = buf[pos]
             pos += 1
@@ -184,7 +253,7 @@ def records(path):
                 dropped += n
                 continue
             if kind in (4, 6, 8):
-                request, pos = relative(buf, pos, 0, last)
+                request, pos = request_handle(buf, pos, recent)
             if kind == 4:
                 calls[-1]["request"] = request
                 continue
@@ -226,6 +295,7 @@ def records(path):
         if pos != end:
             raise ValueError(f"{path}: a chunk's records overrun its length")
     HEADERS[path] = (per_second, origin, limits)
+    match_requests(calls)
     return rank, calls, dropped
 
 
@@ -299,7 +369,7 @@ def requests(files):
                 start = open_.pop(request, None)
                 if start is None:
                     problems.append(f"rank {rank}: {c['fn']} completes request {request}, "
-                                    "which no earlier call started")
+                                    "which no call started before it")
                 else:
                     completed += 1
             if c["fn"] in ROOTED:

@@ -84,6 +84,9 @@ static void every_kind(void)
     d = (mw_raw_done *)(void *)p;   /* a call's own receive */
     *d = (mw_raw_done){{MWT_DONE, 1}, 5, 0, 0, 8};
     p += sizeof *d;
+    d = (mw_raw_done *)(void *)p;   /* the first request again: the third most recent */
+    *d = (mw_raw_done){{MWT_DONE, -1}, -1, 0, 129, 0};
+    p += sizeof *d;
     p = mw_raw_put_count(p, MWT_DROPPED, 2);
     p = mw_raw_put_call(p, MWT_POLLS, 5, 0x0ff0, 1200, 1300);
     *(uint64_t *)(void *)p = 1000;
@@ -98,12 +101,13 @@ static void every_kind(void)
         1, 5, 0x80, 0x40, 0, 10,                         /* site 0x1000: zigzag 0x2000 */
         2, 0xc8, 0x01, 0x1f, 0, 0,                       /* site -16, enter 0, duration 0 */
         0x01, 0x0e, 0, 0, 0xac, 0x02,                    /* peer -1, tag 7, comm none, 0, 300 */
-        4, 0x83, 0x02,                                   /* request 129: 1 + zigzag 129 */
+        4, 0x93, 0x02,                                   /* request 129: 17 + zigzag 129 */
         5, 0x03,                                         /* root -2 */
-        6, 0x80, 0x02, 0x06, 0x01, 0x80, 0x01,           /* request 1 (1 + zigzag -128), source 3,
+        6, 0x90, 0x02, 0x06, 0x01, 0x80, 0x01,           /* request 1 (17 + zigzag -128), source 3,
                                                           * tag -1, 128 */
-        8, 0x03,                                         /* request 2 (1 + zigzag 1), bare */
+        8, 0x13,                                         /* request 2 (17 + zigzag 1), bare */
         6, 0, 0x02, 0x0a, 0x08,                          /* request 0, source 1, tag 5, 8 */
+        8, 0x03,                                         /* request 129: the third recent */
         3, 2,                                            /* 2 dropped */
         7, 5, 0, 0xc8, 0x01, 0x64, 0xe8, 0x07,           /* enter +200, 100, 1000 polls */
         2, 0xc8, 0x01, 0, 0xc8, 0x01, 1,                 /* enter +200, 1 */
