@@ -339,8 +339,7 @@ static int number_and_define(OTF2_Archive *archive, const unsigned char *all,
     free(locs);
     free(nlocs);
     free(table.v);
-    free(g.names);
-    mwc_otf2_comms_free(g.comms);
+    mwc_otf2_regions_free(&g);
     return rc;
 }
 
@@ -527,8 +526,7 @@ int mwc_trace_otf2_rank(const char *path, const char *out, int rank, int size,
         free(all);
         free(b.p);
         free(locs);
-        free(g.names);
-        mwc_otf2_comms_free(g.comms);
+        mwc_otf2_regions_free(&g);
     }
     if (j.ranks != NULL && j.ranks[rank].path != NULL)
         mwc_trace_rank_free(&j.ranks[rank]);

@@ -13,6 +13,7 @@
 #include "trace_job.h"
 #include "trace_otf2_parts.h"
 #include "trace_read.h"
+#include "mpiwatch_trace.h"
 #include "wait_functions.h"
 
 const int mwc_trace_otf2_built = 1;
@@ -89,6 +90,12 @@ static OTF2_TimeStamp post_flush(void *user, OTF2_FileType type, OTF2_LocationRe
 OTF2_FlushCallbacks mwc_otf2_flush_callbacks = {.otf2_pre_flush = pre_flush,
                                                    .otf2_post_flush = post_flush};
 
+static uint64_t ns_of(const mwc_trace_job *j, const mwc_trace_rank *r, uint64_t t)
+{
+    double ns = mwc_trace_job_ns(j, r, t);
+    return ns > 0 ? (uint64_t)llround(ns) : 0;
+}
+
 int mwc_otf2_region_of(mwc_otf2_regions *g, const char *name)
 {
     for (int i = 0; i < g->n; i++)
@@ -98,14 +105,77 @@ int mwc_otf2_region_of(mwc_otf2_regions *g, const char *name)
     if (more == NULL)
         return -1;
     g->names = more;
-    g->names[g->n] = (char *)name;
+    if ((g->names[g->n] = strdup(name)) == NULL)
+        return -1;
     return g->n++;
 }
 
-static uint64_t ns_of(const mwc_trace_job *j, const mwc_trace_rank *r, uint64_t t)
+void mwc_otf2_regions_free(mwc_otf2_regions *g)
 {
-    double ns = mwc_trace_job_ns(j, r, t);
-    return ns > 0 ? (uint64_t)llround(ns) : 0;
+    for (int i = 0; i < g->n; i++)
+        free(g->names[i]);
+    free(g->names);
+    mwc_otf2_comms_free(g->comms);
+    g->names = NULL;
+    g->n = 0;
+    g->comms = NULL;
+}
+
+/* A location's named regions: the next of the rank's marks to look at, the
+ * regions open (their OTF2 regions), the time of its last event. */
+typedef struct {
+    size_t next;
+    int depth;
+    uint32_t open[64];
+    uint64_t last_ns;
+} region_state;
+
+/* The OTF2 region of the rank's named region id ("@" and its name in g, so
+ * that no MPI function's name is one), or -1 out of memory. */
+static int user_region(mwc_otf2_regions *g, const mwc_trace_rank *t, int *uregion, int id)
+{
+    if (uregion[id] < 0) {
+        char name[300];
+        snprintf(name, sizeof name, "@%s", t->regions[id]);
+        uregion[id] = mwc_otf2_region_of(g, name);
+    }
+    return uregion[id];
+}
+
+/* Enter and Leave the named regions of thread's marks up to tick until (a
+ * Leave of a region not entered, or deeper than 64, is left out); the
+ * events written, -1 out of memory. */
+static int64_t write_marks(OTF2_EvtWriter *w, const mwc_trace_job *j, const mwc_trace_rank *t,
+                           uint32_t thread, uint64_t until, region_state *st,
+                           mwc_otf2_regions *g, int *uregion)
+{
+    int64_t n = 0;
+    for (; st->next < t->nmarks; st->next++) {
+        const mwc_trace_mark *m = &t->marks[st->next];
+        if (m->thread != thread || m->what == MWT_MARK_PCONTROL)
+            continue;
+        if (m->t > until)
+            break;
+        uint64_t ns = ns_of(j, t, m->t);
+        if (ns < st->last_ns)
+            ns = st->last_ns;
+        if (m->what == MWT_MARK_BEGIN) {
+            int r = user_region(g, t, uregion, m->value);
+            if (r < 0)
+                return -1;
+            if (st->depth < 64) {
+                OTF2_EvtWriter_Enter(w, NULL, ns, (OTF2_RegionRef)r);
+                st->open[st->depth] = (uint32_t)r;
+                n++;
+            }
+            st->depth++;
+        } else if (st->depth > 0 && --st->depth < 64) {
+            OTF2_EvtWriter_Leave(w, NULL, ns, (OTF2_RegionRef)st->open[st->depth]);
+            n++;
+        }
+        st->last_ns = ns;
+    }
+    return n;
 }
 
 /* A non-blocking receive whose completion says (or whose arguments said) its
@@ -127,7 +197,12 @@ int mwc_otf2_write_rank(OTF2_Archive *archive, const mwc_trace_job *j, int k,
     const mwc_trace_rank *t = &j->ranks[k];
     size_t *completer = NULL, *done_of = NULL, *start_of_done = NULL;
     int *region = calloc(t->nnames ? (size_t)t->nnames : 1, sizeof *region);
-    if (region == NULL || mwc_trace_completions(t, &completer, &done_of) != 0 ||
+    int *uregion = malloc((t->nregions ? (size_t)t->nregions : 1) * sizeof *uregion);
+    region_state *states = NULL;   /* by location */
+    if (uregion != NULL)
+        for (int i = 0; i < t->nregions; i++)
+            uregion[i] = -1;
+    if (region == NULL || uregion == NULL || mwc_trace_completions(t, &completer, &done_of) != 0 ||
         (start_of_done = malloc((t->ndone ? t->ndone : 1) * sizeof *start_of_done)) == NULL)
         goto oom;
     for (int f = 0; f < t->nnames; f++)
@@ -150,6 +225,11 @@ int mwc_otf2_write_rank(OTF2_Archive *archive, const mwc_trace_job *j, int k,
                 goto oom;
             *locs = more;
             more[l] = (mwc_otf2_location){c->thread, 0};
+            region_state *st = realloc(states, (l + 1) * sizeof *st);
+            if (st == NULL)
+                goto oom;
+            states = st;
+            memset(&states[l], 0, sizeof states[l]);
             (*nlocs)++;
         }
         OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(archive, LOCATION(k, c->thread));
@@ -158,8 +238,15 @@ int mwc_otf2_write_rank(OTF2_Archive *archive, const mwc_trace_job *j, int k,
         const char *name = t->names[c->fn];
         if (region[c->fn] < 0 && (region[c->fn] = mwc_otf2_region_of(g, name)) < 0)
             goto oom;
+        int64_t marks = write_marks(w, j, t, c->thread, c->t_in, &states[l], g, uregion);
+        if (marks < 0)
+            goto oom;
         uint64_t in = ns_of(j, t, c->t_in), out = ns_of(j, t, c->t_out);
-        uint64_t n = 0;
+        if (in < states[l].last_ns)
+            in = states[l].last_ns;
+        if (out < in)
+            out = in;
+        uint64_t n = (uint64_t)marks;
         OTF2_AttributeList *a = NULL;
         if (c->count > 1) {   /* folded polls: the calls it stands for */
             OTF2_AttributeValue v = {.uint64 = c->count};
@@ -248,15 +335,37 @@ int mwc_otf2_write_rank(OTF2_Archive *archive, const mwc_trace_job *j, int k,
         }
         OTF2_EvtWriter_Leave(w, NULL, out, (OTF2_RegionRef)region[c->fn]);
         (*locs)[l].events += n + 1;
+        states[l].last_ns = out;
         if (out > *last_ns)
             *last_ns = out;
     }
     OTF2_AttributeList_Delete(attrs);
+    /* The marks after each thread's last call, and a Leave for every region
+     * still open (a job that ended inside it). */
+    for (size_t l = 0; l < *nlocs; l++) {
+        OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(archive, LOCATION(k, (*locs)[l].thread));
+        int64_t marks = w == NULL ? -1
+                                  : write_marks(w, j, t, (*locs)[l].thread, UINT64_MAX,
+                                                &states[l], g, uregion);
+        if (marks < 0)
+            goto oom;
+        (*locs)[l].events += (uint64_t)marks;
+        for (; states[l].depth > 0; states[l].depth--)
+            if (states[l].depth <= 64) {
+                OTF2_EvtWriter_Leave(w, NULL, states[l].last_ns,
+                                     (OTF2_RegionRef)states[l].open[states[l].depth - 1]);
+                (*locs)[l].events++;
+            }
+        if (states[l].last_ns > *last_ns)
+            *last_ns = states[l].last_ns;
+    }
     for (size_t l = 0; l < *nlocs; l++)
         OTF2_Archive_CloseEvtWriter(archive,
                                     OTF2_Archive_GetEvtWriter(archive,
                                                               LOCATION(k, (*locs)[l].thread)));
     free(region);
+    free(uregion);
+    free(states);
     free(completer);
     free(done_of);
     free(start_of_done);
@@ -264,6 +373,8 @@ int mwc_otf2_write_rank(OTF2_Archive *archive, const mwc_trace_job *j, int k,
 oom:
     fprintf(stderr, "mpiwatch: --otf2: out of memory, or OTF2 could not write rank %d\n", k);
     free(region);
+    free(uregion);
+    free(states);
     free(completer);
     free(done_of);
     free(start_of_done);
@@ -298,6 +409,14 @@ void mwc_otf2_write_definitions(OTF2_Archive *archive, const mwc_trace_job *j,
         OTF2_GlobalDefWriter_WriteAttribute(d, ATTR_SITE, S_SITE, S_SITE_DESC,
                                             OTF2_TYPE_SOURCE_CODE_LOCATION);
     for (int i = 0; i < g->n; i++) {
+        if (g->names[i][0] == '@') {   /* a named region of the program */
+            write_string(d, S_FIRST_NAME + (uint32_t)i, g->names[i] + 1);
+            OTF2_GlobalDefWriter_WriteRegion(
+                d, (OTF2_RegionRef)i, S_FIRST_NAME + (uint32_t)i, S_FIRST_NAME + (uint32_t)i,
+                S_EMPTY, OTF2_REGION_ROLE_CODE, OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE,
+                S_EMPTY, 0, 0);
+            continue;
+        }
         write_string(d, S_FIRST_NAME + (uint32_t)i, g->names[i]);
         int op = collective_of(g->names[i]);
         OTF2_GlobalDefWriter_WriteRegion(
@@ -411,8 +530,7 @@ int mwc_trace_otf2(const char *spec, const char *out, const char *program, int q
         free(locs[k]);
     free(locs);
     free(nlocs);
-    free(g.names);
-    mwc_otf2_comms_free(g.comms);
+    mwc_otf2_regions_free(&g);
     mwc_otf2_sites_close(g.sites);
     mwc_trace_job_free(&j);
     return status;

@@ -31,9 +31,12 @@ typedef struct {
 /* Every flush allowed, no timestamp taken (the events are already timed). */
 extern OTF2_FlushCallbacks mwc_otf2_flush_callbacks;
 
-/* The region of a function's name, numbered at its first use from 0 (name
- * must outlive g); -1 out of memory. */
+/* The region of a function's name (a named region's: "@" and its name),
+ * numbered at its first use from 0 (g keeps a copy); -1 out of memory. */
 int mwc_otf2_region_of(mwc_otf2_regions *g, const char *name);
+
+/* Free g's names (copied by mwc_otf2_region_of) and its communicators. */
+void mwc_otf2_regions_free(mwc_otf2_regions *g);
 
 /* Rank k's events, one location per thread (*locs, *nlocs), numbering in g
  * the regions and communicators they use, *last_ns raised to the latest

@@ -8,6 +8,7 @@
 
 #include "trace_job.h"
 #include "trace_read.h"
+#include "mpiwatch_trace.h"
 #include "view_json.h"
 #include "array_room.h"
 #include "wait_functions.h"
@@ -244,6 +245,37 @@ static int seen_thread(uint32_t **seen, size_t *n, uint32_t thread)
     return 0;
 }
 
+/* A rank's marks: named regions as slices that hold their calls, begun and
+ * ended on their thread ("B", "E"), MPI_Pcontrol's levels as instants. Those
+ * outside sel's window are left out (a region that ends after it is drawn
+ * to the end of the trace; one begun before it is not drawn). */
+static void write_marks(FILE *out, const mwc_trace_job *j, int k, const mwc_timeline_select *sel,
+                        uint32_t **seen, size_t *nseen)
+{
+    const mwc_trace_rank *t = &j->ranks[k];
+    for (size_t i = 0; i < t->nmarks; i++) {
+        const mwc_trace_mark *m = &t->marks[i];
+        double us = micros(j, t, m->t);
+        double s = mwc_trace_job_ns(j, t, m->t) / 1e9;
+        if ((sel->has_start && s < sel->start) || (sel->has_end && s > sel->end))
+            continue;
+        if (!seen_thread(seen, nseen, m->thread))
+            fprintf(out, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%u,"
+                         "\"args\":{\"name\":\"thread %u\"}}", k, m->thread, m->thread);
+        if (m->what == MWT_MARK_PCONTROL) {
+            fprintf(out, ",\n{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"pcontrol\","
+                         "\"name\":\"MPI_Pcontrol(%d)\",\"pid\":%d,\"tid\":%u,\"ts\":%.3f,"
+                         "\"args\":{\"level\":%d}}",
+                    m->value, k, m->thread, us, m->value);
+            continue;
+        }
+        fprintf(out, ",\n{\"ph\":\"%s\",\"cat\":\"region\",\"name\":",
+                m->what == MWT_MARK_BEGIN ? "B" : "E");
+        json_string(out, t->regions[m->value]);
+        fprintf(out, ",\"pid\":%d,\"tid\":%u,\"ts\":%.3f}", k, m->thread, us);
+    }
+}
+
 /* The calls sel takes. */
 static void write_calls(FILE *out, const mwc_trace_job *j, const mwc_timeline_select *sel,
                         int *first)
@@ -299,6 +331,7 @@ static void write_calls(FILE *out, const mwc_trace_job *j, const mwc_timeline_se
             }
             fputs("}}", out);
         }
+        write_marks(out, j, k, sel, &seen, &nseen);
         free(seen);
     }
 }

@@ -128,40 +128,46 @@ static int read_header(cursor *c, mwc_trace_rank *r, char *err, size_t errsize)
 
 /* Function ids are below this (a build wraps under a thousand functions). */
 #define MAX_FUNCTIONS (1 << 16)
+#define MAX_REGIONS (1 << 16)
 
 /* One MWT_FUNCTIONS block, after its marker: 0; 1 when it is cut short (the
  * end of a killed job's file); -1 with err set when it is damaged. */
-static int read_functions(cursor *c, mwc_trace_rank *r, char *err, size_t errsize, long offset)
+/* An MWT_FUNCTIONS or MWT_REGIONS block, after its marker, into *names
+ * (*count of them, by id, at most max; what: "function", "region"): 0; 1
+ * when it is cut short; -1 with err set when it is damaged. */
+static int read_names(cursor *c, mwc_trace_rank *r, char ***names_, int *count, uint64_t max,
+                      const char *what, char *err, size_t errsize, long offset)
 {
     uint64_t n = get_varint(c);
     for (uint64_t k = 0; k < n && !c->bad; k++) {
         uint64_t id = get_varint(c), len = get_varint(c);
         if (c->bad || (uint64_t)(c->end - c->p) < len)
             return 1;
-        if (id >= MAX_FUNCTIONS || len == 0 || len > 256) {
-            say(err, errsize, "%s: damaged function names at offset %ld", r->path, offset);
+        if (id >= max || len == 0 || len > 256) {
+            say(err, errsize, "%s: damaged %s names at offset %ld", r->path, what, offset);
             return -1;
         }
-        if (id >= (uint64_t)r->nnames) {
-            char **more = realloc(r->names, (size_t)(id + 1) * sizeof *more);
+        if (id >= (uint64_t)*count) {
+            char **more = realloc(*names_, (size_t)(id + 1) * sizeof *more);
             if (more == NULL)
                 return say(err, errsize, "%s: out of memory", r->path), -1;
-            memset(more + r->nnames, 0, (size_t)(id + 1 - (uint64_t)r->nnames) * sizeof *more);
-            r->names = more;
-            r->nnames = (int)id + 1;
+            memset(more + *count, 0, (size_t)(id + 1 - (uint64_t)*count) * sizeof *more);
+            *names_ = more;
+            *count = (int)id + 1;
         }
+        char **names = *names_;
         char *name = strndup((const char *)c->p, (size_t)len);
         if (name == NULL)
             return say(err, errsize, "%s: out of memory", r->path), -1;
         c->p += len;
-        if (r->names[id] != NULL && strcmp(r->names[id], name) != 0) {
-            say(err, errsize, "%s: function %llu named both %s and %s (offset %ld)", r->path,
-                (unsigned long long)id, r->names[id], name, offset);
+        if (names[id] != NULL && strcmp(names[id], name) != 0) {
+            say(err, errsize, "%s: %s %llu named both %s and %s (offset %ld)", r->path, what,
+                (unsigned long long)id, names[id], name, offset);
             free(name);
             return -1;
         }
-        free(r->names[id]);
-        r->names[id] = name;
+        free(names[id]);
+        names[id] = name;
     }
     return c->bad ? 1 : 0;
 }
@@ -280,6 +286,29 @@ static int read_records(cursor *c, mwc_trace_rank *r, uint32_t thread, uint64_t 
             }
             continue;
         }
+        if (kind == MWT_MARK) {
+            mwc_trace_mark m = {0, thread, (int)get_varint(c), 0};
+            uint64_t value = get_varint(c);
+            last_t += get_varint(c);
+            m.t = last_t;
+            m.value = (int)value;
+            if (c->bad || value > INT32_MAX || m.what < MWT_MARK_BEGIN || m.what > MWT_MARK_PCONTROL ||
+                (m.what != MWT_MARK_PCONTROL &&
+                 (value >= (uint64_t)r->nregions || r->regions[value] == NULL))) {
+                say(err, errsize, "%s: a damaged mark in the chunk at offset %ld", r->path, offset);
+                return -1;
+            }
+            if (r->nmarks == r->marks_cap) {
+                size_t cap = r->marks_cap ? 2 * r->marks_cap : 64;
+                mwc_trace_mark *more = realloc(r->marks, cap * sizeof *more);
+                if (more == NULL)
+                    return say(err, errsize, "%s: out of memory", r->path), -1;
+                r->marks = more;
+                r->marks_cap = cap;
+            }
+            r->marks[r->nmarks++] = m;
+            continue;
+        }
         if (kind != MWT_CALL && kind != MWT_XFER && kind != MWT_POLLS) {
             say(err, errsize, "%s: unknown record kind %d in the chunk at offset %ld", r->path,
                 kind, offset);
@@ -391,10 +420,14 @@ int mwc_trace_read_file(const char *path, mwc_trace_rank *r, char *err, size_t e
             c.p += length;
             continue;
         }
-        if (*c.p == MWT_FUNCTIONS || *c.p == MWT_COMM) {
-            int comm = *c.p++ == MWT_COMM;
-            int rc = comm ? read_comm(&c, r, err, errsize, offset)
-                          : read_functions(&c, r, err, errsize, offset);
+        if (*c.p == MWT_FUNCTIONS || *c.p == MWT_COMM || *c.p == MWT_REGIONS) {
+            int block = *c.p++;
+            int rc = block == MWT_COMM ? read_comm(&c, r, err, errsize, offset)
+                     : block == MWT_REGIONS
+                         ? read_names(&c, r, &r->regions, &r->nregions, MAX_REGIONS, "region",
+                                      err, errsize, offset)
+                         : read_names(&c, r, &r->names, &r->nnames, MAX_FUNCTIONS, "function",
+                                      err, errsize, offset);
             if (rc > 0)
                 r->truncated = 1;
             if (rc != 0)
@@ -428,6 +461,10 @@ void mwc_trace_rank_free(mwc_trace_rank *r)
     for (int i = 0; i < r->nnames; i++)
         free(r->names[i]);
     free(r->names);
+    for (int i = 0; i < r->nregions; i++)
+        free(r->regions[i]);
+    free(r->regions);
+    free(r->marks);
     free(r->calls);
     free(r->done);
     free(r->path);

@@ -39,6 +39,15 @@ typedef struct {
     uint64_t bytes;
 } mwc_trace_done;
 
+/* A mark of a thread (MWT_MARK): a named region begun or ended, an
+ * MPI_Pcontrol level, at tick t, in order with the thread's calls. */
+typedef struct {
+    uint64_t t;
+    uint32_t thread;
+    int what;                  /* MWT_MARK_BEGIN, _END, _PCONTROL */
+    int value;                 /* the region's id (regions[value] is never NULL), the level */
+} mwc_trace_mark;
+
 /* A communicator the rank created (MWT_COMM): from tick t on, its records'
  * comm equal to handle name it. Its identity across ranks: its members and
  * how many communicators of the same members the rank created before. */
@@ -70,6 +79,10 @@ typedef struct {
     char *limits;              /* the user's limits in force ("VAR=value" lines), or NULL */
     mwc_trace_comm *comms;     /* in file order */
     size_t ncomms;
+    char **regions;            /* by id, the named regions the file named (MWT_REGIONS) */
+    int nregions;
+    mwc_trace_mark *marks;     /* in file order: each thread's in its order */
+    size_t nmarks, marks_cap;
 } mwc_trace_rank;
 
 /* Read one file into *r (zeroed first). 0: read (perhaps truncated, or

@@ -7,7 +7,7 @@
 
 #define MWT_MAGIC "MWTRACE"      /* 8 bytes with its NUL */
 #define MWT_MAGIC_SIZE 8
-#define MWT_VERSION 5u
+#define MWT_VERSION 6u
 
 /* A chunk of one thread's records starts with this byte. */
 #define MWT_CHUNK 0xC7
@@ -31,6 +31,11 @@
  * count of runs, each a zigzag varint, its first world rank minus the rank
  * after the previous run (0 for the first), and a varint length. */
 #define MWT_COMM 0xCB
+/* Names of the program's named regions (mpiwatch_region_begin), between
+ * chunks, before the first chunk whose marks name them (each region once a
+ * file): varint count, then that many times varint region id, varint length
+ * and the name's bytes. */
+#define MWT_REGIONS 0xCC
 
 /* The kind byte of a record. The kinds 4, 5, 6 and 8 add to the call
  * record before them (of the same chunk). A communicator (kind 2) is
@@ -55,7 +60,15 @@ enum {
     MWT_ROOT = 5,      /* the root of the collective: world rank */
     MWT_DONE = 6,      /* a request the call completed: handle, source, tag, bytes */
     MWT_POLLS = 7,     /* polls that found nothing, folded: as MWT_CALL, then the count */
-    MWT_DONE_BARE = 8  /* as MWT_DONE with no status (source -1, tag -1, 0 bytes): the handle */
+    MWT_DONE_BARE = 8, /* as MWT_DONE with no status (source -1, tag -1, 0 bytes): the handle */
+    MWT_MARK = 9       /* not a call: what (MWT_MARK_*), value, enter delta (its time) */
+};
+
+/* What a mark says, and its value. */
+enum {
+    MWT_MARK_BEGIN = 0,    /* a named region begins: its id (MWT_REGIONS) */
+    MWT_MARK_END = 1,      /* the innermost region open ends: its id */
+    MWT_MARK_PCONTROL = 2  /* MPI_Pcontrol(level): the level (0 pauses the trace) */
 };
 
 /* A chunk's recently named request handles, most recent first; zeroed at

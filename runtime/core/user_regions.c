@@ -1,4 +1,5 @@
-/* mpiwatch_region_begin/end: named regions for the report. */
+/* Named regions for the report (the API, mpiwatch_region_begin/end, is
+ * lifecycle/region_api.c). */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,38 +59,38 @@ static mw_regions *thread_regions(void)
     return t != NULL ? t->regions : NULL;
 }
 
-static void begin(const char *name, size_t len)
+int mw_region_enter(const char *name, size_t len, uint64_t now)
 {
     mw_regions *r = thread_regions();
     if (r == NULL || name == NULL)
-        return;
+        return -1;
     if (r->depth >= MW_REGION_DEPTH) {
         r->depth++;    /* still matched by an end, but not recorded */
-        return;
+        return -1;
     }
     mw_region_frame *f = &r->stack[r->depth++];
     f->id = region_id(name, len);
     mw_thread_totals(mw_self, &f->mpi_ticks0, &f->calls0);
-    f->t0 = mw_now();
+    f->t0 = now;
+    return f->id;
 }
 
-static void end(const char *name, size_t len)
+int mw_region_leave(const char *name, size_t len, uint64_t now)
 {
     static int warned;
-    uint64_t now = mw_now();
     mw_regions *r = thread_regions();
     if (r == NULL || name == NULL)
-        return;
+        return -1;
     if (r->depth == 0) {
         if (!warned++)
             mw_warn("mpiwatch_region_end(\"%.*s\") without a region begun; ignored", (int)len, name);
-        return;
+        return -1;
     }
     if (--r->depth >= MW_REGION_DEPTH)
-        return;
+        return -1;
     mw_region_frame *f = &r->stack[r->depth];
     if (f->id < 0)
-        return;
+        return -1;
     const char *open = mw_region_name(f->id);
     if ((strlen(open) != len || strncmp(open, name, len) != 0) && !warned++)
         mw_warn("mpiwatch_region_end(\"%.*s\") ends region \"%s\", begun last", (int)len, name, open);
@@ -100,6 +101,7 @@ static void end(const char *name, size_t len)
     s->wall_ticks += now - f->t0;
     s->mpi_ticks += ticks - f->mpi_ticks0;
     s->calls += calls - f->calls0;
+    return f->id;
 }
 
 static void merge_one(mw_thread *t, void *arg)
@@ -118,33 +120,3 @@ void mw_regions_merge(mw_region_stats *out)
     memset(out, 0, MW_MAX_REGIONS * sizeof *out);
     mw_threads_each(merge_one, out);
 }
-
-/* The public API, C and Fortran (CHARACTER arguments come with a hidden
- * length; trailing blanks are not part of the name). */
-MW_EXPORT void mpiwatch_region_begin(const char *name)
-{
-    if (name != NULL)
-        begin(name, strlen(name));
-}
-
-MW_EXPORT void mpiwatch_region_end(const char *name)
-{
-    if (name != NULL)
-        end(name, strlen(name));
-}
-
-static size_t fortran_length(const char *name, size_t len)
-{
-    while (len > 0 && name[len - 1] == ' ')
-        len--;
-    return len;
-}
-
-#define MW_FORTRAN_REGION(fname, fn) \
-    MW_EXPORT void fname(const char *name, size_t len) { fn(name, fortran_length(name, len)); }
-MW_FORTRAN_REGION(mpiwatch_region_begin_, begin)
-MW_FORTRAN_REGION(mpiwatch_region_begin__, begin)
-MW_FORTRAN_REGION(MPIWATCH_REGION_BEGIN, begin)
-MW_FORTRAN_REGION(mpiwatch_region_end_, end)
-MW_FORTRAN_REGION(mpiwatch_region_end__, end)
-MW_FORTRAN_REGION(MPIWATCH_REGION_END, end)

@@ -5,6 +5,7 @@
 #ifndef MW_REGIONS_H
 #define MW_REGIONS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/compiler.h"
@@ -35,6 +36,14 @@ typedef struct mw_regions {
 /* Number of region names registered in this process, and each name. */
 MW_HIDDEN int mw_region_count(void);
 MW_HIDDEN const char *mw_region_name(int id);
+
+/* The calling thread enters the region name (len bytes) at tick now: its
+ * id, -1 when not recorded (too deep, too many names). */
+MW_HIDDEN int mw_region_enter(const char *name, size_t len, uint64_t now);
+
+/* It leaves its innermost region (said to be name) at tick now: the id of
+ * the region left, -1 when none was recorded. */
+MW_HIDDEN int mw_region_leave(const char *name, size_t len, uint64_t now);
 
 /* Every thread's region totals summed into out[MW_MAX_REGIONS]. */
 MW_HIDDEN void mw_regions_merge(mw_region_stats *out);

@@ -22,6 +22,7 @@
 #include "trace/otf2_archive.h"
 #include "trace/limits.h"
 #include "trace/trace.h"
+#include "mpiwatch_trace.h"
 
 /* Runs when the library is loaded: configuration and clock, no MPI. */
 __attribute__((constructor)) static void mw_load(void)
@@ -222,8 +223,12 @@ void mw_on_pcontrol(int level)
 {
     /* 0 off, 1 on, 2 on and flush (a snapshot of this rank's profile); the
      * standard leaves other levels to the tool: mpiwatch treats them as 1. */
+    if (level == 0)   /* the pause said in the trace before it takes effect */
+        mw_trace_mark(MWT_MARK_PCONTROL, level, mw_now());
     __atomic_store_n(&mw_level, level != 0, __ATOMIC_RELAXED);
     mw_mode_update();
+    if (level != 0)   /* and the resumption once it has */
+        mw_trace_mark(MWT_MARK_PCONTROL, level, mw_now());
     mw_monitor_pcontrol(level);
     if (level == 2)
         mw_snapshot();

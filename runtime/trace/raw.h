@@ -47,6 +47,13 @@ typedef struct mw_raw_done {
     uint64_t request, bytes;
 } mw_raw_done;
 
+/* MWT_MARK: value, the mark's (a region's id, a level). */
+typedef struct mw_raw_mark {
+    mw_raw_head head;
+    uint32_t what, unused;
+    uint64_t t;
+} mw_raw_mark;
+
 /* The bytes of a record of kind (0 for a kind that is not one). */
 static inline uint32_t mw_raw_size(uint32_t kind)
 {
@@ -58,6 +65,7 @@ static inline uint32_t mw_raw_size(uint32_t kind)
     case MWT_REQUEST: return sizeof(mw_raw_count);
     case MWT_ROOT: return sizeof(mw_raw_head);
     case MWT_DONE: return sizeof(mw_raw_done);
+    case MWT_MARK: return sizeof(mw_raw_mark);
     default: return 0;
     }
 }

@@ -161,6 +161,27 @@ void mw_trace_record_general(int id, const mw_call *call, int traffic, const mw_
     settle(r);
 }
 
+void mw_trace_mark(int what, int value, uint64_t t)
+{
+    recorder *r = mw_trace_self;
+    if (!__atomic_load_n(&mw_trace_recording, __ATOMIC_RELAXED) ||
+        (r == &mw_trace_unattached && (r = attach()) == NULL))
+        return;
+    write_fold(r);   /* the polls before it, first */
+    if (make_room(r, sizeof(mw_raw_mark))) {
+        mw_trace_chunk *c = r->chunk;
+        unsigned char *p = c->data + c->used;
+        if (r->dropped_unsaid != 0) {
+            p = mw_raw_put_count(p, MWT_DROPPED, r->dropped_unsaid);
+            r->dropped_unsaid = 0;
+        }
+        mw_raw_mark *m = (mw_raw_mark *)(void *)p;
+        *m = (mw_raw_mark){{MWT_MARK, value}, (uint32_t)what, 0, t};
+        c->used = (uint32_t)(p + sizeof *m - c->data);
+    }
+    settle(r);
+}
+
 /* The slow body's calls (mw_call_event), recorded as the traced body's
  * (trace/recorder.h), with twins for a transfer and a completion so that a
  * plain call saves almost no register. */

@@ -34,6 +34,11 @@ MW_HIDDEN const char *mw_trace_file(void);
 /* Record one call (trace/call_event.h has the arguments). */
 MW_HIDDEN void mw_trace_record(int id, const mw_call *call, int traffic, const mw_fn_stats *s);
 
+/* Record a mark of the calling thread at tick t (MWT_MARK_*, with its
+ * value: a region's id, MPI_Pcontrol's level), in order with its calls.
+ * Not a call: not counted, and not recorded when the buffer is full. */
+MW_HIDDEN void mw_trace_mark(int what, int value, uint64_t t);
+
 typedef struct mw_trace_totals {
     uint64_t events;     /* calls recorded */
     uint64_t dropped;    /* calls lost: the buffer bound was reached */

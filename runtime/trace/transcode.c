@@ -72,6 +72,21 @@ size_t mw_trace_transcode(const mw_trace_chunk *c, unsigned char *out, uint64_t 
         case MWT_ROOT:
             o = mw_trace_put_signed(o, h->value);
             break;
+        case MWT_MARK: {
+            const mw_raw_mark *m = (const mw_raw_mark *)(const void *)p;
+            uint64_t t = m->t;
+            if (!timed) {
+                *first_t = last_t = t;
+                timed = 1;
+            }
+            if (t < last_t)
+                t = last_t;
+            o = mw_trace_put_varint(o, m->what);
+            o = mw_trace_put_varint(o, (uint64_t)(uint32_t)h->value);
+            o = mw_trace_put_varint(o, t - last_t);
+            last_t = t;
+            break;
+        }
         case MWT_DONE: {
             /* An ignored status says nothing but the handle. */
             const mw_raw_done *d = (const mw_raw_done *)(const void *)p;

@@ -20,6 +20,7 @@
 #include "core/mode.h"
 #include "core/state.h"
 #include "core/thread_stats.h"
+#include "core/user_regions.h"
 #include "core/warn.h"
 #include "mpiwatch_trace.h"
 #include "mw_functions.h"
@@ -163,6 +164,33 @@ static void name_new_functions(void)
         append_functions(names, n, count);
 }
 
+/* Name every region registered and not named yet (MWT_REGIONS), before
+ * the chunks just taken: a region is registered before its mark is made. */
+static void name_new_regions(void)
+{
+    static int named;
+    static unsigned char block[16 + MW_MAX_REGIONS * (MW_REGION_NAME + 8)];
+    int count = mw_region_count();
+    if (count <= named)
+        return;
+    size_t n = 0;
+    block[n++] = MWT_REGIONS;
+    n += put_varint(block + n, (uint64_t)(count - named));
+    for (int id = named; id < count; id++) {
+        const char *name = mw_region_name(id);
+        size_t len = strnlen(name, MW_REGION_NAME - 1);
+        n += put_varint(block + n, (uint64_t)id);
+        n += put_varint(block + n, len);
+        memcpy(block + n, name, len);
+        n += len;
+    }
+    named = count;
+    struct iovec iov[1] = {{block, n}};
+    int rc = append(iov, 1);
+    if (rc != 0)
+        write_failed(rc);
+}
+
 static void write_chunk(mw_trace_chunk *c)
 {
     if (__atomic_load_n(&w.failed, __ATOMIC_RELAXED))
@@ -197,8 +225,10 @@ static void drain(void)
             write_failed(rc);
     }
     free(comms);
-    if (fifo != NULL && !__atomic_load_n(&w.failed, __ATOMIC_RELAXED))
+    if (fifo != NULL && !__atomic_load_n(&w.failed, __ATOMIC_RELAXED)) {
         name_new_functions();
+        name_new_regions();
+    }
     while (fifo != NULL) {
         mw_trace_chunk *next = fifo->next;
         write_chunk(fifo);
