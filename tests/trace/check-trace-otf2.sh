@@ -273,6 +273,13 @@ run "$work/nb" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_FORMATS=json -- "$work/no
     --polls 1000
 archive "non-blocking" "$work/nb"
 
+# Named regions (tests/runtime/regions.c, linked: "setup", "solve" holding
+# "inner"): USER regions entered and left around their calls, as many
+# entries as the report's, well nested, in both archives.
+build "$top_srcdir/tests/runtime/regions.c" "$work/regions" linked
+run "$work/regions-run" "$NP" linked MPIWATCH_TRACE=1 MPIWATCH_FORMATS=json -- "$work/regions"
+archive "named regions" "$work/regions-run"
+
 # Split communicators (tests/trace/split_comms.c): each is an OTF2 Comm of
 # its own group, the even and the odd world ranks and all of them backwards,
 # whose events name ranks within it (the checker turns them into world

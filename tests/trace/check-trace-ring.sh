@@ -37,6 +37,11 @@
 # - ranks: MPIWATCH_TRACE_RANKS=1,3 leaves the files of ranks 1 and 3 only,
 #   which convert; rank 0 says once that the wait states are not analysed
 #   at MPI_Finalize (not every rank traced);
+# - regions and pcontrol (tests/runtime/regions.c linked, pcontrol.c toggle):
+#   each named region's begins are the report's entries and the calls inside
+#   it its calls, well nested, begun and ended as often in Perfetto; the
+#   MPI_Pcontrol levels 0, 1, 0, 1 are marked and nothing else is recorded
+#   while paused;
 # - unwritable: MPIWATCH_TRACE_DIR naming no folder: a warning naming it, the
 #   bare run's output and status, a report without "trace".
 # The cost of a call with the trace off is tests/runtime/check-cost.sh's.
@@ -314,6 +319,37 @@ fi
 warned_once "ranks 1,3: no wait-state analysis at MPI_Finalize" "$work/ranks" "not every rank traced"
 checked "ranks 1,3: perfetto converted" "$client" --trace "$work/ranks/cwd" --perfetto "$work/ranks.json"
 checked "ranks 1,3: processes" "$PYTHON" "$check" perfetto "$work/ranks.json" 1,3
+
+# --- named regions (tests/runtime/regions.c, linked) and MPI_Pcontrol
+# (tests/runtime/pcontrol.c toggle): each region's begins in the files are
+# the report's entries and the calls inside it its calls, well nested, and
+# Perfetto begins and ends it as often; the levels 0, 1, 0, 1 are marked,
+# nothing but MPI_Pcontrol recorded while paused.
+build "$top_srcdir/tests/runtime/regions.c" "$work/regions" linked
+run "$work/regions-run" "$NP" linked MPIWATCH_TRACE=1 MPIWATCH_FORMATS=json -- "$work/regions"
+out="$work/regions-run/cwd"
+rg_files=()
+for t in $(cd "$out" && ls | grep '\.trace\.[0-9]*$'); do rg_files+=("$out/$t"); done
+if [ "$(rc_of "$work/regions-run")" -ne 0 ] || [ "${#rg_files[@]}" -ne "$NP" ]; then
+    fail "regions: run" "$(describe_rc "$(rc_of "$work/regions-run")"), ${#rg_files[@]} trace files" \
+        "$work/regions-run/stdout" "$work/regions-run/stderr"
+else
+    checked "regions: perfetto converted" "$client" --trace "$out" --perfetto "$work/regions.json"
+    checked "regions: as the report, in the files and Perfetto" "$PYTHON" "$check" regions \
+        "$out/$(reports "$out" 'mpiwatch-*.json' | head -n 1)" "$work/regions.json" "${rg_files[@]}"
+fi
+build "$top_srcdir/tests/runtime/pcontrol.c" "$work/pcontrol" plain
+run "$work/pcontrol-run" "$NP" preload MPIWATCH_TRACE=1 -- "$work/pcontrol" toggle
+pc_files=()
+for t in $(cd "$work/pcontrol-run/cwd" && ls | grep '\.trace\.[0-9]*$'); do
+    pc_files+=("$work/pcontrol-run/cwd/$t")
+done
+if [ "$(rc_of "$work/pcontrol-run")" -ne 0 ] || [ "${#pc_files[@]}" -ne "$NP" ]; then
+    fail "pcontrol: run" "$(describe_rc "$(rc_of "$work/pcontrol-run")"), ${#pc_files[@]} files" \
+        "$work/pcontrol-run/stdout" "$work/pcontrol-run/stderr"
+else
+    checked "pcontrol: the pauses marked" "$PYTHON" "$check" pcontrol 0,1,0,1 "${pc_files[@]}"
+fi
 
 # --- unwritable
 out="$work/unwritable/cwd"

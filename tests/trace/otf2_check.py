@@ -19,7 +19,10 @@ It finds, exactly, or prints what differs and exits 1:
 - every matched send entered before its receive's call left;
 - per location, times never decrease;
 - every MpiIsend completed by one MpiIsendComplete of its rank, every
-  MpiIrecvRequest by one MpiIrecv.
+  MpiIrecvRequest by one MpiIrecv;
+- per named region of the program (a USER region), as many entries as the
+  report's, each Leave closing its location's innermost region, none left
+  open.
 """
 import json
 import sys
@@ -59,6 +62,8 @@ def check(archive, report):
     leave_of = []              # receives waiting for their call's Leave: (location, entry)
     collectives = defaultdict(lambda: defaultdict(list))   # comm -> rank -> [(op, root)]
     groups = set()             # the communicators' own groups, as world ranks
+    entries = Counter()        # named regions: Enter events
+    open_regions = defaultdict(list)   # location -> the named regions open, innermost last
 
     def on_comm(event, rank, peer, what):
         """peer (a rank of the event's communicator) as a world rank, after
@@ -82,7 +87,18 @@ def check(archive, report):
                 problems.append(f"{location.name}: time {event.time} after "
                                 f"{last_time[location]}")
             last_time[location] = event.time
-            if name == "Enter":
+            user = name in ("Enter", "Leave") and event.region.paradigm == otf2.Paradigm.USER
+            if user and name == "Enter":
+                entries[event.region.name] += 1
+                open_regions[location].append(event.region.name)
+            elif user:
+                if not open_regions[location] or \
+                        open_regions[location][-1] != event.region.name:
+                    problems.append(f"{location.name}: Leave of region {event.region.name}, "
+                                    f"innermost open {open_regions[location][-1:]}")
+                else:
+                    open_regions[location].pop()
+            elif name == "Enter":
                 count = 1
                 for attribute, value in (event.attributes or {}).items():
                     if attribute.name == "mpiwatch::calls":
@@ -131,6 +147,12 @@ def check(archive, report):
     for rank, left in pending.items():
         for request, (kind, _) in left.items():
             problems.append(f"rank {rank}: {kind} request {request} never completed")
+    for location, left in open_regions.items():
+        if left:
+            problems.append(f"{location.name}: regions {left} never left")
+    want_entries = Counter({n: r["entries"] for n, r in report.get("regions", {}).items()})
+    if +entries != +want_entries:
+        problems.append(f"named regions: report {dict(want_entries)}, archive {dict(entries)}")
     want = Counter({n: f["calls"] for n, f in report["functions"].items() if f["calls"]})
     if +calls != want:
         for n in sorted(set(want) | set(calls)):
@@ -171,7 +193,8 @@ def check(archive, report):
               f"{matched} messages matched send to receive, the report's matrix, "
               f"every request completed, times in order; {agreed} collectives alike on "
               f"their communicators' members; own groups (world ranks): "
-              f"{' '.join(str(list(g)) for g in sorted(groups)) or 'none'}")
+              f"{' '.join(str(list(g)) for g in sorted(groups)) or 'none'}"
+              + (f"; named regions entered as the report: {dict(entries)}" if entries else ""))
     return 1 if problems else 0
 
 

@@ -40,6 +40,15 @@ output. Subcommands (each prints what it found and exits 1 on a mismatch):
                                 slice to one "f" inside an MPI_Recv's slice
                                 of the message's destination; with REPORT,
                                 as many flows as the report's messages
+  regions REPORT.json OUT.json FILE...
+                                per named region, the files' begins are the
+                                report's entries and the calls inside it
+                                (nested ones too) its calls; ends close the
+                                innermost region, none left open; the
+                                Perfetto OUT begins and ends each as often
+  pcontrol LEVELS FILE...       each file's MPI_Pcontrol marks have LEVELS
+                                (e.g. 0,1), and nothing but MPI_Pcontrol
+                                was recorded between a 0 and the next
   limited REPORT.json LIMITS WINDOW FUNCTIONS FILE...
                                 every file says LIMITS (its limit lines
                                 joined by ";", "" for none); every call
@@ -89,6 +98,8 @@ ROOTED = {"MPI_Bcast", "MPI_Reduce", "MPI_Gather", "MPI_Gatherv", "MPI_Scatter",
 HEADERS = {}  # path: (ticks per second, origin, the limits' text)
 HEADER_BYTES = {}  # path: the bytes of its header, function names and communicators
 COMMS = {}  # path: the communicators it defines: (handle, tick, before, members)
+MARKS = {}  # path: its marks in file order: thread, t, what (0 begin, 1 end, 2 Pcontrol),
+# value (the region's name; the level), calls_before (the file's calls read before it)
 
 
 def relative(buf, pos, none, last, sort="comm"):
@@ -174,8 +185,8 @@ def records(path):
     a dict: fn, thread, t_in, t_out, count, request, root, done (a list of
     (request, source, tag, bytes))."""
     buf = open(path, "rb").read()
-    if buf[:8] != b"MWTRACE\0" or struct.unpack_from("<I", buf, 8)[0] != 5:
-        raise ValueError(f"{path}: not a version-5 trace file")
+    if buf[:8] != b"MWTRACE\0" or struct.unpack_from("<I", buf, 8)[0] != 6:
+        raise ValueError(f"{path}: not a version-6 trace file")
     pos = 12
     rank, pos = varint(buf, pos)
     _ranks, pos = varint(buf, pos)
@@ -186,6 +197,8 @@ def records(path):
     HEADER_BYTES[path] = pos
     names = {}  # function id: name, as the file names them before their calls
     calls, dropped, limits = [], 0, ""
+    regions = {}  # region id: name (0xCC)
+    MARKS[path] = []
     COMMS[path] = []
     while pos < len(buf):
         if buf[pos] == 0xCB:  # a communicator: handle, tick, before, runs of world ranks
@@ -206,8 +219,9 @@ def records(path):
             COMMS[path].append((handle, tick, before, members))
             HEADER_BYTES[path] += pos - start
             continue
-        if buf[pos] == 0xCA:  # function names: a count, then id, length, name each
+        if buf[pos] in (0xCA, 0xCC):  # function or region names: a count, then id, length, name
             start = pos
+            table = names if buf[pos] == 0xCA else regions
             try:
                 count, pos = varint(buf, pos + 1)
                 for _ in range(count):
@@ -216,8 +230,9 @@ def records(path):
                     if pos + length > len(buf):
                         raise IndexError
                     name = buf[pos:pos + length].decode()
-                    if names.setdefault(fn, name) != name:
-                        raise ValueError(f"{path}: function {fn} named twice, differently")
+                    if table.setdefault(fn, name) != name:
+                        raise ValueError(f"{path}: function or region {fn} named twice, "
+                                         "differently")
                     pos += length
             except IndexError:  # cut short (a killed job)
                 break
@@ -268,6 +283,17 @@ def records(path):
                 continue
             if kind == 8:  # a completion without a status
                 calls[-1]["done"].append((request, -1, -1, 0))
+                continue
+            if kind == 9:  # a mark: what, value, enter delta
+                what, pos = varint(buf, pos)
+                value, pos = varint(buf, pos)
+                enter, pos = varint(buf, pos)
+                t += enter
+                if what > 2 or (what < 2 and value not in regions):
+                    raise ValueError(f"{path}: a mark {what} of unnamed region {value}")
+                MARKS[path].append({"thread": thread, "t": t, "what": what,
+                                    "value": regions[value] if what < 2 else value,
+                                    "calls_before": len(calls)})
                 continue
             if kind not in (1, 2, 7):
                 raise ValueError(f"{path}: record kind {kind} at offset {pos - 1}")
@@ -745,6 +771,76 @@ def transfers(folder, files):
                              "tags and bytes their programs expected")
 
 
+def regions_check(report, perfetto_path, files):
+    """Per named region, the begins in the files are the report's entries and
+    the calls each thread made inside it (nested ones too) the report's calls;
+    every end closes the thread's innermost region, none is left open; the
+    Perfetto file begins and ends each region as often."""
+    problems, begun, inside = [], Counter(), Counter()
+    for path in files:
+        rank, calls, _ = records(path)
+        by_thread = {}
+        for i, c in enumerate(calls):
+            by_thread.setdefault(c["thread"], []).append(("call", c["t_in"], i, c))
+        for m in MARKS[path]:
+            by_thread.setdefault(m["thread"], []).append(("mark", m["t"], -1, m))
+        for thread, events in by_thread.items():
+            events.sort(key=lambda e: (e[1], e[0] == "call", e[2]))
+            stack = []
+            for sort, _t, _i, e in events:
+                if sort == "call":
+                    for name in set(stack):
+                        inside[name] += e["count"]
+                elif e["what"] == 0:
+                    stack.append(e["value"])
+                    begun[e["value"]] += 1
+                elif e["what"] == 1:
+                    if not stack or stack[-1] != e["value"]:
+                        problems.append(f"rank {rank} thread {thread}: region {e['value']} "
+                                        f"ended, innermost open {stack[-1:]}")
+                    else:
+                        stack.pop()
+            if stack:
+                problems.append(f"rank {rank} thread {thread}: regions {stack} never ended")
+    want = report.get("regions", {})
+    for name in sorted(set(want) | set(begun)):
+        w = want.get(name, {})
+        if begun[name] != w.get("entries") or inside[name] != w.get("calls"):
+            problems.append(f"region {name}: {begun[name]} begins, {inside[name]} calls inside; "
+                            f"the report: {w.get('entries')} entries, {w.get('calls')} calls")
+    events = json.load(open(perfetto_path, encoding="utf-8"))
+    events = events["traceEvents"] if isinstance(events, dict) else events
+    slices = Counter((e["name"], e["ph"]) for e in events if e.get("cat") == "region")
+    for name in begun:
+        if slices[(name, "B")] != begun[name] or slices[(name, "E")] != begun[name]:
+            problems.append(f"region {name}: Perfetto begins {slices[(name, 'B')]}, ends "
+                            f"{slices[(name, 'E')]}, for {begun[name]} in the files")
+    return verdict(problems, ", ".join(f"{n}: {begun[n]} entries, {inside[n]} calls"
+                                       for n in sorted(begun)) + ", as the report and Perfetto")
+
+
+def pcontrol_check(levels, files):
+    """Each file's MPI_Pcontrol marks have LEVELS (comma-separated) in order,
+    on one thread, and between a 0 and the next level no call was recorded
+    but MPI_Pcontrol's own."""
+    want, problems = [int(v) for v in levels.split(",")], []
+    for path in files:
+        rank, calls, _ = records(path)
+        marks = [m for m in MARKS[path] if m["what"] == 2]
+        got = [m["value"] for m in marks]
+        if got != want:
+            problems.append(f"rank {rank}: levels {got}, not {want}")
+            continue
+        for a, b in zip(marks, marks[1:]):
+            if a["value"] == 0:
+                between = [c["fn"] for c in calls[a["calls_before"]:b["calls_before"]]
+                           if c["fn"] != "MPI_Pcontrol"]
+                if between:
+                    problems.append(f"rank {rank}: {between[:3]} recorded while paused")
+    return verdict(problems, f"{len(files)} files: MPI_Pcontrol levels {want} marked, nothing "
+                             "recorded while paused")
+
+
 def main(argv):
     if len(argv) >= 5 and argv[0] == "limited":
         report = json.load(open(argv[1], encoding="utf-8"))
@@ -764,6 +860,10 @@ def main(argv):
         return transfers(argv[1], argv[2:])
     if len(argv) >= 2 and argv[0] == "requests":
         return requests(argv[1:])
+    if len(argv) >= 4 and argv[0] == "regions":
+        return regions_check(json.load(open(argv[1], encoding="utf-8")), argv[2], argv[3:])
+    if len(argv) >= 3 and argv[0] == "pcontrol":
+        return pcontrol_check(argv[1], argv[2:])
     if len(argv) >= 4 and argv[0] == "polls":
         return polls(argv[1:-2], int(argv[-2]), argv[-1])
     if len(argv) == 2 and argv[0] == "window":

@@ -96,6 +96,12 @@ static void every_kind(void)
     p = put_transfer(p, 2, 1, 0x44000000, 8, 0);
     p = mw_raw_put_call(p, MWT_XFER, 200, 0x0ff0, 1500, 1501);
     p = put_transfer(p, 2, 1, 0x44000000, 8, 0);
+    mw_raw_mark *m = (mw_raw_mark *)(void *)p;   /* region 3 begins */
+    *m = (mw_raw_mark){{MWT_MARK, 3}, MWT_MARK_BEGIN, 0, 1600};
+    p += sizeof *m;
+    m = (mw_raw_mark *)(void *)p;   /* MPI_Pcontrol(0), its time before the last (kept) */
+    *m = (mw_raw_mark){{MWT_MARK, 0}, MWT_MARK_PCONTROL, 0, 1550};
+    p += sizeof *m;
     c->used = (uint32_t)(p - c->data);
     static const unsigned char want[] = {
         1, 5, 0x80, 0x40, 0, 10,                         /* site 0x1000: zigzag 0x2000 */
@@ -114,6 +120,8 @@ static void every_kind(void)
         0x04, 0x02, 0x81, 0x80, 0x80, 0xc0, 0x08, 8, 0,  /* peer 2, tag 1, comm 1 + zigzag
                                                           * 0x44000000 (after 0) */
         2, 0xc8, 0x01, 0, 0x64, 1, 0x04, 0x02, 1, 8, 0,  /* enter +100, comm 1 + zigzag 0 */
+        9, 0, 3, 0x64,                                   /* region 3 begins, +100 */
+        9, 2, 0, 0,                                      /* MPI_Pcontrol(0), +0 */
     };
     check_coded(c, want, sizeof want, 1000, NULL, "every kind, as docs/trace.md encodes it");
     free(c);
