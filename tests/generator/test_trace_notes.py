@@ -110,15 +110,27 @@ class FortranTraceTest(unittest.TestCase):
     def test_an_idup_communicator_is_not(self):
         self.assertNotIn("trace_comm", fortran("MPI_Comm_idup").after)
 
-    def test_use_mpi_f08_notes_no_request_yet(self):
+    def test_use_mpi_f08_notes_its_requests_as_mpif(self):
         got = fortran("MPI_Irecv", FortranBinding.F08)
-        self.assertEqual((got.before, got.after), ("", ""))
+        self.assertEqual((got.before, got.after),
+                         ("", "mpiwatch_fortran_trace_request(f_ierror, f_request, f_comm, 1);"))
+
+    def test_use_mpi_f08_completions_read_no_status(self):
+        got = fortran("MPI_Waitsome", FortranBinding.F08)
+        self.assertEqual(got.before, "mpiwatch_fortran_trace_completing(f_incount, "
+                                     "f_array_of_requests);")
+        self.assertEqual(got.after, "mpiwatch_fortran_trace_completed(f_ierror, "
+                                    "MW_TRACE_DONE_SOME, f_incount, NULL, f_outcount, "
+                                    "f_array_of_indices, NULL);")
+        self.assertEqual(fortran("MPI_Test", FortranBinding.F08).after,
+                         "mpiwatch_fortran_trace_completed(f_ierror, MW_TRACE_DONE_ONE, NULL, "
+                         "f_flag, NULL, NULL, NULL);")
 
     def test_use_mpi_f08_defines_a_new_communicator(self):
         got = fortran("MPI_Comm_split", FortranBinding.F08)
         self.assertEqual((got.before, got.after),
                          ("", "mpiwatch_fortran_trace_comm(f_ierror, f_newcomm);"))
-        self.assertEqual(fortran("MPI_Comm_idup", FortranBinding.F08).after, "")
+        self.assertNotIn("trace_comm", fortran("MPI_Comm_idup", FortranBinding.F08).after)
 
 
 if __name__ == "__main__":

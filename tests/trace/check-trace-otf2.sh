@@ -363,5 +363,24 @@ else
         MPIWATCH_FORMATS=json -- "$work/split_f08"
     archive "use mpi_f08 split communicators" "$work/f08-run"
     split_groups "use mpi_f08 split communicators" "$work/f08-run"
+    # tests/trace/halo_f08.f90: TYPE(MPI_Request) handles, completed by
+    # MPI_Waitall, MPI_Test polled and MPI_Wait: 20 steps of 4 requests and 2
+    # more a rank, each started and completed once in the files.
+    if ! $MPIFC -o "$work/halo_f08" "$top_srcdir/tests/trace/halo_f08.f90" \
+            >"$work/halo_f08.log" 2>&1; then
+        fail "use mpi_f08 halo: build" "$MPIFC could not build tests/trace/halo_f08.f90" \
+            "$work/halo_f08.log"
+    else
+        run "$work/halo-f08-run" "$NP" bare LD_PRELOAD="$LIBMPIWATCH:$LIBMPIWATCH_F" \
+            MPIWATCH_TRACE=1 MPIWATCH_FORMATS=json -- "$work/halo_f08"
+        archive "use mpi_f08 halo" "$work/halo-f08-run"
+        want="$((NP * 82)) requests started, $((NP * 82)) completed"
+        got=$("$PYTHON" "$top_srcdir/tests/trace/trace_check.py" requests \
+            "$work"/halo-f08-run/cwd/*.trace.* 2>&1 | tail -n 1)
+        case $got in
+            "$want"*) pass "use mpi_f08 halo: requests: $got" ;;
+            *) fail "use mpi_f08 halo: requests" "want '$want', found: $got" ;;
+        esac
+    fi
 fi
 finish
