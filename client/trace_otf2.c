@@ -20,7 +20,11 @@ const int mwc_trace_otf2_built = 1;
 
 /* The string ids: 0 "", then the function names, then the other names. */
 enum { S_EMPTY, S_MACHINE, S_NODE, S_CALLS, S_CALLS_DESC,
-       S_SITE, S_SITE_DESC, S_FIRST_NAME };
+       S_SITE, S_SITE_DESC, S_PCONTROL, S_FIRST_NAME };
+
+/* MPI_Pcontrol's level, an OTF2 parameter set at each call (the trace's
+ * marks): 0 paused the trace. */
+#define PARAM_PCONTROL 0
 
 #define LOCATION MWC_OTF2_LOCATION
 #define ATTR_CALLS 0
@@ -143,8 +147,9 @@ static int user_region(mwc_otf2_regions *g, const mwc_trace_rank *t, int *uregio
 }
 
 /* Enter and Leave the named regions of thread's marks up to tick until (a
- * Leave of a region not entered, or deeper than 64, is left out); the
- * events written, -1 out of memory. */
+ * Leave of a region not entered, or deeper than 64, is left out), and set
+ * the MPI_Pcontrol parameter at each level; the events written, -1 out of
+ * memory. */
 static int64_t write_marks(OTF2_EvtWriter *w, const mwc_trace_job *j, const mwc_trace_rank *t,
                            uint32_t thread, uint64_t until, region_state *st,
                            mwc_otf2_regions *g, int *uregion)
@@ -152,14 +157,17 @@ static int64_t write_marks(OTF2_EvtWriter *w, const mwc_trace_job *j, const mwc_
     int64_t n = 0;
     for (; st->next < t->nmarks; st->next++) {
         const mwc_trace_mark *m = &t->marks[st->next];
-        if (m->thread != thread || m->what == MWT_MARK_PCONTROL)
+        if (m->thread != thread)
             continue;
         if (m->t > until)
             break;
         uint64_t ns = ns_of(j, t, m->t);
         if (ns < st->last_ns)
             ns = st->last_ns;
-        if (m->what == MWT_MARK_BEGIN) {
+        if (m->what == MWT_MARK_PCONTROL) {
+            OTF2_EvtWriter_ParameterInt(w, NULL, ns, PARAM_PCONTROL, m->value);
+            n++;
+        } else if (m->what == MWT_MARK_BEGIN) {
             int r = user_region(g, t, uregion, m->value);
             if (r < 0)
                 return -1;
@@ -401,10 +409,11 @@ void mwc_otf2_write_definitions(OTF2_Archive *archive, const mwc_trace_job *j,
                                         "the calls this record stands for: polls that found "
                                         "nothing, folded",
                                         "mpiwatch::site", "the call site: the caller's file and "
-                                        "line"};
+                                        "line", "MPI_Pcontrol level"};
     for (uint32_t i = 0; i < S_FIRST_NAME; i++)
         write_string(d, i, fixed[i]);
     OTF2_GlobalDefWriter_WriteAttribute(d, ATTR_CALLS, S_CALLS, S_CALLS_DESC, OTF2_TYPE_UINT64);
+    OTF2_GlobalDefWriter_WriteParameter(d, PARAM_PCONTROL, S_PCONTROL, OTF2_PARAMETER_TYPE_INT64);
     if (g->sites != NULL)
         OTF2_GlobalDefWriter_WriteAttribute(d, ATTR_SITE, S_SITE, S_SITE_DESC,
                                             OTF2_TYPE_SOURCE_CODE_LOCATION);

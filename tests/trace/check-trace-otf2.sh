@@ -279,6 +279,20 @@ archive "non-blocking" "$work/nb"
 build "$top_srcdir/tests/runtime/regions.c" "$work/regions" linked
 run "$work/regions-run" "$NP" linked MPIWATCH_TRACE=1 MPIWATCH_FORMATS=json -- "$work/regions"
 archive "named regions" "$work/regions-run"
+# MPI_Pcontrol (tests/runtime/pcontrol.c toggle): the levels 0, 1, 0, 1 set
+# as the OTF2 parameter "MPI_Pcontrol level" on every location.
+build "$top_srcdir/tests/runtime/pcontrol.c" "$work/pcontrol" plain
+run "$work/pcontrol-run" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_FORMATS=json -- \
+    "$work/pcontrol" toggle
+archive "MPI_Pcontrol" "$work/pcontrol-run"
+for log in "$work/pcontrol-run/at-finalize/check.log" "$work/pcontrol-run/check.log"; do
+    if grep -q "MPI_Pcontrol levels on every location: 0,1,0,1" "$log" 2>/dev/null; then
+        pass "MPI_Pcontrol: levels 0,1,0,1 in ${log#"$work"/pcontrol-run/}"
+    else
+        fail "MPI_Pcontrol: levels in ${log#"$work"/pcontrol-run/}" \
+            "not 0,1,0,1 on every location: $(tail -n 1 "$log" 2>/dev/null)"
+    fi
+done
 
 # Split communicators (tests/trace/split_comms.c): each is an OTF2 Comm of
 # its own group, the even and the odd world ranks and all of them backwards,

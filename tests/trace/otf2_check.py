@@ -22,7 +22,8 @@ It finds, exactly, or prints what differs and exits 1:
   MpiIrecvRequest by one MpiIrecv;
 - per named region of the program (a USER region), as many entries as the
   report's, each Leave closing its location's innermost region, none left
-  open.
+  open; and says the MPI_Pcontrol levels (the parameter "MPI_Pcontrol
+  level") when every location set the same ones.
 """
 import json
 import sys
@@ -63,6 +64,7 @@ def check(archive, report):
     collectives = defaultdict(lambda: defaultdict(list))   # comm -> rank -> [(op, root)]
     groups = set()             # the communicators' own groups, as world ranks
     entries = Counter()        # named regions: Enter events
+    levels = defaultdict(list)  # location -> its MPI_Pcontrol levels, in order
     open_regions = defaultdict(list)   # location -> the named regions open, innermost last
 
     def on_comm(event, rank, peer, what):
@@ -87,6 +89,8 @@ def check(archive, report):
                 problems.append(f"{location.name}: time {event.time} after "
                                 f"{last_time[location]}")
             last_time[location] = event.time
+            if name == "ParameterInt" and event.parameter.name == "MPI_Pcontrol level":
+                levels[location.name].append(event.value)
             user = name in ("Enter", "Leave") and event.region.paradigm == otf2.Paradigm.USER
             if user and name == "Enter":
                 entries[event.region.name] += 1
@@ -194,7 +198,10 @@ def check(archive, report):
               f"every request completed, times in order; {agreed} collectives alike on "
               f"their communicators' members; own groups (world ranks): "
               f"{' '.join(str(list(g)) for g in sorted(groups)) or 'none'}"
-              + (f"; named regions entered as the report: {dict(entries)}" if entries else ""))
+              + (f"; named regions entered as the report: {dict(entries)}" if entries else "")
+              + (f"; MPI_Pcontrol levels on every location: "
+                 f"{','.join(str(v) for v in next(iter(levels.values())))}"
+                 if levels and len({tuple(v) for v in levels.values()}) == 1 else ""))
     return 1 if problems else 0
 
 
