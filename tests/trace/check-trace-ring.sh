@@ -19,7 +19,8 @@
 #   non-blocking ones, whose requests are each completed once);
 # - threads (tests/runtime/threads.c, 4 threads a rank) and Fortran
 #   (examples/halo.f90 with libmpiwatch_f): per function as many calls in the
-#   files as in the report; threads.c under a 256K bound (less than a chunk
+#   files as in the report, every request completed once, and their Perfetto
+#   conversions a process per rank and a flow for each message; threads.c under a 256K bound (less than a chunk
 #   for each of its 5 threads a rank): calls dropped, and written + dropped =
 #   the report's calls, exactly;
 # - bounded: tests/monitor/ring.c, 20000 iterations, MPIWATCH_TRACE_BUFFER=256K:
@@ -156,7 +157,9 @@ fi
 
 # --- threads and Fortran: per function, the files' calls are the report's
 # traced_counts CASE DIR: the run in DIR (status 0) left one trace file per
-# rank whose calls per function are its report's.
+# rank whose calls per function are its report's, every request started
+# completed once, and whose Perfetto conversion has a process per rank and a
+# flow from each of the report's messages' send to its receive.
 traced_counts() {
     local case=$1 dir=$2 t
     local -a found=()
@@ -169,8 +172,11 @@ traced_counts() {
         fail "$case: files" "${#found[@]} trace files, not $NP"
         return
     fi
-    checked "$case: calls per function" "$PYTHON" "$check" counts \
-        "$dir/cwd/$(reports "$dir/cwd" 'mpiwatch-*.json' | head -n 1)" "${found[@]}"
+    local report="$dir/cwd/$(reports "$dir/cwd" 'mpiwatch-*.json' | head -n 1)"
+    checked "$case: calls per function" "$PYTHON" "$check" counts "$report" "${found[@]}"
+    checked "$case: requests and roots" "$PYTHON" "$check" requests "${found[@]}"
+    checked "$case: perfetto converted" "$client" --trace "$dir/cwd" --perfetto "$dir.json"
+    checked "$case: processes and flows" "$PYTHON" "$check" perfetto "$dir.json" "$NP" "$report"
 }
 build "$top_srcdir/tests/runtime/threads.c" "$work/threads-prog" plain
 run "$work/threads" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_FORMATS=json -- "$work/threads-prog"
