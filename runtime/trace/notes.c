@@ -158,17 +158,23 @@ void mw_trace_note_completing(int count, const MPI_Request *requests)
     pending.completing = count;
 }
 
+/* The tag and bytes a (not ignored) status says. */
+static MW_ALWAYS_INLINE void status_says(const MPI_Status *status, mw_trace_done *done)
+{
+    int n = 0;
+    done->tag = status->MPI_TAG;
+    if (PMPI_Get_count(status, MPI_BYTE, &n) == MPI_SUCCESS && n >= 0)
+        done->bytes = (uint64_t)n;
+}
+
 /* A receive's source (world rank), tag and bytes from its status, when
  * the status says them (not ignored, nor from MPI_PROC_NULL). */
 static MW_ALWAYS_INLINE void received_from(MPI_Comm comm, const MPI_Status *status, mw_trace_done *done)
 {
     if (status == NULL || status == MPI_STATUS_IGNORE || status->MPI_SOURCE < 0)
         return;
-    int n = 0;
     done->source = mw_comm_world_rank(mw_self, comm, status->MPI_SOURCE);
-    done->tag = status->MPI_TAG;
-    if (PMPI_Get_count(status, MPI_BYTE, &n) == MPI_SUCCESS && n >= 0)
-        done->bytes = (uint64_t)n;
+    status_says(status, done);
 }
 
 /* Both inline, as they were in completed() alone: a call out of line each
@@ -194,12 +200,8 @@ static void completed(int i, const MPI_Status *status)
         return;
     mw_trace_done done = {pending.handles[i], -1, -1, 0};
     int told = status != NULL && status != MPI_STATUS_IGNORE;
-    if (told) {
-        int n = 0;
-        done.tag = status->MPI_TAG;
-        if (PMPI_Get_count(status, MPI_BYTE, &n) == MPI_SUCCESS && n >= 0)
-            done.bytes = (uint64_t)n;
-    }
+    if (told)
+        status_says(status, &done);
     if (__atomic_load_n(&live, __ATOMIC_RELAXED) != 0) {   /* an MPI_ANY_SOURCE receive open */
         MPI_Comm comm = MPI_COMM_NULL;
         table_lock();

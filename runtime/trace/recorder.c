@@ -67,10 +67,9 @@ static void count_dropped(recorder *r, uint64_t n)
     __atomic_store_n(&r->dropped, r->dropped + n, __ATOMIC_RELAXED);
 }
 
-/* The kind, function, site and times of a record, after the count of calls
- * dropped before it. */
-static unsigned char *put_call(recorder *r, int kind, int id, uint64_t site, uint64_t t_in,
-                               uint64_t t_out)
+/* Where r's next record goes in its chunk: after the count of calls
+ * dropped before it, if any, written there. */
+static unsigned char *next_record(recorder *r)
 {
     mw_trace_chunk *c = r->chunk;
     unsigned char *p = c->data + c->used;
@@ -78,7 +77,15 @@ static unsigned char *put_call(recorder *r, int kind, int id, uint64_t site, uin
         p = mw_raw_put_count(p, MWT_DROPPED, r->dropped_unsaid);
         r->dropped_unsaid = 0;
     }
-    return mw_raw_put_call(p, (uint32_t)kind, id, site, t_in, t_out);
+    return p;
+}
+
+/* The kind, function, site and times of a record, after the count of calls
+ * dropped before it. */
+static unsigned char *put_call(recorder *r, int kind, int id, uint64_t site, uint64_t t_in,
+                               uint64_t t_out)
+{
+    return mw_raw_put_call(next_record(r), (uint32_t)kind, id, site, t_in, t_out);
 }
 
 static void wrote(recorder *r, unsigned char *end, uint64_t calls)
@@ -169,15 +176,9 @@ void mw_trace_mark(int what, int value, uint64_t t)
         return;
     write_fold(r);   /* the polls before it, first */
     if (make_room(r, sizeof(mw_raw_mark))) {
-        mw_trace_chunk *c = r->chunk;
-        unsigned char *p = c->data + c->used;
-        if (r->dropped_unsaid != 0) {
-            p = mw_raw_put_count(p, MWT_DROPPED, r->dropped_unsaid);
-            r->dropped_unsaid = 0;
-        }
-        mw_raw_mark *m = (mw_raw_mark *)(void *)p;
+        mw_raw_mark *m = (mw_raw_mark *)(void *)next_record(r);
         *m = (mw_raw_mark){{MWT_MARK, value}, (uint32_t)what, 0, t};
-        c->used = (uint32_t)(p + sizeof *m - c->data);
+        wrote(r, (unsigned char *)(m + 1), 0);   /* not a call: no event counted */
     }
     settle(r);
 }

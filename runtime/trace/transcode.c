@@ -16,6 +16,18 @@ static unsigned char *put_relative(unsigned char *o, int64_t v, int64_t none, in
     return mw_trace_put_varint(o, 1 + mw_trace_zigzag(d));
 }
 
+/* A record entered at t (a call, a mark): t kept from going back before the
+ * chunk's previous entry (a clock that stepped back: the order is kept),
+ * the chunk's first time set by its first record; returns t as kept. */
+static uint64_t entered(uint64_t t, uint64_t *last_t, int *timed, uint64_t *first_t)
+{
+    if (!*timed) {
+        *first_t = *last_t = t;
+        *timed = 1;
+    }
+    return t < *last_t ? *last_t : t;
+}
+
 size_t mw_trace_transcode(const mw_trace_chunk *c, unsigned char *out, uint64_t *first_t,
                           const uint16_t *file_id)
 {
@@ -24,7 +36,7 @@ size_t mw_trace_transcode(const mw_trace_chunk *c, unsigned char *out, uint64_t 
     uint64_t last_t = 0, last_site = 0;
     int64_t last_comm = 0;   /* MPICH's handles take 5 bytes whole */
     mwt_recent recent = {{0}, 0};
-    int timed = 0;   /* a call has set last_t */
+    int timed = 0;   /* a record has set last_t */
     *first_t = 0;
     while (p < end) {
         const mw_raw_head *h = (const mw_raw_head *)(const void *)p;
@@ -37,13 +49,8 @@ size_t mw_trace_transcode(const mw_trace_chunk *c, unsigned char *out, uint64_t 
         case MWT_XFER:
         case MWT_POLLS: {
             const mw_raw_call *q = (const mw_raw_call *)(const void *)p;
-            uint64_t site = mw_site_address(q->site), t_in = q->t_in;
-            if (!timed) {
-                *first_t = last_t = t_in;
-                timed = 1;
-            }
-            if (t_in < last_t)   /* a clock that stepped back: the order is kept */
-                t_in = last_t;
+            uint64_t site = mw_site_address(q->site);
+            uint64_t t_in = entered(q->t_in, &last_t, &timed, first_t);
             o = mw_trace_put_varint(o, file_id ? file_id[h->value] : (uint64_t)h->value);
             o = mw_trace_put_signed(o, (int64_t)(site - last_site));
             o = mw_trace_put_varint(o, t_in - last_t);
@@ -74,13 +81,7 @@ size_t mw_trace_transcode(const mw_trace_chunk *c, unsigned char *out, uint64_t 
             break;
         case MWT_MARK: {
             const mw_raw_mark *m = (const mw_raw_mark *)(const void *)p;
-            uint64_t t = m->t;
-            if (!timed) {
-                *first_t = last_t = t;
-                timed = 1;
-            }
-            if (t < last_t)
-                t = last_t;
+            uint64_t t = entered(m->t, &last_t, &timed, first_t);
             o = mw_trace_put_varint(o, m->what);
             o = mw_trace_put_varint(o, (uint64_t)(uint32_t)h->value);
             o = mw_trace_put_varint(o, t - last_t);
