@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Assemble the viewer page and write it as C strings (docs/client.md, "The viewer").
 
-viewer.html holds three placeholders: @MW_CSS@, @MW_CHARTJS@ and @MW_JS@ are
-replaced by viewer.css, the chart library (Debian's libjs-chart.js, the UMD
-build) and viewer.js; @MW_DATA@ is where a report goes. The page is split there
+viewer.html holds four placeholders: @MW_CSS@, @MW_CHARTJS@, @MW_TIMELINE_JS@
+and @MW_JS@ are replaced by viewer.css, the chart library (Debian's
+libjs-chart.js, the UMD build), timeline.js (the report's timeline, the same
+drawing as the timeline page's) and viewer.js; @MW_DATA@ is where a report goes. The page is split there
 into mw_viewer_head and mw_viewer_tail, which libmpiwatch (the html report) and
 the mpiwatch client (--html) write around the JSON. Without a chart library
 both strings are empty and mw_viewer_unavailable says what to install.
@@ -89,6 +90,7 @@ def assemble(web: Path, chartjs: Path) -> tuple[str, str]:
         if script.count(placeholder) != 1:
             raise ValueError(f"{web / 'viewer.js'}: {placeholder} must appear exactly once")
     return inline(web / "viewer.html", {"@MW_CSS@": web / "viewer.css", "@MW_CHARTJS@": chartjs,
+                                        "@MW_TIMELINE_JS@": web / "timeline.js",
                                         "@MW_JS@": web / "viewer.js"})
 
 

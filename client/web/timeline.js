@@ -1,10 +1,14 @@
-/* The timeline page (docs/wait-states.md, "The timeline"): each rank's MPI
- * calls as spans on a canvas, the messages the wait-state analysis matched
- * as lines from the send's entry to the receive's exit, its wait states in
- * red, and its table of causes; a click on a cause's row shows its next
- * wait state. What was drawn last is window.mwTimeline.drawn (the tests
- * read it). */
-(function () {
+/* The timeline (docs/wait-states.md, "The timeline"): each rank's MPI calls
+ * as spans on a canvas, the messages the wait-state analysis matched as
+ * lines from the send's entry to the receive's exit, its wait states in
+ * red; a click on a cause's row shows its next wait state. Two pages draw
+ * it: the timeline page (mpiwatch --trace DIR --html, timeline.html: with
+ * its header and its own table of causes) and the HTML report written at
+ * MPI_Finalize (viewer.html's section "Timeline", whose table of causes is
+ * the report's). window.mwTimelineMount(data, analysis, page) draws it
+ * (page.standalone: the timeline page; page.choose: how to choose another
+ * part); what was drawn last is window.mwTimeline.drawn (the tests read it). */
+window.mwTimelineMount = function (data, analysis, page) {
   "use strict";
   var ROW = 30, GUTTER = 72, AXIS = 26, TOP = 6;
   var CATEGORIES = [
@@ -31,8 +35,6 @@
     return (s * 1e6).toFixed(1) + " \u00b5s";
   }
 
-  var data = JSON.parse($("mw-data").textContent);
-  var analysis = data.analysis;
   var category = data.functions.map(function (name) {
     for (var i = 0; i < CATEGORIES.length; i++) {
       if (CATEGORIES[i][2].test(name)) { return i; }
@@ -53,7 +55,8 @@
     next: analysis.causes.map(function () { return 0; }),
     drawn: null,
     show: show,
-    draw: draw
+    draw: draw,
+    choose: choose
   };
   window.mwTimeline = model;
 
@@ -218,6 +221,7 @@
   }
 
   /* ------------------------------------------------------------ the rest of the page */
+  /* The timeline page's header. */
   function meta() {
     var dl = $("mw-meta");
     [["trace", data.trace], ["ranks", data.rows.length + " of " + data.ranks],
@@ -228,15 +232,19 @@
       dl.appendChild(text("dt", kv[0]));
       dl.appendChild(text("dd", kv[1]));
     });
+  }
+
+  /* What the page left out, and the legend. */
+  function notes() {
     var lo = data.left_out, said = [];
-    if (lo.ranks) { said.push(lo.ranks + " rank" + (lo.ranks === 1 ? "" : "s") + " (--ranks)"); }
+    if (lo.ranks) { said.push(lo.ranks + " rank" + (lo.ranks === 1 ? "" : "s") + " (" + page.ranks + ")"); }
     if (lo.calls) { said.push(lo.calls + " calls"); }
     if (lo.messages) { said.push(lo.messages + " messages"); }
     if (lo.waits) { said.push(lo.waits + " wait states"); }
     $("tl-left-out").textContent = said.length ?
       "Left out of this page: " + said.join(", ") + (lo.limited ? "; the page holds at most " + lo.limit +
       " calls, the first ones from the window's start" : "") +
-      ". Give --ranks and --window to choose another part; the table below covers the whole trace." :
+      ". " + page.choose + "; the table " + page.table + " covers the whole trace." :
       "The page holds the whole trace.";
     $("tl-legend").textContent = "";
     CATEGORIES.forEach(function (c) {
@@ -282,8 +290,9 @@
       "No wait states: no rank waited for another in a matched call.";
   }
 
+  /* Cause k's next wait state on the page, its row tr marked. */
   function choose(k, tr) {
-    var rows = $("tl-waits").querySelectorAll("tbody tr");
+    var rows = tr.parentNode ? tr.parentNode.querySelectorAll("tr") : [];
     for (var i = 0; i < rows.length; i++) { rows[i].classList.remove("chosen"); }
     tr.classList.add("chosen");
     var list = waitsOf[k];
@@ -300,14 +309,12 @@
     $("tl-section").scrollIntoView();
   }
 
-  try {
+  if (page.standalone) {
     meta();
     table();
-    draw();
-    window.addEventListener("resize", draw);
-    document.documentElement.setAttribute("data-mw-status", "ok");
-  } catch (e) {
-    window.mwShowError(String(e && e.message ? e.message : e));
-    throw e;
   }
-})();
+  notes();
+  draw();
+  window.addEventListener("resize", draw);
+  return model;
+};

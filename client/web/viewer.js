@@ -246,7 +246,8 @@
   /* A table sorted by a click on a column's title. columns: [{title, get,
    * fmt, num}], rows: any objects that get() reads. */
   var sortState = {};   /* by table id: kept when the live page redraws */
-  function table(t, columns, rows, sortCol, note) {
+  /* onRow(tr, row): each row's element as it is made (optional). */
+  function table(t, columns, rows, sortCol, note, onRow) {
     var state = sortState[t.id] || (sortState[t.id] = { col: sortCol, desc: true });
     function draw() {
       clear(t);
@@ -276,6 +277,7 @@
           var v = c.get(r);
           tr.appendChild(el("td", c.fmt ? c.fmt(v, r) : str(v), c.num ? "num" : ""));
         });
+        if (onRow) onRow(tr, r);
         tbody.appendChild(tr);
       });
       t.appendChild(tbody);
@@ -628,7 +630,7 @@
     var W = obj(R.waits);
     if (!W) return;
     $("mw-waits-section").hidden = false;
-    var rows = arr(W.causes).map(function (c) { return obj(c) || {}; });
+    var rows = arr(W.causes).map(function (c, k) { return Object.assign({ _index: k }, obj(c) || {}); });
     $("mw-waits-note").textContent = "Of " + fmtTime(num(W.mpi_time)) + " of MPI time (all ranks), " +
       fmtTime(num(W.waiting)) + " (" + fmtPct(num(W.waiting_share) / 100) + ") was waiting for a rank that " +
       "arrived late, " + fmtTime(num(W.direct)) + " (" + fmtPct(num(W.direct_share) / 100) + ") of it direct: " +
@@ -648,7 +650,24 @@
         } },
       { title: "wait states", num: true, get: function (c) { return num(c.instances); }, fmt: fmtCount },
       { title: "ranks that waited", num: true, get: function (c) { return num(c.waiting_ranks); }, fmt: fmtCount }
-    ], rows, 2, $("mw-waits-note"));   /* by direct waiting first, as the report lists them */
+    ], rows, 2, $("mw-waits-note"), function (tr, c) {   /* by direct waiting first, as the report lists them */
+      tr.setAttribute("data-cause", c._index);
+      tr.addEventListener("click", function () { if (timelineModel) timelineModel.choose(c._index, tr); });
+    });
+  }
+
+  /* The timeline of the run (docs/wait-states.md, "The timeline in the
+   * report"): in the page only, when the trace was on; drawn by timeline.js. */
+  var timelineModel = null;
+  function timeline(R) {
+    var T = obj(R.timeline), W = obj(R.waits);
+    if (!T || !W || typeof window.mwTimelineMount !== "function") return;
+    $("tl-section").hidden = false;
+    timelineModel = window.mwTimelineMount(T, W, { standalone: false, ranks: "MPIWATCH_TIMELINE_RANKS",
+      table: "above (Waiting, and what caused it)",
+      choose: "Set MPIWATCH_TIMELINE_RANKS and MPIWATCH_TIMELINE_WINDOW for another part, or draw any part of the trace with mpiwatch --trace DIR --html" });
+    $("mw-waits").classList.add("jumps");
+    $("mw-waits-note").textContent += " Click a row: the timeline below shows its next wait state.";
   }
 
   function counters(R) {
@@ -821,7 +840,7 @@
       fail("the report's schema is '" + str(R.schema) + "', not " + SCHEMA);
       return;
     }
-    var parts = [header, liveSection, perRank, functionsTable, matrix, sizes, regions, sites, waits, counters];
+    var parts = [header, liveSection, perRank, functionsTable, matrix, sizes, regions, sites, waits, timeline, counters];
     parts.forEach(function (part) {
       try { part(R); } catch (e) { fail(part.name + ": " + (e && e.message ? e.message : String(e))); }
     });

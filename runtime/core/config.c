@@ -199,7 +199,7 @@ static const char *const known_names[] = {
     "MPIWATCH_UPDATE_GOLDEN", "MPIWATCH_TRACE", "MPIWATCH_TRACE_DIR", "MPIWATCH_TRACE_BUFFER",
     "MPIWATCH_LABEL", "MPIWATCH_REPORT_TIMING",
     "MPIWATCH_TRACE_RANKS", "MPIWATCH_TRACE_WINDOW", "MPIWATCH_TRACE_FUNCTIONS",
-    "MPIWATCH_TRACE_OTF2", NULL};
+    "MPIWATCH_TRACE_OTF2", "MPIWATCH_TIMELINE_RANKS", "MPIWATCH_TIMELINE_WINDOW", NULL};
 
 /* Edit distance between a and the first n characters of b, bounded. */
 static int distance(const char *a, const char *b, size_t n)

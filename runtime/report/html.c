@@ -38,7 +38,7 @@ void mw_report_html(FILE *out, const mw_job_summary *job)
         /* The page then says it holds no report; the JSON report has it. */
         mw_warn("the HTML report has no data: no memory for its stream");
     } else {
-        mw_report_json(json, job);
+        mw_report_json_page(json, job, 1);
         if (fclose(json) != 0)
             mw_warn("the HTML report's data is incomplete: a write failed");
     }

@@ -281,6 +281,11 @@ static void write_merged(FILE *out, const mw_merge_facts *m, int ranks)
 
 void mw_report_json(FILE *out, const mw_job_summary *job)
 {
+    mw_report_json_page(out, job, 0);
+}
+
+void mw_report_json_page(FILE *out, const mw_job_summary *job, int page)
+{
     fprintf(out, "{\n  \"schema\": \"%s\",\n  \"program\": ", MW_REPORT_SCHEMA);
     mw_json_string(out, job->program);
     fprintf(out, ",\n  \"ranks\": %d,\n", job->ranks);
@@ -330,5 +335,9 @@ void mw_report_json(FILE *out, const mw_job_summary *job)
     write_trace(out, job);
     write_waits(out, job);
     write_regions(out, job);
+    if (page && job->timeline != NULL && job->page_timeline != NULL) {
+        fprintf(out, ",\n  \"timeline\": ");
+        job->page_timeline(out, job);
+    }
     fprintf(out, "}\n");
 }

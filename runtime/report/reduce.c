@@ -10,6 +10,7 @@
 #include "core/yielding_collectives.h"
 #include "report/phases.h"
 #include "report/report.h"
+#include "report/timeline_part.h"
 #include "report/wait_merge.h"
 #include "report/wait_section.h"
 #include "report/variation.h"
@@ -319,6 +320,7 @@ void mw_report_local(double app_time, mw_job_summary *job)
 
 void mw_report_free(mw_job_summary *job)
 {
+    mw_timeline_part_free(job);
     free(job->hist_block);
     free(job->app_time);
     free(job->mpi_time);

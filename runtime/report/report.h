@@ -144,6 +144,10 @@ typedef struct mw_job_summary {
     int trace_ranks;             /* ranks that wrote a trace (0: the trace was off) */
     uint64_t trace_events, trace_dropped, trace_bytes;   /* all ranks */
     struct mw_wait_report *waits;   /* the wait states at MPI_Finalize (report/wait_merge.h), or NULL */
+    /* The HTML page's own member "timeline" (not in the JSON report): the
+     * runtime's at MPI_Finalize (report/timeline_part.h), or NULL. */
+    struct mw_timeline_page *timeline;
+    void (*page_timeline)(FILE *out, const struct mw_job_summary *job);
     mw_fn_summary fn[MW_FN_COUNT];
     char name[512];          /* the reports' file name without extension, once chosen, or "" */
     int matrix_file;         /* rank 0: NAME.matrix, every pair, was written beside them */
@@ -211,6 +215,8 @@ MW_HIDDEN void mw_report_matrix_file(mw_job_summary *job, MPI_Comm comm);
 
 /* The writers behind mw_report_write. */
 MW_HIDDEN void mw_report_json(FILE *out, const mw_job_summary *job);
+/* The same for the HTML page (page 1): with the page's own members. */
+MW_HIDDEN void mw_report_json_page(FILE *out, const mw_job_summary *job, int page);
 MW_HIDDEN void mw_report_text(FILE *out, const mw_job_summary *job);
 /* Ascending ranks as ranges (" 3-7, 9"), at most 16 of them, then how many
  * were left out: bounded at any job size (the text report's missing ranks,

@@ -643,9 +643,33 @@ static int instance_members(const instance_rec *r, size_t own_call, ghost_list *
     return 0;
 }
 
+/* The timeline's part of this rank: its calls and the messages it received,
+ * while the peers' calls (the views) are at hand. */
+static int keep_timeline(const own_trace *o, const mww_rank *view, mw_wait_local *out)
+{
+    int me = mw_state.world_rank;
+    size_t n = o->trace.ncalls, m = 0;
+    out->timeline_calls = malloc((n ? n : 1) * sizeof *out->timeline_calls);
+    out->timeline_messages = malloc((out->result.nmatched ? out->result.nmatched : 1) *
+                                    sizeof *out->timeline_messages);
+    if (out->timeline_calls == NULL || out->timeline_messages == NULL)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        out->timeline_calls[i] = (mw_timeline_call){o->fn[o->trace.calls[i].fn],
+                                                    o->calls[i].enter, o->calls[i].leave};
+    for (size_t i = 0; i < out->result.nmatched; i++) {
+        const mww_message *g = &out->result.matched[i];
+        if (g->recv_rank == me)   /* each message once: at its receiver */
+            out->timeline_messages[m++] = (mw_timeline_message){
+                g->send_rank, view[g->send_rank].calls[g->send_call].enter, g->recv_call};
+    }
+    out->timeline_nmessages = m;
+    return 0;
+}
+
 static int analyze(own_trace *o, int size, const wire_call *got, const int *counts,
                    const instance_plan *plan, const instance_rec *recs, const size_t *mine,
-                   mw_wait_local *out)
+                   int details, mw_wait_local *out)
 {
     int me = mw_state.world_rank, rc = -1;
     size_t ni = plan->ninstances, ngot = 0;
@@ -684,8 +708,9 @@ static int analyze(own_trace *o, int size, const wire_call *got, const int *coun
     for (int p = 0; p < size; p++)
         view[p] = p == me ? (mww_rank){o->calls, o->trace.ncalls, NULL}
                           : (mww_rank){ghosts[p].calls, ghosts[p].n, ghosts[p].prev};
-    mww_options opt = {MWW_RENDEZVOUS_BYTES_DEFAULT, 0, &me, inst, ninst};
-    if (mww_analyze(view, size, &opt, &out->result) != 0)
+    mww_options opt = {MWW_RENDEZVOUS_BYTES_DEFAULT, details, &me, inst, ninst};
+    if (mww_analyze(view, size, &opt, &out->result) != 0 ||
+        (details && keep_timeline(o, view, out) != 0))
         goto out;
     out->sites = t.v;
     out->nsites = t.n;
@@ -714,7 +739,7 @@ static void own_free(own_trace *o)
     free(o->named);
 }
 
-void mw_wait_analyze_local(MPI_Comm comm, mw_wait_local *out)
+void mw_wait_analyze_local(MPI_Comm comm, int details, mw_wait_local *out)
 {
     int size = mw_state.world_size;
     own_trace o;
@@ -742,7 +767,7 @@ void mw_wait_analyze_local(MPI_Comm comm, mw_wait_local *out)
     out->calls = o.trace.ncalls;
     if (mw_state.world_rank == 0)
         out->incomplete_collectives += plan.incomplete;
-    out->failed = analyze(&o, size, got, pa.recvc, &plan, recs, mine, out) != 0;
+    out->failed = analyze(&o, size, got, pa.recvc, &plan, recs, mine, details, out) != 0;
 out:
     own_free(&o);
     free(pa.sendc);
@@ -760,5 +785,7 @@ void mw_wait_local_free(mw_wait_local *l)
 {
     mww_result_free(&l->result);
     free(l->sites);
+    free(l->timeline_calls);
+    free(l->timeline_messages);
     memset(l, 0, sizeof *l);
 }

@@ -20,6 +20,20 @@ typedef struct mw_wait_site {
     uint64_t module, offset;
 } mw_wait_site;
 
+/* What the timeline in the HTML report takes of a rank (report/timeline_part.h),
+ * times on rank 0's clock: each of its calls, and each message it received
+ * (the send's rank and entry; the receive's call, by index, left). */
+typedef struct {
+    int32_t fn;                /* this build's function id; -1 unknown */
+    double enter, leave;
+} mw_timeline_call;
+
+typedef struct {
+    int32_t send_rank;
+    double send_enter;
+    size_t recv_call;
+} mw_timeline_message;
+
 /* One rank's analysis: its own waiting and what caused it, sites as
  * indices + 1 into sites[] (0 none). */
 typedef struct mw_wait_local {
@@ -30,11 +44,18 @@ typedef struct mw_wait_local {
     long extra_collectives;    /* instances it counts beside the analysis's */
     long incomplete_collectives;
     int failed;                /* 1: it could not analyse (said on stderr) */
+    /* With details (the timeline): its calls (calls of them), the messages
+     * it received, and in result.waits its wait states (victim_call an
+     * index into timeline_calls, cause into result.causes). */
+    mw_timeline_call *timeline_calls;
+    mw_timeline_message *timeline_messages;
+    size_t timeline_nmessages;
 } mw_wait_local;
 
-/* The analysis on every rank of comm (collective). 0; the local result is
- * then to be merged (mw_wait_merge) and freed (mw_wait_local_free). */
-MW_HIDDEN void mw_wait_analyze_local(MPI_Comm comm, mw_wait_local *out);
+/* The analysis on every rank of comm (collective); details: keep what the
+ * timeline needs. The local result is then to be merged
+ * (report/wait_merge.c) and freed (mw_wait_local_free). */
+MW_HIDDEN void mw_wait_analyze_local(MPI_Comm comm, int details, mw_wait_local *out);
 
 MW_HIDDEN void mw_wait_local_free(mw_wait_local *l);
 

@@ -14,6 +14,7 @@
 #include "report/wait_finalize.h"
 #include "report/callsites.h"
 #include "report/wait_section.h"
+#include "report/timeline_part.h"
 #include "trace/trace.h"
 
 /* One cause of one waiting rank, as gathered. */
@@ -129,6 +130,53 @@ static int build(mw_wait_report *w, cause_row *rows, size_t n, const double *sta
     return 0;
 }
 
+/* Each of this rank's causes' place among the merged ones (as the report
+ * lists them), for its wait states on the timeline: rank 0 says the merged
+ * causes' keys, in order. *index malloc'd (SIZE_MAX: not among them). */
+static int merged_order(const mw_job_summary *job, const mw_wait_local *l, size_t **index,
+                        MPI_Comm comm)
+{
+    const mw_wait_report *w = job != NULL ? job->waits : NULL;
+    int64_t n = w != NULL ? (int64_t)w->result.ncauses : -1;
+    cause_row *keys = NULL;
+    int rc = mw_bcast(&n, 1, MPI_INT64_T, comm);
+    *index = NULL;
+    if (rc != MPI_SUCCESS || n < 0)
+        return rc;
+    keys = malloc((size_t)(n ? n : 1) * sizeof *keys);
+    int room = keys != NULL && (size_t)n * sizeof *keys <= INT_MAX, all = 0;
+    for (int64_t i = 0; room && w != NULL && i < n; i++) {
+        const mww_cause *c = &w->result.causes[i];
+        mw_wait_site site = {0, 0}, prev = {0, 0};
+        if (c->site >= 1)
+            site = (mw_wait_site){w->sites[c->site - 1].all.module, w->sites[c->site - 1].all.offset};
+        if (c->prev_site >= 1)
+            prev = (mw_wait_site){w->sites[c->prev_site - 1].all.module,
+                                  w->sites[c->prev_site - 1].all.offset};
+        keys[i] = (cause_row){c->rank, c->pattern, fn_id(c->function),
+                              c->prev_function ? fn_id(c->prev_function) : -1, site, prev, 0, 0,
+                              i, 0};
+    }
+    if ((rc = mw_allreduce(&room, &all, 1, MPI_INT, MPI_MIN, comm)) != MPI_SUCCESS || !all ||
+        (rc = mw_bcast(keys, (int)((size_t)n * sizeof *keys), MPI_BYTE, comm)) != MPI_SUCCESS) {
+        free(keys);
+        return rc;
+    }
+    qsort(keys, (size_t)n, sizeof *keys, by_key);
+    size_t nl = l->failed ? 0 : l->result.ncauses;
+    *index = malloc((nl ? nl : 1) * sizeof **index);
+    for (size_t i = 0; *index != NULL && i < nl; i++) {
+        const mww_cause *c = &l->result.causes[i];
+        cause_row me = {c->rank, c->pattern, fn_id(c->function),
+                        c->prev_function ? fn_id(c->prev_function) : -1, site_of(l, c->site),
+                        site_of(l, c->prev_site), 0, 0, 0, 0};
+        const cause_row *at = bsearch(&me, keys, (size_t)n, sizeof *keys, by_key);
+        (*index)[i] = at != NULL ? (size_t)at->instances : SIZE_MAX;
+    }
+    free(keys);
+    return MPI_SUCCESS;
+}
+
 static double seconds_since(const struct timespec *t0)
 {
     struct timespec t;
@@ -152,8 +200,10 @@ int mw_report_waits(struct mw_job_summary *job, MPI_Comm comm)
     }
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    /* The timeline in the HTML report needs each wait state and message. */
+    int page = (mw_state.config.formats & MW_FORMAT_HTML) && mw_report_html_available();
     mw_wait_local l;
-    mw_wait_analyze_local(comm, &l);
+    mw_wait_analyze_local(comm, page, &l);
     /* This rank's rows and totals, then the gathers (collective whatever
      * happened: a rank that failed sends none and says so). */
     size_t n = l.failed ? 0 : l.result.ncauses;
@@ -228,6 +278,16 @@ int mw_report_waits(struct mw_job_summary *job, MPI_Comm comm)
             mw_wait_report_free(w);
         free(w);
     }
+    /* The timeline, when rank 0 has the section and the page is asked for. */
+    size_t *order = NULL;
+    if (rc == MPI_SUCCESS)
+        rc = merged_order(job, &l, &order, comm);
+    int want = root && page && job != NULL && job->waits != NULL;
+    if (rc == MPI_SUCCESS)
+        rc = mw_bcast(&want, 1, MPI_INT, comm);
+    if (rc == MPI_SUCCESS && want)
+        rc = mw_timeline_part_write(&l, order, want, job, comm);
+    free(order);
     free(rows);
     free(all);
     free(counts);

@@ -23,11 +23,18 @@
 # - bad --ranks and --window values are usage errors naming them (status
 #   2), write no page; --ranks naming no rank of the trace, or a window
 #   holding no call: status 1, no page.
+# - the HTML report written at MPI_Finalize (MPIWATCH_FORMATS=json,html):
+#   its timeline draws 4 rows, the messages and the waiting spans where the
+#   report's section says (by rank and pattern); a click on the section's
+#   first row zooms onto that cause's wait state; no part file is left
+#   beside it; with MPIWATCH_TIMELINE_RANKS=0-1 (and a bad
+#   MPIWATCH_TIMELINE_WINDOW, warned once) it draws ranks 0 and 1 and says
+#   2 ranks were left out;
 # - the HTML report of the same run (mpiwatch --report R.json --html): its
 #   section "Waiting, and what caused it" (the wait states found at
 #   MPI_Finalize) lists rank 0's late send at delays.c:LINE first;
-# Screenshots are kept beside this test's log: tests/trace/timeline-whole.png
-# and timeline-click.png.
+# Screenshots are kept beside this test's log: tests/trace/timeline-whole.png,
+# timeline-click.png and timeline-report.png (the report's, after the click).
 name=timeline
 . "$(dirname "$0")/../lib/harness.sh"
 
@@ -46,7 +53,7 @@ if ! $MPICC -g -O1 -no-pie -o "$work/delays" "$top_srcdir/tests/trace/delays.c" 
 fi
 
 dir="$work/late-sender"
-run "$dir" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_FORMATS=json -- "$work/delays" late-sender "$D"
+run "$dir" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_FORMATS=json,html -- "$work/delays" late-sender "$D"
 if [ "$(rc_of "$dir")" -ne 0 ]; then
     fail "late sender: status" "$(describe_rc "$(rc_of "$dir")")" "$dir/stdout" "$dir/stderr"
     finish
@@ -235,6 +242,62 @@ then
 else
     fail "report page" "the section's first row is not rank 0's late send at delays.c:$line" \
         "$work/report.html.dom.value.json"
+fi
+
+# ---------------------------------------------------------------- the timeline in the HTML report
+# The report's section "Waiting, and what caused it" (its JSON) is what the
+# timeline's spans must sum to: the analysis at MPI_Finalize, not the client's.
+waits_of() {   # waits_of REPORT.json OUT.json: the report's section
+    "$PYTHON" -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+w = r["waits"]
+w["ranks"] = r["ranks"]
+json.dump(w, open(sys.argv[2], "w"))' "$1" "$2"
+}
+report_click='window.mwTimeline && (document.querySelector("#mw-waits tbody tr").click(), true)'
+page_html=$(ls "$dir"/cwd/mpiwatch-*.html 2>/dev/null | head -n 1)
+if [ -z "$page_html" ]; then
+    fail "report timeline" "no HTML report written at MPI_Finalize" "$dir/stderr"
+elif ! waits_of "$report" "$work/report-waits.json" 2>"$work/report-waits.err"; then
+    fail "report timeline" "the JSON report has no section of wait states" "$work/report-waits.err"
+else
+    left=$(ls -A "$dir/cwd" | grep -c '^\.mpiwatch-timeline' || true)
+    if open_page "report timeline" "$page_html" "$drawn" "$model"; then
+        log=$(mktemp "$work/log.XXXXXX")
+        if "$PYTHON" "$check" drawn "$page_html.dom.value.json" "$work/report-waits.json" 4 \
+                >"$log" 2>&1 && [ "$left" -eq 0 ]; then
+            pass "report timeline: $(tail -n 1 "$log"); no part file left"
+        else
+            fail "report timeline: drawn" "$(tail -n 1 "$log"); part files left: $left" "$log"
+        fi
+    fi
+    if open_page "report timeline: click" "$page_html" "$report_click" "$model" \
+            --screenshot "$shots/timeline-report.png"; then
+        log=$(mktemp "$work/log.XXXXXX")
+        if "$PYTHON" "$check" click "$page_html.dom.value.json" >"$log" 2>&1; then
+            pass "report timeline: click: $(tail -n 1 "$log")"
+        else
+            fail "report timeline: click" "$(tail -n 1 "$log")" "$log"
+        fi
+    fi
+fi
+part="$work/report-part"
+run "$part" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_FORMATS=html MPIWATCH_TIMELINE_RANKS=0-1 \
+    MPIWATCH_TIMELINE_WINDOW=soon -- "$work/delays" late-sender 5
+part_html=$(ls "$part"/cwd/mpiwatch-*.html 2>/dev/null | head -n 1)
+warned=$(grep -c "MPIWATCH_TIMELINE_WINDOW='soon'" "$part/stderr" || true)
+if [ "$(rc_of "$part")" -ne 0 ] || [ -z "$part_html" ]; then
+    fail "report timeline: MPIWATCH_TIMELINE_RANKS" "$(describe_rc "$(rc_of "$part")"), or no page" \
+        "$part/stderr"
+elif open_page "report timeline: MPIWATCH_TIMELINE_RANKS" "$part_html" "$drawn" "$model"; then
+    log=$(mktemp "$work/log.XXXXXX")
+    if "$PYTHON" "$check" ranks "$part_html.dom.value.json" 0,1 >"$log" 2>&1 &&
+            grep -q 'Left out of this page: 2 ranks (MPIWATCH_TIMELINE_RANKS)' "$part_html.dom" &&
+            [ "$warned" -eq 1 ]; then
+        pass "report timeline: MPIWATCH_TIMELINE_RANKS=0-1: $(tail -n 1 "$log"), 2 ranks said left out; MPIWATCH_TIMELINE_WINDOW=soon warned once"
+    else
+        fail "report timeline: MPIWATCH_TIMELINE_RANKS" "$(tail -n 1 "$log"), or no 'Left out of this page: 2 ranks', or warned $warned times" "$log" "$part/stderr"
+    fi
 fi
 
 # ---------------------------------------------------------------- bad values

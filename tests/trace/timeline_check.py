@@ -67,7 +67,7 @@ def check_drawn(model: dict, analysis: dict, rows: int) -> str:
                                  f"{analysis['patterns'][keys[p]]['time']:.6f}")
     waited = [k for k, s in enumerate(by_rank) if s > 0]
     return (f"{rows} rows, {len(d['messages'])} message lines, {len(d['waits'])} waiting spans "
-            f"(ranks {waited}: {sum(by_rank):.6f} s) at the pixels and sums of --analyze --json")
+            f"(ranks {waited}: {sum(by_rank):.6f} s) at the pixels and sums of the analysis")
 
 
 def check_click(model: dict) -> str:
