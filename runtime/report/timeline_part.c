@@ -72,31 +72,55 @@ static int by_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* The cut, when the ranks chose more calls than a page holds: each shown
- * rank may keep its share, and the earliest time any of them reaches its
- * share is where every rank stops. -1 out of memory (agreed by the caller). */
-static int my_cut(const part_rule *p, uint64_t chosen, uint64_t total, uint64_t ranks,
-                  double *cut)
+static size_t count_before(const double *sorted, size_t n, double t)
+{
+    size_t lo = 0, hi = n;   /* the first entry at t or later */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (sorted[mid] < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The cut, when the ranks chose more calls than a page holds (collective;
+ * total and span alike on every rank): the latest time before which the
+ * chosen calls of all ranks enter at most MW_TIMELINE_PAGE_CALLS times,
+ * found by halving [0, span] to a nanosecond, one MPI_Allreduce a step. A
+ * rank without memory for its entries counts them all before any time (the
+ * page then holds fewer). */
+static int find_cut(const part_rule *p, uint64_t chosen, uint64_t total, double span,
+                    MPI_Comm comm, double *cut)
 {
     *cut = INFINITY;
-    if (total <= MW_TIMELINE_PAGE_CALLS || ranks == 0)
-        return 0;
-    uint64_t share = MW_TIMELINE_PAGE_CALLS / ranks;
-    if (chosen <= share)
-        return 0;
-    double *enter = malloc(chosen * sizeof *enter);
-    if (enter == NULL)
-        return -1;
+    if (total <= MW_TIMELINE_PAGE_CALLS)
+        return MPI_SUCCESS;
+    double *enter = malloc((chosen ? chosen : 1) * sizeof *enter);
     size_t n = 0;
-    for (size_t i = 0; i < p->l->calls; i++) {
+    for (size_t i = 0; enter != NULL && i < p->l->calls; i++) {
         const mw_timeline_call *c = &p->l->timeline_calls[i];
-        if (embedded(p, c->enter, c->leave))
+        if (p->shown && embedded(p, c->enter, c->leave))
             enter[n++] = c->enter - p->t0;
     }
-    qsort(enter, n, sizeof *enter, by_double);
-    *cut = enter[share];
+    if (enter != NULL)
+        qsort(enter, n, sizeof *enter, by_double);
+    double lo = 0, hi = span;
+    int rc = MPI_SUCCESS;
+    for (int step = 0; step < 64 && hi - lo > 1e-9; step++) {
+        double mid = lo + (hi - lo) / 2;
+        uint64_t mine = enter != NULL ? count_before(enter, n, mid) : chosen, all = 0;
+        if ((rc = mw_allreduce(&mine, &all, 1, MPI_UINT64_T, MPI_SUM, comm)) != MPI_SUCCESS)
+            break;
+        if (all <= MW_TIMELINE_PAGE_CALLS)
+            lo = mid;
+        else
+            hi = mid;
+    }
     free(enter);
-    return 0;
+    *cut = lo;
+    return rc;
 }
 
 /* The page's number of each function, from the ids every rank's calls use. */
@@ -199,7 +223,7 @@ int mw_timeline_part_write(const mw_wait_local *l, const size_t *cause_of, int w
     size_t len[PARTS] = {0, 0, 0};
     uint64_t count[COUNTS] = {0}, counts[COUNTS] = {0};
     uint64_t mine[PARTS] = {0}, before[PARTS] = {0}, total[PARTS] = {0};
-    uint64_t chosen[2] = {0, 0}, chosen_all[2] = {0, 0}, used[WORDS] = {0}, used_all[WORDS];
+    uint64_t chosen = 0, chosen_all = 0, used[WORDS] = {0}, used_all[WORDS];
     double ends[2] = {-INFINITY, -INFINITY}, ends_all[2], cut = INFINITY;
     int number[MW_FN_COUNT];
     part_rule p = {l, &sel, 0, INFINITY, 0};
@@ -232,14 +256,14 @@ int mw_timeline_part_write(const mw_wait_local *l, const size_t *cause_of, int w
     p.shown = usable && mwc_select_rank(&sel, mw_state.world_rank);
 
     /* The cut, when more calls were chosen than a page holds. */
-    chosen[1] = (uint64_t)p.shown;
     for (size_t i = 0; p.shown && i < l->calls; i++)
-        chosen[0] += (uint64_t)embedded(&p, l->timeline_calls[i].enter, l->timeline_calls[i].leave);
-    if ((rc = mw_allreduce(chosen, chosen_all, 2, MPI_UINT64_T, MPI_SUM, comm)) != MPI_SUCCESS)
+        chosen += (uint64_t)embedded(&p, l->timeline_calls[i].enter, l->timeline_calls[i].leave);
+    if ((rc = mw_allreduce(&chosen, &chosen_all, 1, MPI_UINT64_T, MPI_SUM, comm)) != MPI_SUCCESS)
         goto out;
-    ok = my_cut(&p, chosen[0], chosen_all[0], chosen_all[1], &cut) == 0;
-    if ((rc = mw_allreduce(&cut, &p.cut, 1, MPI_DOUBLE, MPI_MIN, comm)) != MPI_SUCCESS)
+    if ((rc = find_cut(&p, chosen, chosen_all, ends_all[1] - p.t0, comm, &cut)) !=
+        MPI_SUCCESS)
         goto out;
+    p.cut = cut;
 
     /* The functions the page names, alike on every rank. */
     for (size_t i = 0; p.shown && i < l->calls; i++) {

@@ -18,8 +18,8 @@
 struct mw_job_summary;
 
 /* At most this many calls go into the report's page (as into the client's,
- * client/timeline.h): beyond, each rank keeps its first calls from the
- * window's start, up to one time for every rank. */
+ * client/timeline.h): beyond, the page holds every chosen call that entered
+ * before one time, the latest that keeps it within the limit. */
 #define MW_TIMELINE_PAGE_CALLS 200000
 
 /* Collective over comm, after the analysis: want is rank 0's (the HTML

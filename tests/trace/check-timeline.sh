@@ -29,7 +29,8 @@
 #   first row zooms onto that cause's wait state; no part file is left
 #   beside it; with MPIWATCH_TIMELINE_RANKS=0-1 (and a bad
 #   MPIWATCH_TIMELINE_WINDOW, warned once) it draws ranks 0 and 1 and says
-#   2 ranks were left out;
+#   2 ranks were left out; 4 ranks of 60,000 calls: at most 200,000 in the
+#   page (and 99% of them), every rank cut at one time, the calls left out said;
 # - the HTML report of the same run (mpiwatch --report R.json --html): its
 #   section "Waiting, and what caused it" (the wait states found at
 #   MPI_Finalize) lists rank 0's late send at delays.c:LINE first;
@@ -297,6 +298,40 @@ elif open_page "report timeline: MPIWATCH_TIMELINE_RANKS" "$part_html" "$drawn" 
         pass "report timeline: MPIWATCH_TIMELINE_RANKS=0-1: $(tail -n 1 "$log"), 2 ranks said left out; MPIWATCH_TIMELINE_WINDOW=soon warned once"
     else
         fail "report timeline: MPIWATCH_TIMELINE_RANKS" "$(tail -n 1 "$log"), or no 'Left out of this page: 2 ranks', or warned $warned times" "$log" "$part/stderr"
+    fi
+fi
+
+# At most MW_TIMELINE_PAGE_CALLS (200,000) calls in the report's page: 4 ranks
+# of 60,000 MPI_Comm_rank calls each (bench/trace_bounds.c), the page's data
+# read from the page: every rank cut at one time, what was left out said.
+many="$work/many"
+if ! $MPICC -O1 -o "$many" "$top_srcdir/bench/trace_bounds.c" >"$many.log" 2>&1; then
+    fail "build trace_bounds.c" "$MPICC could not build it" "$many.log"
+else
+    run "$many.run" "$NP" preload MPIWATCH_TRACE=1 MPIWATCH_FORMATS=html -- "$many" 60000 0
+    many_html=$(ls "$many.run"/cwd/mpiwatch-*.html 2>/dev/null | head -n 1)
+    log=$(mktemp "$work/log.XXXXXX")
+    if [ "$(rc_of "$many.run")" -ne 0 ] || [ -z "$many_html" ]; then
+        fail "report timeline: 240,000 calls" "$(describe_rc "$(rc_of "$many.run")"), or no page" \
+            "$many.run/stderr"
+    elif "$PYTHON" - "$many_html" "$NP" >"$log" 2>&1 <<'PY'
+import json, re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+data = re.search(r'<script id="mw-data" type="application/json">(.*?)</script>', page, re.S)
+t = json.loads(data.group(1))["timeline"]
+lo, end = t["left_out"], t["window"][1]
+shown = [len(r["calls"]) // 3 for r in t["rows"]]
+entries = [r["calls"][i] for r in t["rows"] for i in range(1, len(r["calls"]), 3)]
+print(f"{sum(shown)} calls shown {shown}, {lo['calls']} left out, cut at {end:.6f} s")
+sys.exit(not (len(shown) == int(sys.argv[2]) and sum(shown) <= lo["limit"] == 200000
+              and lo["limited"] is True and lo["calls"] > 0
+              and sum(shown) + lo["calls"] >= 4 * 60000 and max(entries) < end
+              and sum(shown) >= 0.99 * lo["limit"]))
+PY
+    then
+        pass "report timeline: 240,000 calls: $(tail -n 1 "$log")"
+    else
+        fail "report timeline: 240,000 calls" "$(tail -n 1 "$log")" "$log"
     fi
 fi
 
