@@ -47,23 +47,6 @@ static unsigned char *own_row(uint64_t *count)
     return row;
 }
 
-/* Write n bytes at offset; 1 when all were written. */
-static int write_at(int fd, const void *buf, size_t n, off_t offset)
-{
-    const char *p = buf;
-    while (n > 0) {
-        ssize_t done = pwrite(fd, p, n, offset);
-        if (done < 0 && errno == EINTR)
-            continue;
-        if (done <= 0)
-            return 0;
-        p += done;
-        n -= (size_t)done;
-        offset += done;
-    }
-    return 1;
-}
-
 int mw_matrix_file_write(const char *path, int any_pairs, MPI_Comm comm)
 {
     char name[MW_MATRIX_PATH_MAX] = "";
@@ -106,9 +89,9 @@ int mw_matrix_file_write(const char *path, int any_pairs, MPI_Comm comm)
         memcpy(head + 8, &ranks, 8);
         off_t at_index = HEAD + (off_t)mw_state.world_rank * 8;
         off_t at_row = HEAD + (off_t)(n + 1) * 8 + (off_t)start * ENTRY;
-        wrote = (!root || write_at(fd, head, HEAD, 0)) &&
-                write_at(fd, index, mw_state.world_rank == n - 1 ? 16 : 8, at_index) &&
-                write_at(fd, row, (size_t)mine * ENTRY, at_row);
+        wrote = (!root || mw_write_at(fd, head, HEAD, 0)) &&
+                mw_write_at(fd, index, mw_state.world_rank == n - 1 ? 16 : 8, at_index) &&
+                mw_write_at(fd, row, (size_t)mine * ENTRY, at_row);
     }
     if (fd >= 0 && close(fd) != 0)
         wrote = 0;

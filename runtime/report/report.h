@@ -236,6 +236,10 @@ MW_HIDDEN int mw_write_file(const char *path, void (*writer)(FILE *, const void 
 /* The same, replacing path if it exists (a rank's partial profile). */
 MW_HIDDEN int mw_write_file_over(const char *path, void (*writer)(FILE *, const void *),
                                  const void *arg);
+/* Write n bytes at offset into fd (pwrite until all went: the files every
+ * rank writes its own part of, the matrix and the page's timeline); 1 when
+ * all were written. */
+MW_HIDDEN int mw_write_at(int fd, const void *buf, size_t n, long long offset);
 /* mpiwatch-<program>-<N>r[-job<ID>]-<date>-<time>-<pid> for a report made
  * at when (seconds since the epoch), without extension: every run has a name
  * of its own, batch job or not. */

@@ -196,21 +196,6 @@ static int format_parts(const part_rule *p, const int *number, const size_t *cau
     return ok ? 0 : -1;
 }
 
-static int write_at(int fd, const char *buf, size_t n, off_t offset)
-{
-    while (n > 0) {
-        ssize_t done = pwrite(fd, buf, n, offset);
-        if (done < 0 && errno == EINTR)
-            continue;
-        if (done <= 0)
-            return 0;
-        buf += done;
-        n -= (size_t)done;
-        offset += done;
-    }
-    return 1;
-}
-
 int mw_timeline_part_write(const mw_wait_local *l, const size_t *cause_of, int want,
                            mw_job_summary *job, MPI_Comm comm)
 {
@@ -295,7 +280,7 @@ int mw_timeline_part_write(const mw_wait_local *l, const size_t *cause_of, int w
     ok = ok && fd >= 0;
     off_t at = 0;
     for (int k = 0; k < PARTS; k++) {
-        ok = ok && write_at(fd, text[k], len[k], at + (off_t)before[k]);
+        ok = ok && mw_write_at(fd, text[k], len[k], at + (off_t)before[k]);
         at += (off_t)total[k];
     }
     if (fd >= 0 && close(fd) != 0)

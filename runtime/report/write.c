@@ -61,6 +61,22 @@ static int write_file(const char *path, void (*writer)(FILE *, const void *), co
     return rc;
 }
 
+int mw_write_at(int fd, const void *buf, size_t n, long long offset)
+{
+    const char *p = buf;
+    while (n > 0) {
+        ssize_t done = pwrite(fd, p, n, (off_t)offset);
+        if (done < 0 && errno == EINTR)
+            continue;
+        if (done <= 0)
+            return 0;
+        p += done;
+        n -= (size_t)done;
+        offset += done;
+    }
+    return 1;
+}
+
 int mw_write_file(const char *path, void (*writer)(FILE *, const void *), const void *arg)
 {
     return write_file(path, writer, arg, 0);
