@@ -12,7 +12,7 @@
  * process with the same status once the handler returns. The wait is bounded
  * so that a dump that cannot finish (a lock held by the interrupted thread,
  * a file system that hangs) never keeps a job from ending. */
-#define _GNU_SOURCE   /* pipe2 */
+#define _GNU_SOURCE   /* pipe2, pthread_setname_np */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -245,6 +245,7 @@ void mw_dumper_start(void)
         mw_warn("no partial profiles (no helper thread)");
         return;
     }
+    (void)pthread_setname_np(thread, "mpiwatch-dump");   /* as core/background.h's */
     running = 1;
     owner = getpid();
     install_handlers(signals);

@@ -140,7 +140,7 @@ int mw_mpiport_open(const char *token)
     }
     snprintf(token_text, sizeof token_text, "%s", token);
     snprintf(endpoint, sizeof endpoint, "mpi %s %s", token, port);
-    rc = mw_background_start(&acceptor, accept_main);
+    rc = mw_background_start(&acceptor, accept_main, "mpiwatch-port");
     if (rc != 0) {
         if (mw_state.world_rank == 0)
             mw_warn("cannot start the MPI port's accepting thread; using TCP");

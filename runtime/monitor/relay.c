@@ -415,7 +415,7 @@ int mw_relay_open(const char *bind, const char *token, const char *secret, char 
         return -1;
     }
     mw_tcp_hand_dumps_to(take_dump);
-    int rc = mw_background_start(&relay.thread, relay_main);
+    int rc = mw_background_start(&relay.thread, relay_main, "mpiwatch-relay");
     if (rc != 0) {
         mw_warn("monitor: cannot start the node leader's thread (error %d)", rc);
         close(relay.listen_fd);

@@ -42,6 +42,13 @@
 #define MW_OUT_CAP (4u << 20)          /* pending output beyond which events are dropped */
 #define MW_DRAIN_BATCH 4096
 #define MW_TICK_MS 5
+/* An idle rank's sender (no event drained, nothing to write) looks less
+ * often, its tick doubling up to this: 512 ranks' senders woke 102,400 times
+ * a second on 2 cores at 5 ms, ranks that wait or compute included, and
+ * starved the relays and the client they feed. The first look after an
+ * idle spell comes at most this late: a burst of calls then has the ring
+ * (MPIWATCH_MONITOR_BUFFER events a thread) for that long. */
+#define MW_TICK_IDLE_MS 20
 #define MW_LEVELS 64
 #define MW_INFLIGHT_MAX 1024               /* threads shown in one INFLIGHT frame */
 #define MW_INFLIGHT_REPEAT_NS 1000000000ull   /* an unchanged set of calls is re-sent this often */
@@ -385,14 +392,15 @@ static void send_inflight(int final)
     sender.inflight_sent_at = t;
 }
 
-static void step(void)
+/* One look; how many events it drained. */
+static size_t step(void)
 {
     mw_timebase_update(&sender.tb);
     if (sender.transport->poll_attach() && !sender.attached)
         on_attach();
     if (sender.attached && sender.transport->gone())
         on_detach(0);
-    drain_once();
+    size_t drained = drain_once();
     if (sender.attached) {
         send_levels();
         send_inflight(0);
@@ -404,6 +412,23 @@ static void step(void)
     } else {
         __atomic_store_n(&sender.snapshot_request, 0, __ATOMIC_RELAXED);
     }
+    return drained;
+}
+
+/* The wait before the next look: MW_TICK_MS while events come or bytes
+ * wait, doubling up to MW_TICK_IDLE_MS while idle, never past the next
+ * snapshot's time. */
+static int next_tick(int tick, size_t drained)
+{
+    int busy = drained > 0 || (sender.attached && mw_buf_pending(&sender.out) > 0);
+    tick = busy ? MW_TICK_MS : tick * 2 < MW_TICK_IDLE_MS ? tick * 2 : MW_TICK_IDLE_MS;
+    if (sender.attached) {
+        uint64_t now = now_ns();
+        uint64_t due = sender.next_snapshot > now ? (sender.next_snapshot - now) / 1000000u : 0;
+        if (due < (uint64_t)tick)
+            tick = (int)due + 1;
+    }
+    return tick;
 }
 
 static void *sender_main(void *arg)
@@ -411,9 +436,10 @@ static void *sender_main(void *arg)
     (void)arg;
     mw_guard_hold();   /* nothing this thread does is the application's MPI */
     mw_monitor_lower_priority();
+    int tick = MW_TICK_MS;
     while (!__atomic_load_n(&sender.stop_flag, __ATOMIC_ACQUIRE)) {
-        step();
-        sender.transport->wait(MW_TICK_MS, sender.attached && mw_buf_pending(&sender.out) > 0);
+        tick = next_tick(tick, step());
+        sender.transport->wait(tick, sender.attached && mw_buf_pending(&sender.out) > 0);
     }
     pthread_mutex_lock(&sender.lock);
     sender.thread_done = 1;
@@ -513,7 +539,7 @@ void mw_monitor_start(void)
     }
     if (sender.transport != NULL) {
         mw_timebase_init(&sender.tb);
-        int rc = mw_background_start(&sender.thread, sender_main);
+        int rc = mw_background_start(&sender.thread, sender_main, "mpiwatch-mon");
         if (rc != 0) {
             mw_warn("cannot start the monitor's thread (error %d); the monitor is off on this rank", rc);
             sender.transport->shutdown(0);

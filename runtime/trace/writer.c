@@ -347,7 +347,7 @@ void mw_trace_start(void)
         return;
     }
     mw_trace_bound = mw_state.config.trace_buffer;
-    rc = mw_background_start(&w.thread, writer_main);
+    rc = mw_background_start(&w.thread, writer_main, "mpiwatch-trace");
     if (rc != 0) {
         w.failed = 1;
         mw_warn("the trace's writer thread cannot be started (%s); no trace", strerror(rc));

@@ -21,6 +21,9 @@
 # - stuck: hang.c (rank 1 in MPI_Recv from 3, the others in a barrier) on 8
 #   ranks in nodes of 4: the client names rank 1 stuck and the cycle [1,3],
 #   shows every rank's call in progress, and holds 2 sockets (one per node);
+#   each rank's sender thread (named mpiwatch-mon; the leaders' relays
+#   mpiwatch-relay), idle while its rank hangs, wakes under 100 times a
+#   second (it looked every 5 ms before: about 200);
 #   meanwhile a stranger connects to rank 0's local socket with a wrong
 #   secret: it is closed at once, rank 0 warns, and the watch goes on;
 # - host: MPIWATCH_NODE_SIZE=host, the real node (MPI_COMM_TYPE_SHARED): one
@@ -254,6 +257,40 @@ sys.exit("no local socket of rank 0 among pids " + " ".join(sys.argv[1:]))' $pid
         pass "stuck: the client holds $sockets sockets for $NP ranks (one per node)"
     else
         fail "stuck: connections" "the client holds $sockets sockets, not $((NP / K))" "$dir/client.err"
+    fi
+    # An idle sender looks less often (MW_TICK_IDLE_MS, runtime/monitor/
+    # sender.c): each hanging rank's mpiwatch-mon thread wakes under 100
+    # times a second (every 5 ms before: about 200); the leaders' relays
+    # are named mpiwatch-relay.
+    if "$PYTHON" - "$NP" $((NP / K)) $pids >"$dir/wakes.log" 2>&1 <<'PY'
+import glob, sys, time
+def threads(name):
+    found = []
+    for pid in sys.argv[3:]:
+        for task in glob.glob(f"/proc/{pid}/task/*"):
+            try:
+                if open(task + "/comm").read().strip() == name:
+                    found.append(task)
+            except OSError:
+                pass
+    return found
+def woke(task):
+    for line in open(task + "/status"):
+        if line.startswith("voluntary_ctxt_switches:"):
+            return int(line.split()[1])
+mon, relay = threads("mpiwatch-mon"), threads("mpiwatch-relay")
+before, t0 = {t: woke(t) for t in mon}, time.time()
+time.sleep(2)
+rate = max((woke(t) - before[t]) / (time.time() - t0) for t in mon) if mon else float("inf")
+print(f"{len(mon)} mpiwatch-mon threads, the most awake {rate:.0f} times a second; "
+      f"{len(relay)} mpiwatch-relay")
+sys.exit(not (len(mon) == int(sys.argv[1]) and len(relay) == int(sys.argv[2]) and rate < 100))
+PY
+    then
+        pass "stuck: idle senders: $(tail -n 1 "$dir/wakes.log")"
+    else
+        fail "stuck: idle senders" "$(tail -n 1 "$dir/wakes.log") (want $NP, under 100, $((NP / K)))" \
+            "$dir/wakes.log"
     fi
 else
     fail "stuck" "$out" "$dir/client.err" "$dir/stderr"
