@@ -252,15 +252,21 @@ int mwc_options_parse(mwc_options *o, int argc, char **argv)
         case O_OTF2: o->otf2 = optarg; break;
         case O_RANKS: {
             char err[300];
-            if (mwc_ranks_parse(optarg, &o->select, err, sizeof err) != 0)
-                return bad("%s", err);
+            if (mwc_ranks_parse(optarg, &o->select, err, sizeof err) != 0) {
+                char said[700];
+                snprintf(said, sizeof said, "--ranks %.300s: %s", optarg, err);
+                return bad("%s", said);
+            }
             o->ranks = 1;
             break;
         }
         case O_WINDOW: {
             char err[300];
-            if (mwc_window_parse(optarg, &o->select, err, sizeof err) != 0)
-                return bad("%s", err);
+            if (mwc_window_parse(optarg, &o->select, err, sizeof err) != 0) {
+                char said[700];
+                snprintf(said, sizeof said, "--window %.300s: %s", optarg, err);
+                return bad("%s", said);
+            }
             o->window = 1;
             break;
         }

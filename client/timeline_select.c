@@ -34,7 +34,7 @@ int mwc_ranks_parse(const char *s, mwc_timeline_select *sel, char *err, size_t e
                 goto bad;
         }
         if (sel->nranges == MWC_RANK_RANGES) {
-            snprintf(err, errsize, "--ranks %s: at most %d ranks or ranges", s, MWC_RANK_RANGES);
+            snprintf(err, errsize, "at most %d ranks or ranges", MWC_RANK_RANGES);
             return -1;
         }
         sel->lo[sel->nranges] = lo;
@@ -45,8 +45,7 @@ int mwc_ranks_parse(const char *s, mwc_timeline_select *sel, char *err, size_t e
             goto bad;
     }
 bad:
-    snprintf(err, errsize, "--ranks %s: give ranks and ranges of ranks from 0, separated by "
-                           "commas (0-3,8)", s);
+    snprintf(err, errsize, "give ranks and ranges of ranks from 0, separated by commas (0-3,8)");
     return -1;
 }
 
@@ -68,8 +67,8 @@ int mwc_window_parse(const char *s, mwc_timeline_select *sel, char *err, size_t 
         seconds_until(s, colon, &sel->start, &sel->has_start) != 0 ||
         seconds_until(colon + 1, colon + 1 + strlen(colon + 1), &sel->end, &sel->has_end) != 0 ||
         (sel->has_start && sel->has_end && !(sel->start < sel->end))) {
-        snprintf(err, errsize, "--window %s: give START:END, seconds from the trace's first call, "
-                               "START below END (either may be left out: :2.5, 1:)", s);
+        snprintf(err, errsize, "give START:END, seconds from the trace's first call, START "
+                               "below END (either may be left out: :2.5, 1:)");
         return -1;
     }
     return 0;

@@ -16,11 +16,12 @@ typedef struct {
     int has_start, has_end;    /* --window gave that end */
 } mwc_timeline_select;
 
-/* --ranks LIST: ranks and ranges, "0-3,8,12-15". 0, or -1 with err set. */
+/* --ranks LIST: ranks and ranges, "0-3,8,12-15". 0, or -1 with err set to
+ * what to give (the caller names the option and the value). */
 int mwc_ranks_parse(const char *s, mwc_timeline_select *sel, char *err, size_t errsize);
 
 /* --window START:END: seconds from the trace's first call, START below END;
- * either may be left out (":2.5", "1:"). 0, or -1 with err set. */
+ * either may be left out (":2.5", "1:"). 0, or -1 with err set as above. */
 int mwc_window_parse(const char *s, mwc_timeline_select *sel, char *err, size_t errsize);
 
 /* Whether the selection takes the rank. */

@@ -44,7 +44,7 @@ static void choose(mwc_timeline_select *sel)
         sel->nranges = 0;
         if (loud)
             mw_warn("MPIWATCH_TIMELINE_RANKS='%s': %s; the report's timeline shows every rank",
-                    ranks, err);
+                    ranks, err);   /* err: what to give */
     }
     if (window != NULL && *window != '\0' && mwc_window_parse(window, sel, err, sizeof err) != 0) {
         sel->has_start = sel->has_end = 0;
