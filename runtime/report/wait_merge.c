@@ -58,6 +58,16 @@ static int by_key(const void *a, const void *b)
     return 0;
 }
 
+/* One of this rank's causes as gathered: its key (rank, pattern, the
+ * functions, the sites as every rank names them) and its figures. */
+static cause_row local_row(const mw_wait_local *l, const mww_cause *c)
+{
+    return (cause_row){c->rank, c->pattern, fn_id(c->function),
+                       c->prev_function ? fn_id(c->prev_function) : -1, site_of(l, c->site),
+                       site_of(l, c->prev_site), c->waiting, c->direct, c->instances,
+                       c->waiting_ranks};
+}
+
 /* A site of the merged causes: its index + 1 among w->sites, added when new. */
 static uint64_t site_index(mw_wait_report *w, mw_wait_site s)
 {
@@ -166,10 +176,7 @@ static int merged_order(const mw_job_summary *job, const mw_wait_local *l, size_
     size_t nl = l->failed ? 0 : l->result.ncauses;
     *index = malloc((nl ? nl : 1) * sizeof **index);
     for (size_t i = 0; *index != NULL && i < nl; i++) {
-        const mww_cause *c = &l->result.causes[i];
-        cause_row me = {c->rank, c->pattern, fn_id(c->function),
-                        c->prev_function ? fn_id(c->prev_function) : -1, site_of(l, c->site),
-                        site_of(l, c->prev_site), 0, 0, 0, 0};
+        cause_row me = local_row(l, &l->result.causes[i]);   /* by_key reads its key only */
         const cause_row *at = bsearch(&me, keys, (size_t)n, sizeof *keys, by_key);
         (*index)[i] = at != NULL ? (size_t)at->instances : SIZE_MAX;
     }
@@ -210,13 +217,8 @@ int mw_report_waits(struct mw_job_summary *job, MPI_Comm comm)
     cause_row *rows = malloc((n ? n : 1) * sizeof *rows);
     if (rows == NULL)
         n = 0;
-    for (size_t i = 0; i < n; i++) {
-        const mww_cause *c = &l.result.causes[i];
-        rows[i] = (cause_row){c->rank, c->pattern, fn_id(c->function),
-                              c->prev_function ? fn_id(c->prev_function) : -1,
-                              site_of(&l, c->site), site_of(&l, c->prev_site), c->waiting,
-                              c->direct, c->instances, c->waiting_ranks};
-    }
+    for (size_t i = 0; i < n; i++)
+        rows[i] = local_row(&l, &l.result.causes[i]);
     double mine[ST_COUNT] = {0};
     if (!l.failed) {
         const mww_result *r = &l.result;
